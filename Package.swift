@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "TrainTracker",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "TrainTrackerCore", targets: ["TrainTrackerCore"]),
+        .library(name: "TrainTrackerStorage", targets: ["TrainTrackerStorage"]),
+        .executable(name: "traintracker", targets: ["traintracker"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Pure Swift: no Foundation, no I/O. Runs in an iOS app and on a Linux server alike.
+        .target(
+            name: "TrainTrackerCore",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        // Reads and writes the Eki SQLite schemas.
+        .target(
+            name: "TrainTrackerStorage",
+            dependencies: ["TrainTrackerCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The command-line tool's commands, as a library so tests can drive them.
+        .target(
+            name: "TrainTrackerCommands",
+            dependencies: [
+                "TrainTrackerCore", "TrainTrackerStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "traintracker", dependencies: ["TrainTrackerCommands"]),
+        .testTarget(name: "TrainTrackerCoreTests", dependencies: ["TrainTrackerCore"]),
+        .testTarget(name: "TrainTrackerStorageTests", dependencies: ["TrainTrackerStorage"]),
+        .testTarget(
+            name: "TrainTrackerCommandsTests",
+            dependencies: ["TrainTrackerCommands", "traintracker"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,184 @@
+/// A moment in time: seconds since 1970-01-01 00:00:00 UTC.
+///
+/// The core stays free of Foundation, so it carries its own timestamp with parsing
+/// and formatting of the text forms the Eki session files use.
+public struct Timestamp: Hashable, Comparable, Sendable, Codable {
+    /// Seconds since 1970-01-01 00:00:00 UTC.
+    public var secondsSince1970: Double
+
+    /// Creates a timestamp from seconds since 1970-01-01 00:00:00 UTC.
+    public init(secondsSince1970: Double) {
+        self.secondsSince1970 = secondsSince1970
+    }
+
+    /// Seconds from `earlier` to this timestamp (negative when `earlier` is later).
+    public func seconds(since earlier: Timestamp) -> Seconds {
+        secondsSince1970 - earlier.secondsSince1970
+    }
+
+    /// This timestamp moved by `seconds`.
+    public func adding(_ seconds: Seconds) -> Timestamp {
+        Timestamp(secondsSince1970: secondsSince1970 + seconds)
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.secondsSince1970 < rhs.secondsSince1970
+    }
+}
+
+extension Timestamp {
+    /// Parses `YYYY-MM-DD HH:MM:SS[.fff]` (UTC, the Eki session format) and ISO 8601
+    /// forms with `T`, an optional fraction and `Z` or a `±HH:MM` offset.
+    ///
+    ///     Timestamp(parsing: "2025-03-01 08:12:05.250")
+    ///     Timestamp(parsing: "2025-03-01T17:12:05+09:00")
+    ///
+    /// Returns `nil` for anything else, including impossible dates such as month 13.
+    /// - Complexity: O(n) in the length of the text.
+    public init?(parsing text: some StringProtocol) {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(digits: 4), scanner.skip("-"),
+              let month = scanner.number(digits: 2), scanner.skip("-"),
+              let day = scanner.number(digits: 2),
+              scanner.skip(" ") || scanner.skip("T"),
+              let hour = scanner.number(digits: 2), scanner.skip(":"),
+              let minute = scanner.number(digits: 2), scanner.skip(":"),
+              let second = scanner.number(digits: 2)
+        else { return nil }
+        guard (1 ... 12).contains(month), (1 ... Self.daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if scanner.skip(".") || scanner.skip(",") {
+            var scale = 0.1
+            var sawDigit = false
+            while let digit = scanner.digit() {
+                fraction += Double(digit) * scale
+                scale /= 10
+                sawDigit = true
+            }
+            guard sawDigit else { return nil }
+        }
+        var offsetSeconds = 0
+        if scanner.skip("Z") || scanner.isAtEnd {
+            offsetSeconds = 0
+        } else if let sign = scanner.sign() {
+            guard let offsetHours = scanner.number(digits: 2) else { return nil }
+            _ = scanner.skip(":")
+            let offsetMinutes = scanner.number(digits: 2) ?? 0
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        } else {
+            return nil
+        }
+        guard scanner.isAtEnd else { return nil }
+        let days = Self.daysSince1970(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        self.init(secondsSince1970: Double(seconds) + fraction)
+    }
+
+    /// ISO 8601 in UTC with milliseconds, e.g. `2025-03-01T08:12:05.250Z`.
+    public var iso8601: String {
+        let (date, time, milliseconds) = components
+        return "\(date)T\(time).\(Self.pad(milliseconds, 3))Z"
+    }
+
+    /// The Eki session text form, `YYYY-MM-DD HH:MM:SS.SSS` in UTC.
+    public var ekiText: String {
+        let (date, time, milliseconds) = components
+        return "\(date) \(time).\(Self.pad(milliseconds, 3))"
+    }
+
+    /// `HH:MM:SS` of this timestamp shifted by `utcOffset` seconds.
+    public func timeOfDay(utcOffset: Seconds = 0) -> String {
+        adding(utcOffset).components.time
+    }
+
+    private var components: (date: String, time: String, milliseconds: Int) {
+        let totalMilliseconds = Int((secondsSince1970 * 1000).rounded(.down))
+        var days = totalMilliseconds / 86_400_000
+        var remainder = totalMilliseconds % 86_400_000
+        if remainder < 0 {
+            remainder += 86_400_000
+            days -= 1
+        }
+        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        let seconds = remainder / 1000
+        let date = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))"
+        let time = "\(Self.pad(seconds / 3600, 2)):\(Self.pad(seconds / 60 % 60, 2)):\(Self.pad(seconds % 60, 2))"
+        return (date, time, remainder % 1000)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    // Days from civil, after Howard Hinnant's public-domain date algorithms.
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// Reads fixed-width numbers out of ASCII text.
+private struct DigitScanner {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func digit() -> Int? {
+        guard position < bytes.count, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) else { return nil }
+        defer { position += 1 }
+        return Int(bytes[position] - UInt8(ascii: "0"))
+    }
+
+    mutating func number(digits: Int) -> Int? {
+        var value = 0
+        for _ in 0 ..< digits {
+            guard let digit = digit() else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+        position += 1
+        return true
+    }
+
+    mutating func sign() -> Int? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
+    }
+}

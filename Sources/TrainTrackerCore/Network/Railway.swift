@@ -1,0 +1,120 @@
+/// Which way along a railway's station list a train travels.
+public enum TravelDirection: Int, Hashable, Sendable, CaseIterable {
+    /// In the order of the railway's `stationIDs`.
+    case ascending = 0
+    /// Against the order of the railway's `stationIDs`.
+    case descending = 1
+
+    /// The other direction.
+    public var reversed: TravelDirection { self == .ascending ? .descending : .ascending }
+}
+
+/// A railway: an ordered list of stations, the two named directions of travel and its track.
+public struct Railway: Sendable, Identifiable {
+    /// A unique id, e.g. `Tokyu.Toyoko`.
+    public var id: String
+    /// The display name in English (or the first name given).
+    public var name: String
+    /// Names by language code.
+    public var names: [String: String]
+    /// `#RRGGBB`, for drawing.
+    public var color: String
+    /// Station ids in line order. A loop line lists each station once and sets `isLoop`.
+    public var stationIDs: [String]
+    /// Whether the line is a loop, its last station followed by its first (JR-East.Yamanote).
+    public var isLoop: Bool
+    /// The name of the direction of travel along `stationIDs`, e.g. `Outbound`.
+    public var ascendingName: String
+    /// The name of the opposite direction, e.g. `Inbound`.
+    public var descendingName: String
+    /// The track, oriented so that along-track positions grow with the station order.
+    public var track: Track
+
+    /// Creates a railway. A station list whose last id repeats its first (the Eki form of a
+    /// loop line) is stored once with `isLoop` set.
+    public init(
+        id: String, name: String, names: [String: String] = [:], color: String = "#888888",
+        stationIDs: [String], ascendingName: String, descendingName: String, track: Track
+    ) {
+        self.id = id
+        self.name = name
+        self.names = names.isEmpty ? ["en": name] : names
+        self.color = color
+        if stationIDs.count > 2, stationIDs.first == stationIDs.last {
+            self.stationIDs = Array(stationIDs.dropLast())
+            self.isLoop = true
+        } else {
+            self.stationIDs = stationIDs
+            self.isLoop = false
+        }
+        self.ascendingName = ascendingName
+        self.descendingName = descendingName
+        self.track = track
+    }
+
+    /// The name of `direction`, e.g. `Outbound`.
+    public func name(of direction: TravelDirection) -> String {
+        direction == .ascending ? ascendingName : descendingName
+    }
+
+    /// The direction named `name`, if it is one of this railway's.
+    public func direction(named name: String) -> TravelDirection? {
+        if name == ascendingName { return .ascending }
+        if name == descendingName { return .descending }
+        return nil
+    }
+}
+
+/// The track of a railway: one polyline, with the edges that run underground marked.
+public struct Track: Sendable {
+    /// The geometry.
+    public var polyline: Polyline
+    /// `undergroundEdges[i]` tells whether the edge from vertex `i` to `i + 1` is underground.
+    public var undergroundEdges: [Bool]
+
+    /// Joins consecutive pieces of track (Eki `segment`s) into one polyline.
+    ///
+    /// - Precondition: at least one piece with at least one vertex.
+    public init(pieces: [(coordinates: [Coordinate], isUnderground: Bool)]) {
+        var coordinates: [Coordinate] = []
+        var underground: [Bool] = []
+        for piece in pieces where !piece.coordinates.isEmpty {
+            for coordinate in piece.coordinates where coordinate != coordinates.last {
+                if !coordinates.isEmpty { underground.append(piece.isUnderground) }
+                coordinates.append(coordinate)
+            }
+        }
+        self.polyline = Polyline(coordinates)
+        self.undergroundEdges = underground
+    }
+
+    private init(polyline: Polyline, undergroundEdges: [Bool]) {
+        self.polyline = polyline
+        self.undergroundEdges = undergroundEdges
+    }
+
+    /// The same track traversed the other way.
+    public func reversed() -> Track {
+        Track(polyline: polyline.reversed(), undergroundEdges: undergroundEdges.reversed())
+    }
+
+    /// The length of track that runs underground.
+    public var undergroundLength: Meters {
+        zip(undergroundEdges.indices, undergroundEdges).reduce(0) { sum, edge in
+            edge.1 ? sum + polyline.cumulativeLengths[edge.0 + 1] - polyline.cumulativeLengths[edge.0] : sum
+        }
+    }
+
+    /// Whether the track at `alongTrack` metres runs underground.
+    public func isUnderground(atAlongTrack alongTrack: Meters) -> Bool {
+        guard !undergroundEdges.isEmpty else { return false }
+        let lengths = polyline.cumulativeLengths
+        var low = 0
+        var high = lengths.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if lengths[middle] <= alongTrack { low = middle } else { high = middle }
+        }
+        return undergroundEdges[min(low, undergroundEdges.count - 1)]
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import TrainTrackerCore
+
+/// Reads railway networks stored in the Eki Live railway schema (`railway`, `station`,
+/// `segment`, `coordinate`, `segmentCoordinate`; see `shared/docs/FORMATS.md`).
+public enum RailwayDatabase {
+    /// The tables and columns a railway file must have.
+    static let schema: [String: [String]] = [
+        "railway": ["id", "title", "stations", "color", "ascending", "descending"],
+        "station": ["id", "railway", "title", "latitude", "longitude", "order"],
+        "segment": ["id", "railway", "underground", "order"],
+        "coordinate": ["id", "latitude", "longitude"],
+        "segmentCoordinate": ["segment", "order", "coordinate"],
+    ]
+
+    /// Loads the whole network at `path` into memory.
+    ///
+    ///     let network = try RailwayDatabase.load(path: "../shared/data/tokyo/railway.sqlite")
+    ///
+    /// - Throws: `StorageError` when the file is missing, is not SQLite, lacks a table or
+    ///   column, holds an unreadable value, or does not form a valid network.
+    /// - Complexity: O(V log V) for V track vertices.
+    public static func load(path: String) throws(StorageError) -> RailwayNetwork {
+        let queue = try DatabaseFile.openReadOnly(path: path, schema: schema)
+        let rows: (railways: [Railway], stations: [Station])
+        do {
+            rows = try queue.read { db in
+                let tracks = try readTracks(db)
+                let stations = try readStations(db, path: path)
+                let railways = try readRailways(db, path: path, tracks: tracks)
+                return (railways, stations)
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+        do {
+            return try RailwayNetwork(railways: rows.railways, stations: rows.stations)
+        } catch {
+            throw .invalidNetwork(path: path, problem: error)
+        }
+    }
+
+    private static func readTracks(_ db: Database) throws -> [String: Track] {
+        var pieces: [String: [(coordinates: [Coordinate], isUnderground: Bool)]] = [:]
+        var currentSegment: Int64?
+        var currentRailway = ""
+        var piece: (coordinates: [Coordinate], isUnderground: Bool) = ([], false)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT s.id, s.railway, s.underground, c.latitude, c.longitude
+                FROM segment s
+                JOIN segmentCoordinate sc ON sc.segment = s.id
+                JOIN coordinate c ON c.id = sc.coordinate
+                ORDER BY s.railway, s."order", sc."order"
+                """
+        )
+        while let row = try rows.next() {
+            let segment: Int64 = row[0]
+            if segment != currentSegment {
+                if currentSegment != nil { pieces[currentRailway, default: []].append(piece) }
+                currentSegment = segment
+                currentRailway = row[1]
+                piece = ([], (row[2] as DatabaseValue).number.map { $0 != 0 } ?? false)
+            }
+            guard let latitude = (row[3] as DatabaseValue).number, let longitude = (row[4] as DatabaseValue).number else { continue }
+            let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            if coordinate.isValid { piece.coordinates.append(coordinate) }
+        }
+        if currentSegment != nil { pieces[currentRailway, default: []].append(piece) }
+        return pieces.compactMapValues { pieces in
+            pieces.contains { !$0.coordinates.isEmpty } ? Track(pieces: pieces) : nil
+        }
+    }
+
+    private static func readStations(_ db: Database, path: String) throws -> [Station] {
+        let rows = try Row.fetchAll(db, sql: #"SELECT id, railway, title, latitude, longitude FROM station ORDER BY railway, "order""#)
+        return try rows.map { row in
+            let id: String = (row[0] as DatabaseValue).text ?? "\(row[0] as DatabaseValue)"
+            guard let latitude = (row[3] as DatabaseValue).number, let longitude = (row[4] as DatabaseValue).number else {
+                throw StorageError.invalidValue(path: path, table: "station", row: id, column: "latitude", problem: "not a number")
+            }
+            let names = try titles((row[2] as DatabaseValue).text, path: path, table: "station", row: id)
+            return Station(
+                id: id, railwayID: (row[1] as DatabaseValue).text ?? "", name: names["en"] ?? names.values.first ?? id,
+                names: names, coordinate: Coordinate(latitude: latitude, longitude: longitude)
+            )
+        }
+    }
+
+    private static func readRailways(_ db: Database, path: String, tracks: [String: Track]) throws -> [Railway] {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, title, stations, color, ascending, descending FROM railway ORDER BY rowid")
+        return try rows.map { row in
+            let id: String = (row[0] as DatabaseValue).text ?? "\(row[0] as DatabaseValue)"
+            let names = try titles((row[1] as DatabaseValue).text, path: path, table: "railway", row: id)
+            guard let stationsText = (row[2] as DatabaseValue).text,
+                  let stationIDs = try? JSONDecoder().decode([String].self, from: Data(stationsText.utf8))
+            else {
+                throw StorageError.invalidValue(
+                    path: path, table: "railway", row: id, column: "stations", problem: "not a JSON array of station ids")
+            }
+            guard let track = tracks[id] else {
+                throw StorageError.invalidNetwork(path: path, problem: .emptyTrack(railway: id))
+            }
+            return Railway(
+                id: id, name: names["en"] ?? names.values.first ?? id, names: names,
+                color: (row[3] as DatabaseValue).text ?? "#888888", stationIDs: stationIDs,
+                ascendingName: (row[4] as DatabaseValue).text ?? "Ascending",
+                descendingName: (row[5] as DatabaseValue).text ?? "Descending", track: track
+            )
+        }
+    }
+
+    /// Reads a title column: a JSON object of names by language, or a plain name.
+    private static func titles(_ text: String?, path: String, table: String, row: String) throws -> [String: String] {
+        guard let text, !text.isEmpty else { return [:] }
+        guard text.hasPrefix("{") else { return ["en": text] }
+        guard let names = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
+            throw StorageError.invalidValue(path: path, table: table, row: row, column: "title", problem: "not a JSON object of names")
+        }
+        return names
+    }
+}

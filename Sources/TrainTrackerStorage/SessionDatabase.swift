@@ -1,0 +1,224 @@
+import Foundation
+import GRDB
+import TrainTrackerCore
+
+/// An Eki session file (`sessions`, `locations`, `motionActivities`; see
+/// `shared/docs/FORMATS.md`), read leniently and written exactly as the iOS recorder does.
+public struct SessionDatabase: Sendable {
+    /// The file's path, for messages.
+    public let path: String
+    private let queue: DatabaseQueue
+
+    static let schema: [String: [String]] = [
+        "sessions": ["id", "startDate", "endDate", "notes", "isFromColdLaunch", "isOnTrain"],
+        "locations": ["id", "latitude", "longitude", "altitude", "timestamp", "horizontalAccuracy", "course", "speed", "sessionID"],
+        "motionActivities": [
+            "id", "startDate", "confidence", "stationary", "walking", "running", "automotive", "cycling", "unknown", "sessionID",
+        ],
+    ]
+
+    /// The schema's migrations. Named migrations are never edited; new ones are appended.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: Eki session schema") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE sessions (id TEXT PRIMARY KEY NOT NULL, startDate TEXT NOT NULL, endDate TEXT,
+                      notes TEXT, isFromColdLaunch INTEGER NOT NULL DEFAULT 0, isOnTrain INTEGER NOT NULL DEFAULT 0) STRICT;
+                    CREATE TABLE locations (id TEXT PRIMARY KEY NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
+                      altitude REAL, timestamp TEXT NOT NULL, horizontalAccuracy REAL, verticalAccuracy REAL,
+                      course REAL, speed REAL, sessionID TEXT NOT NULL,
+                      FOREIGN KEY(sessionID) REFERENCES sessions(id) ON DELETE CASCADE) STRICT;
+                    CREATE INDEX locations_on_sessionID_timestamp ON locations(sessionID, timestamp);
+                    CREATE TABLE motionActivities (id TEXT PRIMARY KEY NOT NULL, startDate TEXT NOT NULL,
+                      confidence TEXT NOT NULL, stationary INTEGER NOT NULL, walking INTEGER NOT NULL,
+                      running INTEGER NOT NULL, automotive INTEGER NOT NULL, cycling INTEGER NOT NULL, unknown INTEGER NOT NULL,
+                      sessionID TEXT, FOREIGN KEY(sessionID) REFERENCES sessions(id) ON DELETE CASCADE) STRICT;
+                    """
+            )
+        }
+        return migrator
+    }
+
+    private init(path: String, queue: DatabaseQueue) {
+        self.path = path
+        self.queue = queue
+    }
+
+    /// Opens an existing session file for reading. `motionActivities` may be missing (older files).
+    ///
+    /// - Throws: `StorageError` when the file is missing, is not SQLite, or lacks the
+    ///   `sessions` or `locations` table or one of their columns.
+    public static func open(path: String) throws(StorageError) -> SessionDatabase {
+        let queue = try DatabaseFile.openReadOnly(path: path, schema: schema, optionalTables: ["motionActivities"])
+        return SessionDatabase(path: path, queue: queue)
+    }
+
+    /// Creates a new, empty session file at `path`.
+    ///
+    /// - Throws: `StorageError.fileExists` rather than overwrite a file, or a database error.
+    public static func create(path: String) throws(StorageError) -> SessionDatabase {
+        guard !FileManager.default.fileExists(atPath: path) else { throw .fileExists(path: path) }
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try migrator.migrate(queue)
+            return SessionDatabase(path: path, queue: queue)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Every session with its fix count, in start order.
+    ///
+    /// - Throws: `StorageError` for an unreadable start date or a database error.
+    public func sessions() throws(StorageError) -> [SessionSummary] {
+        do {
+            return try queue.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT s.id, s.startDate, s.endDate, s.notes, s.isFromColdLaunch, s.isOnTrain,
+                               (SELECT COUNT(*) FROM locations l WHERE l.sessionID = s.id),
+                               (SELECT MAX(timestamp) FROM locations l WHERE l.sessionID = s.id)
+                        FROM sessions s
+                        """
+                )
+                return try rows.map { row in
+                    let session = try session(from: row)
+                    let last = (row[7] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) }
+                    let end = session.endDate ?? last
+                    return SessionSummary(
+                        session: session, locationCount: row[6], duration: end.map { $0.seconds(since: session.startDate) })
+                }
+                .sorted { ($0.session.startDate, $0.session.id) < ($1.session.startDate, $1.session.id) }
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    private func session(from row: Row) throws -> Session {
+        let id = (row[0] as DatabaseValue).text ?? "\(row[0] as DatabaseValue)"
+        guard let start = (row[1] as DatabaseValue).text.flatMap({ Timestamp(parsing: $0) }) else {
+            throw StorageError.invalidValue(path: path, table: "sessions", row: id, column: "startDate", problem: "not a date")
+        }
+        return Session(
+            id: id, startDate: start, endDate: (row[2] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) },
+            notes: (row[3] as DatabaseValue).text, isFromColdLaunch: ((row[4] as DatabaseValue).number ?? 0) != 0,
+            isOnTrain: ((row[5] as DatabaseValue).number ?? 0) != 0
+        )
+    }
+
+    /// The fixes of session `sessionID` as stored, unchecked, in storage order.
+    ///
+    /// - Throws: `StorageError` for a database error.
+    public func rawFixes(sessionID: String) throws(StorageError) -> [RawFix] {
+        do {
+            return try queue.read { db in
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT id, latitude, longitude, timestamp, horizontalAccuracy, speed, course, altitude
+                        FROM locations WHERE sessionID = ? ORDER BY rowid
+                        """,
+                    arguments: [sessionID]
+                )
+                var fixes: [RawFix] = []
+                while let row = try rows.next() {
+                    let values: [DatabaseValue] = (0 ..< 8).map { row[$0] }
+                    fixes.append(
+                        RawFix(
+                            id: values[0].text ?? "\(values[0])", latitude: values[1].number, longitude: values[2].number,
+                            timestamp: values[3].text ?? "", horizontalAccuracy: values[4].number,
+                            speed: values[5].number, course: values[6].number, altitude: values[7].number
+                        )
+                    )
+                }
+                return fixes
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// The checked fixes of session `sessionID` in timestamp order, with what was skipped.
+    public func fixes(sessionID: String) throws(StorageError) -> (fixes: [RecordedFix], report: FixSanitizerReport) {
+        FixSanitizer.clean(try rawFixes(sessionID: sessionID))
+    }
+
+    /// The motion activities of session `sessionID`, in start order; empty for files without the table.
+    public func motionActivities(sessionID: String) throws(StorageError) -> [MotionActivity] {
+        do {
+            return try queue.read { db in
+                guard try db.tableExists("motionActivities") else { return [] }
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, startDate, confidence, stationary, walking, running, automotive, cycling, unknown, sessionID
+                        FROM motionActivities WHERE sessionID = ? ORDER BY startDate
+                        """,
+                    arguments: [sessionID]
+                )
+                return rows.compactMap { row -> MotionActivity? in
+                    guard let start = (row[1] as DatabaseValue).text.flatMap({ Timestamp(parsing: $0) }) else { return nil }
+                    func flag(_ index: Int) -> Bool { ((row[index] as DatabaseValue).number ?? 0) != 0 }
+                    return MotionActivity(
+                        id: (row[0] as DatabaseValue).text ?? "", startDate: start,
+                        confidence: (row[2] as DatabaseValue).text.flatMap(MotionConfidence.init(rawValue:)) ?? .low,
+                        stationary: flag(3), walking: flag(4), running: flag(5), automotive: flag(6), cycling: flag(7),
+                        unknown: flag(8), sessionID: (row[9] as DatabaseValue).text
+                    )
+                }
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Writes a session with its fixes and motion activities in one transaction.
+    ///
+    /// - Throws: `StorageError` for a database error (for example a duplicate id); nothing is written then.
+    public func insert(_ session: Session, fixes: [RecordedFix], motionActivities: [MotionActivity] = []) throws(StorageError) {
+        do {
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        session.id, session.startDate.ekiText, session.endDate?.ekiText, session.notes,
+                        session.isFromColdLaunch, session.isOnTrain,
+                    ]
+                )
+                let statement = try db.makeStatement(
+                    sql: """
+                        INSERT INTO locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy, course, speed, sessionID)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """
+                )
+                for fix in fixes {
+                    let location = fix.location
+                    try statement.execute(arguments: [
+                        fix.id, location.coordinate.latitude, location.coordinate.longitude, location.altitude,
+                        location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1,
+                        session.id,
+                    ])
+                }
+                for activity in motionActivities {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO motionActivities (id, startDate, confidence, stationary, walking, running, automotive,
+                              cycling, unknown, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            activity.id, activity.startDate.ekiText, activity.confidence.rawValue, activity.stationary,
+                            activity.walking, activity.running, activity.automotive, activity.cycling, activity.unknown,
+                            activity.sessionID,
+                        ]
+                    )
+                }
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+}

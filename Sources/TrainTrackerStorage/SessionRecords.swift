@@ -1,0 +1,80 @@
+import TrainTrackerCore
+
+/// A recording session of the Eki session schema.
+public struct Session: Hashable, Sendable {
+    /// A UUID string.
+    public var id: String
+    /// When recording started.
+    public var startDate: Timestamp
+    /// When recording ended, if it did.
+    public var endDate: Timestamp?
+    /// Free text.
+    public var notes: String?
+    /// Whether the app was launched from cold for this session.
+    public var isFromColdLaunch: Bool
+    /// Whether the rider marked the session as on a train.
+    public var isOnTrain: Bool
+
+    /// Creates a session.
+    public init(
+        id: String, startDate: Timestamp, endDate: Timestamp? = nil, notes: String? = nil,
+        isFromColdLaunch: Bool = false, isOnTrain: Bool = false
+    ) {
+        self.id = id
+        self.startDate = startDate
+        self.endDate = endDate
+        self.notes = notes
+        self.isFromColdLaunch = isFromColdLaunch
+        self.isOnTrain = isOnTrain
+    }
+}
+
+/// A session with the extent of its fixes, as `traintracker sessions` lists it.
+public struct SessionSummary: Hashable, Sendable {
+    /// The session.
+    public var session: Session
+    /// How many fixes are stored for it.
+    public var locationCount: Int
+    /// Seconds from the start date to the end date, or to the last fix when it has no end date.
+    public var duration: Seconds?
+}
+
+/// How confident Core Motion was of an activity.
+public enum MotionConfidence: String, Hashable, Sendable, CaseIterable {
+    case low, medium, high
+}
+
+/// A motion activity sample of the Eki session schema (`motionActivities`).
+public struct MotionActivity: Hashable, Sendable {
+    /// A UUID string.
+    public var id: String
+    /// When the activity started.
+    public var startDate: Timestamp
+    /// Core Motion's confidence.
+    public var confidence: MotionConfidence
+    public var stationary: Bool
+    public var walking: Bool
+    public var running: Bool
+    public var automotive: Bool
+    public var cycling: Bool
+    public var unknown: Bool
+    /// The session it belongs to, if any.
+    public var sessionID: String?
+
+    /// Creates a motion activity sample.
+    public init(
+        id: String, startDate: Timestamp, confidence: MotionConfidence, stationary: Bool = false, walking: Bool = false,
+        running: Bool = false, automotive: Bool = false, cycling: Bool = false, unknown: Bool = false, sessionID: String?
+    ) {
+        self.id = id
+        self.startDate = startDate
+        self.confidence = confidence
+        self.stationary = stationary
+        self.walking = walking
+        self.running = running
+        self.automotive = automotive
+        self.cycling = cycling
+        self.unknown = unknown
+        self.sessionID = sessionID
+    }
+}
