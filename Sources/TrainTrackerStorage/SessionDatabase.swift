@@ -222,3 +222,19 @@ public struct SessionDatabase: Sendable {
         }
     }
 }
+
+extension SessionDatabase {
+    /// Opens an existing session file for adding sessions.
+    ///
+    /// - Throws: `StorageError` when the file is missing, is not SQLite or lacks the schema.
+    public static func openForWriting(path: String) throws(StorageError) -> SessionDatabase {
+        _ = try open(path: path)
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.read { db in try DatabaseFile.check(db, path: path, schema: schema, optionalTables: []) }
+            return SessionDatabase(path: path, queue: queue)
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import TrainTrackerCommands
+
+TrainTrackerCommand.runMain()

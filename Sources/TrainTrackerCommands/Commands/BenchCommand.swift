@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import TrainTrackerCore
+import TrainTrackerStorage
+
+/// `traintracker bench`: measures the tracker on recorded sessions.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure network load time, fixes per second, microseconds per fix and peak memory, as JSON.",
+        discussion: "Build with -c release for meaningful figures."
+    )
+
+    @OptionGroup var railways: RailwaysOption
+
+    @Option(help: ArgumentHelp("An Eki session SQLite file.", valueName: "path"))
+    var sessions: String
+
+    @Option(help: "The tracking algorithm.")
+    var algorithm: TrackingAlgorithmName = .eki
+
+    @Option(help: ArgumentHelp("Replay the sessions until at least this many seconds of tracking have run.", valueName: "seconds"))
+    var minimumSeconds: Double = 2
+
+    func validate() throws {
+        guard minimumSeconds >= 0, minimumSeconds.isFinite else {
+            throw ValidationError("--minimum-seconds must be a non-negative number")
+        }
+    }
+
+    func run() throws {
+        let clock = ContinuousClock()
+        var network: RailwayNetwork?
+        let loadTime = try clock.measure { network = try railways.load() }
+        guard let network else { return }
+        let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
+        let summaries = try CommandFailure.wrapping { () throws(StorageError) in try database.sessions() }
+        let sessionFixes = try summaries.map { summary throws(CommandFailure) in
+            try CommandFailure.wrapping { () throws(StorageError) in try database.fixes(sessionID: summary.session.id).fixes }
+                .map(\.location)
+        }
+        let fixCount = sessionFixes.reduce(0) { $0 + $1.count }
+        guard fixCount > 0 else { throw CommandFailure("\(sessions): no fixes to benchmark") }
+        var processed = 0
+        var answered = 0
+        var elapsed = Duration.zero
+        var progress = ProgressBar(label: "bench", total: max(1, Int(minimumSeconds * 10)))
+        repeat {
+            elapsed += clock.measure {
+                for fixes in sessionFixes {
+                    var tracker = algorithm.makeTracker(network: network)
+                    for fix in fixes where tracker.process(fix).best != nil {
+                        answered += 1
+                    }
+                }
+            }
+            processed += fixCount
+            progress.update(min(progress.total, Int(elapsed.seconds * 10)))
+        } while elapsed.seconds < minimumSeconds
+        progress.finish()
+        var json = JSONObjectWriter()
+        json.string("algorithm", algorithm.rawValue)
+        json.integer("railways", network.railways.count)
+        json.integer("stations", network.stations.count)
+        json.integer("trackVertices", network.trackVertexCount)
+        json.number("networkLoadSeconds", loadTime.seconds)
+        json.integer("sessions", summaries.count)
+        json.integer("fixesPerPass", fixCount)
+        json.integer("fixesProcessed", processed)
+        json.number("answeredShare", Double(answered) / Double(processed))
+        json.number("trackingSeconds", elapsed.seconds)
+        json.number("fixesPerSecond", Double(processed) / elapsed.seconds)
+        json.number("microsecondsPerFix", elapsed.seconds * 1_000_000 / Double(processed))
+        json.number("peakMemoryMB", peakMemoryMegabytes())
+        let output = OutputSink.standardOutput()
+        output.line(json.finish())
+        output.flush()
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// The process's peak resident memory, in megabytes.
+func peakMemoryMegabytes() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    return Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
+    #endif
+}

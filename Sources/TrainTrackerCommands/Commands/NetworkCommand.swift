@@ -1,0 +1,64 @@
+import ArgumentParser
+import TrainTrackerCore
+import TrainTrackerStorage
+
+/// `traintracker network`: describes a railway network.
+struct NetworkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "network",
+        abstract: "Describe a railway network: railways, stations, track length, bounding box."
+    )
+
+    @OptionGroup var railways: RailwaysOption
+
+    @Flag(help: "List every railway with its stations, track length and direction names.")
+    var verbose = false
+
+    func run() throws {
+        let network = try railways.load()
+        let output = OutputSink.standardOutput()
+        output.line(Self.describe(network, verbose: verbose))
+        output.flush()
+    }
+
+    /// The summary text.
+    static func describe(_ network: RailwayNetwork, verbose: Bool) -> String {
+        let box = network.boundingBox
+        func degrees(_ value: Double) -> String { String(format6(value)) }
+        var lines = [
+            "railways         \(network.railways.count)",
+            "stations         \(network.stations.count)",
+            "track length     \(formatKilometres(network.trackLength))",
+            "underground      \(formatKilometres(network.railways.reduce(0) { $0 + $1.track.undergroundLength }))",
+            "track vertices   \(network.trackVertexCount)",
+            "loop lines       \(network.railways.filter(\.isLoop).count)",
+            "bounding box     \(degrees(box.southWest.latitude)),\(degrees(box.southWest.longitude)) – \(degrees(box.northEast.latitude)),\(degrees(box.northEast.longitude))",
+        ]
+        if verbose {
+            lines.append("")
+            var rows = [["railway", "name", "stations", "track", "directions"]]
+            for railway in network.railways {
+                rows.append([
+                    railway.id, railway.name, "\(railway.stationIDs.count)\(railway.isLoop ? " (loop)" : "")",
+                    formatKilometres(railway.track.polyline.length),
+                    "\(railway.ascendingName) / \(railway.descendingName)",
+                ])
+            }
+            lines.append(alignedTable(rows))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `12.3 km`.
+func formatKilometres(_ meters: Meters) -> String {
+    let tenths = Int((meters / 100).rounded())
+    return "\(tenths / 10).\(tenths % 10) km"
+}
+
+/// A number with six decimals.
+func format6(_ value: Double) -> String {
+    let scaled = Int((abs(value) * 1_000_000).rounded())
+    let fraction = String(scaled % 1_000_000)
+    return (value < 0 ? "-" : "") + "\(scaled / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import TrainTrackerCore
+import TrainTrackerStorage
+
+/// `traintracker replay`: replays recorded sessions through the tracker.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay recorded sessions through the tracker, in timestamp order.",
+        discussion: """
+            --format jsonl prints one JSON object per fix with the keys sessionID, locationID, timestamp, \
+            railway, direction, station, phase (null while the tracker has no answer) and candidates. \
+            --format text prints a timeline with a line whenever the answer changes.
+            """
+    )
+
+    @OptionGroup var railways: RailwaysOption
+
+    @Option(help: ArgumentHelp("An Eki session SQLite file.", valueName: "path"))
+    var sessions: String
+
+    @Option(name: .customLong("session"), help: ArgumentHelp("Replay only this session (repeatable).", valueName: "id"))
+    var sessionIDs: [String] = []
+
+    @Option(help: "The tracking algorithm.")
+    var algorithm: TrackingAlgorithmName = .eki
+
+    @Option(help: "jsonl (one object per fix) or text (a readable timeline).")
+    var format: ReplayFormat = .jsonl
+
+    @Option(help: ArgumentHelp("Offset from UTC for the times of the text timeline, e.g. +09:00.", valueName: "offset"))
+    var utcOffset: String = "+00:00"
+
+    func validate() throws {
+        guard parseUTCOffset(utcOffset) != nil else {
+            throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
+        }
+    }
+
+    func run() throws {
+        let network = try railways.load()
+        let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
+        let replayer = Replayer(network: network, algorithm: algorithm)
+        let selected = try replayer.selectSessions(database, ids: sessionIDs)
+        try replayer.run(
+            sessions: selected, database: database, format: format, utcOffset: parseUTCOffset(utcOffset) ?? 0,
+            output: .standardOutput(), warn: StandardError.line
+        )
+    }
+}

@@ -1,0 +1,60 @@
+/// Writes one JSON object with keys in the order given, `null` for missing values.
+///
+/// The replay output is a contract with fixed keys; writing it directly keeps the key
+/// order stable and costs a fraction of a general-purpose encoder per line.
+struct JSONObjectWriter {
+    private(set) var text = "{"
+    private var isFirst = true
+
+    private mutating func key(_ name: String) {
+        if !isFirst { text += "," }
+        isFirst = false
+        Self.appendString(name, to: &text)
+        text += ":"
+    }
+
+    mutating func string(_ name: String, _ value: String?) {
+        key(name)
+        if let value { Self.appendString(value, to: &text) } else { text += "null" }
+    }
+
+    mutating func number(_ name: String, _ value: Double?) {
+        key(name)
+        if let value, value.isFinite { text += "\(value)" } else { text += "null" }
+    }
+
+    mutating func integer(_ name: String, _ value: Int?) {
+        key(name)
+        if let value { text += "\(value)" } else { text += "null" }
+    }
+
+    mutating func raw(_ name: String, _ json: String) {
+        key(name)
+        text += json
+    }
+
+    mutating func finish() -> String {
+        text += "}"
+        return text
+    }
+
+    static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
+
+    static func appendString(_ value: String, to text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}

@@ -1,0 +1,105 @@
+import TrainTrackerCore
+
+/// How `replay` prints its results.
+public enum ReplayFormat: String, Sendable, CaseIterable {
+    /// One JSON object per fix, the stable machine contract.
+    case jsonl
+    /// A readable timeline with one line per change of answer.
+    case text
+}
+
+/// Turns tracking results into JSON lines or timeline text.
+public struct ReplayFormatter: Sendable {
+    /// The network the results refer to, for names.
+    public let network: RailwayNetwork
+    /// Seconds added to UTC for the times of the text timeline.
+    public let utcOffset: Seconds
+
+    /// A formatter for results over `network`.
+    public init(network: RailwayNetwork, utcOffset: Seconds = 0) {
+        self.network = network
+        self.utcOffset = utcOffset
+    }
+
+    /// One JSON object, exactly the keys `sessionID`, `locationID`, `timestamp`, `railway`,
+    /// `direction`, `station`, `phase` (`null` without an answer) and `candidates`.
+    public func jsonLine(sessionID: String, fix: RecordedFix, result: TrackingResult) -> String {
+        var object = JSONObjectWriter()
+        object.string("sessionID", sessionID)
+        object.string("locationID", fix.id)
+        object.string("timestamp", fix.location.timestamp.iso8601)
+        let best = result.best
+        object.string("railway", best?.railwayID)
+        object.string("direction", best?.directionName)
+        object.string("station", best?.focusStationID)
+        object.string("phase", best?.phase.rawValue)
+        let candidates = result.candidates.map { candidate in
+            var element = JSONObjectWriter()
+            element.string("railway", candidate.railwayID)
+            element.string("direction", candidate.directionName)
+            element.string("station", candidate.focusStationID)
+            element.string("phase", candidate.phase.rawValue)
+            element.number("score", candidate.score)
+            return element.finish()
+        }
+        object.raw("candidates", JSONObjectWriter.array(candidates))
+        return object.finish()
+    }
+
+    /// The readable answer of a candidate, e.g. `Toyoko Line → Yokohama  Soon: Tsunashima`.
+    public func headline(_ candidate: TrackingCandidate) -> String {
+        let railway = network.railway(id: candidate.railwayID)
+        let railwayName = railway?.name ?? candidate.railwayID
+        let toward = candidate.destinationStationID.flatMap { network.station(id: $0)?.name } ?? candidate.directionName
+        let station = network.station(id: candidate.focusStationID)?.name ?? candidate.focusStationID
+        return "\(railwayName) → \(toward)  \(candidate.phase.label): \(station)"
+    }
+
+    /// The heading line of a session in the text timeline.
+    public func sessionHeading(_ summary: SessionHeading) -> String {
+        let start = summary.start.adding(utcOffset)
+        let date = String(start.iso8601.prefix(10))
+        return "Session \(summary.id)  \(date) \(start.timeOfDay())  \(summary.fixCount) fixes"
+    }
+
+    /// A timeline line: the fix's time of day and the headline (or "no answer").
+    public func timelineLine(at timestamp: Timestamp, best: TrackingCandidate?) -> String {
+        "\(timestamp.timeOfDay(utcOffset: utcOffset))  \(best.map(headline) ?? "(no answer)")"
+    }
+}
+
+/// What the text timeline says about a session before its fixes.
+public struct SessionHeading: Sendable {
+    /// The session id.
+    public var id: String
+    /// When it started.
+    public var start: Timestamp
+    /// How many fixes are replayed.
+    public var fixCount: Int
+
+    /// Creates a heading.
+    public init(id: String, start: Timestamp, fixCount: Int) {
+        self.id = id
+        self.start = start
+        self.fixCount = fixCount
+    }
+}
+
+/// Writes the text timeline: a line whenever the best answer changes.
+struct TimelineWriter {
+    let formatter: ReplayFormatter
+    private var shown: (railway: String, direction: TravelDirection, station: String, phase: FocusPhase)?
+    private var hasShownAnything = false
+
+    init(formatter: ReplayFormatter) { self.formatter = formatter }
+
+    mutating func line(for fix: RecordedFix, result: TrackingResult) -> String? {
+        let best = result.best
+        let key = best.map { ($0.railwayID, $0.direction, $0.focusStationID, $0.phase) }
+        if let key, let shown, shown == key { return nil }
+        if key == nil, shown == nil, hasShownAnything { return nil }
+        shown = key
+        hasShownAnything = true
+        return formatter.timelineLine(at: fix.location.timestamp, best: best)
+    }
+}
