@@ -34,7 +34,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "traintracker", dependencies: ["TrainTrackerCommands"]),
-        .testTarget(name: "TrainTrackerCoreTests", dependencies: ["TrainTrackerCore"]),
+        // Core tests read the real Tokyo network through the storage layer; the core itself does not.
+        .testTarget(name: "TrainTrackerCoreTests", dependencies: ["TrainTrackerCore", "TrainTrackerStorage"]),
         .testTarget(name: "TrainTrackerStorageTests", dependencies: ["TrainTrackerStorage"]),
         .testTarget(
             name: "TrainTrackerCommandsTests",
