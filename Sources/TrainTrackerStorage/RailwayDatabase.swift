@@ -41,11 +41,16 @@ public enum RailwayDatabase {
         }
     }
 
+    /// One segment's vertices as read.
+    private struct SegmentRows {
+        var railway: String
+        var isUnderground: Bool
+        var coordinates: [Coordinate] = []
+    }
+
     private static func readTracks(_ db: Database) throws -> [String: Track] {
-        var pieces: [String: [(coordinates: [Coordinate], isUnderground: Bool)]] = [:]
-        var currentSegment: Int64?
-        var currentRailway = ""
-        var piece: (coordinates: [Coordinate], isUnderground: Bool) = ([], false)
+        var segments: [SegmentRows] = []
+        var currentSegment: Int64 = -1
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -57,21 +62,28 @@ public enum RailwayDatabase {
                 """
         )
         while let row = try rows.next() {
-            let segment: Int64 = row[0]
-            if segment != currentSegment {
-                if currentSegment != nil { pieces[currentRailway, default: []].append(piece) }
+            let values: [DatabaseValue] = (0 ..< 5).map { row[$0] }
+            let segment = Int64(values[0].number ?? -1)
+            if segment != currentSegment || segments.isEmpty {
                 currentSegment = segment
-                currentRailway = row[1]
-                piece = ([], (row[2] as DatabaseValue).number.map { $0 != 0 } ?? false)
+                segments.append(SegmentRows(railway: values[1].text ?? "", isUnderground: (values[2].number ?? 0) != 0))
             }
-            guard let latitude = (row[3] as DatabaseValue).number, let longitude = (row[4] as DatabaseValue).number else { continue }
+            guard let latitude = values[3].number, let longitude = values[4].number else { continue }
             let coordinate = Coordinate(latitude: latitude, longitude: longitude)
-            if coordinate.isValid { piece.coordinates.append(coordinate) }
+            if coordinate.isValid { segments[segments.count - 1].coordinates.append(coordinate) }
         }
-        if currentSegment != nil { pieces[currentRailway, default: []].append(piece) }
-        return pieces.compactMapValues { pieces in
-            pieces.contains { !$0.coordinates.isEmpty } ? Track(pieces: pieces) : nil
+        var tracks: [String: Track] = [:]
+        var start = 0
+        while start < segments.count {
+            var end = start
+            while end < segments.count, segments[end].railway == segments[start].railway { end += 1 }
+            let pieces = segments[start ..< end].map { (coordinates: $0.coordinates, isUnderground: $0.isUnderground) }
+            if pieces.contains(where: { !$0.coordinates.isEmpty }) {
+                tracks[segments[start].railway] = Track(pieces: pieces)
+            }
+            start = end
         }
+        return tracks
     }
 
     private static func readStations(_ db: Database, path: String) throws -> [Station] {

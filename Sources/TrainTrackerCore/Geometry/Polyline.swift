@@ -15,11 +15,27 @@ public struct PolylineProjection: Hashable, Sendable {
 /// An ordered list of WGS-84 vertices with cumulative lengths and a spatial index,
 /// answering nearest-point and along-track queries.
 public struct Polyline: Sendable {
+    /// The immutable arrays behind a polyline, shared by its copies: copying a polyline
+    /// costs one reference count, which matters on the per-fix path.
+    private final class Storage: Sendable {
+        let coordinates: [Coordinate]
+        let cumulativeLengths: [Meters]
+        let index: PolylineIndex
+
+        init(coordinates: [Coordinate], cumulativeLengths: [Meters]) {
+            self.coordinates = coordinates
+            self.cumulativeLengths = cumulativeLengths
+            self.index = PolylineIndex(coordinates)
+        }
+    }
+
+    private let storage: Storage
+
     /// The vertices, in order.
-    public let coordinates: [Coordinate]
+    public var coordinates: [Coordinate] { storage.coordinates }
     /// `cumulativeLengths[i]` is the length from the first vertex to vertex `i`.
-    public let cumulativeLengths: [Meters]
-    private let index: PolylineIndex
+    public var cumulativeLengths: [Meters] { storage.cumulativeLengths }
+    private var index: PolylineIndex { storage.index }
 
     /// Creates a polyline; consecutive duplicate vertices are kept out.
     ///
@@ -37,13 +53,11 @@ public struct Polyline: Sendable {
         for (from, to) in zip(vertices, vertices.dropFirst()) {
             lengths.append(lengths[lengths.count - 1] + from.distance(to: to))
         }
-        self.coordinates = vertices
-        self.cumulativeLengths = lengths
-        self.index = PolylineIndex(vertices)
+        storage = Storage(coordinates: vertices, cumulativeLengths: lengths)
     }
 
     /// The total length.
-    public var length: Meters { cumulativeLengths[cumulativeLengths.count - 1] }
+    public var length: Meters { storage.cumulativeLengths[storage.cumulativeLengths.count - 1] }
 
     /// The same line traversed the other way.
     public func reversed() -> Polyline { Polyline(coordinates.reversed()) }
@@ -96,11 +110,12 @@ public struct Polyline: Sendable {
     ///
     /// - Complexity: O(log n) expected; O(1) when the whole line is farther away.
     public func distance(from projection: LocalProjection, within maximumDistance: Meters) -> Meters? {
-        if coordinates.count == 1 {
-            let distance = projection.distance(to: coordinates[0])
+        let storage = self.storage
+        if storage.coordinates.count == 1 {
+            let distance = projection.distance(to: storage.coordinates[0])
             return distance <= maximumDistance ? distance : nil
         }
-        return index.nearestEdge(to: projection, within: maximumDistance, vertices: coordinates)?.distance
+        return storage.index.nearestEdge(to: projection, within: maximumDistance, vertices: storage.coordinates)?.distance
     }
 
     /// The point `alongTrack` metres from the first vertex (clamped to the line) and the

@@ -14,6 +14,10 @@ public struct RailwayNetwork: Sendable {
     let stationAlongTrack: [[Meters]]
     /// `stationCoordinates[r][k]` is where the `k`-th station of railway `r` stands.
     let stationCoordinates: [[Coordinate]]
+    /// `trackPolylines[r]` is railway `r`'s track, kept apart so the per-fix path copies no railway.
+    let trackPolylines: [Polyline]
+    /// `isLoop[r]` tells whether railway `r` is a loop line.
+    let isLoop: [Bool]
 
     /// Builds a network, orienting each track so that along-track positions grow with
     /// the station order (track files do not guarantee it).
@@ -64,6 +68,8 @@ public struct RailwayNetwork: Sendable {
         self.railwayStations = railwayStations
         self.stationAlongTrack = stationAlongTrack
         self.stationCoordinates = railwayStations.map { $0.map { stations[$0].coordinate } }
+        self.trackPolylines = oriented.map(\.track.polyline)
+        self.isLoop = oriented.map(\.isLoop)
     }
 
     /// Whether more consecutive station pairs lie backwards along the track than forwards.

@@ -26,7 +26,8 @@ public struct EkiTracker: TrackingAlgorithm {
     private var proximityScores: [Double]
     private var directionScores: [Double]
     private var directions: [TravelDirection?]
-    private var lines: [Int: LineState] = [:]
+    /// Per railway and direction (index `railway * 2 + direction`), created when first a candidate.
+    private var lines: [LineState?]
 
     /// A tracker with no history.
     public init(network: RailwayNetwork, parameters: EkiParameters = EkiParameters()) {
@@ -35,6 +36,7 @@ public struct EkiTracker: TrackingAlgorithm {
         proximityScores = Array(repeating: 0, count: network.railways.count)
         directionScores = Array(repeating: 0, count: network.railways.count)
         directions = Array(repeating: nil, count: network.railways.count)
+        lines = Array(repeating: nil, count: network.railways.count * 2)
     }
 
     /// Takes the next fix (timestamps must not go backwards) and returns the ranked candidates.
@@ -54,8 +56,7 @@ public struct EkiTracker: TrackingAlgorithm {
             }
         }
         for key in lineKeys {
-            updatePhases(lineKey: key, at: location.timestamp)
-            updateFocus(lineKey: key)
+            updatePhasesAndFocus(lineKey: key)
         }
         return rankCandidates(lineKeys)
     }
@@ -68,8 +69,8 @@ public struct EkiTracker: TrackingAlgorithm {
     private mutating func scoreProximity(_ location: Location, projection: LocalProjection) -> [Int] {
         let weight = parameters.speedWeight(location.speed)
         var nearby: [Int] = []
-        for (index, railway) in network.railways.enumerated() {
-            guard let distance = railway.track.polyline.distance(from: projection, within: parameters.proximityWorstDistance)
+        for (index, polyline) in network.trackPolylines.enumerated() {
+            guard let distance = polyline.distance(from: projection, within: parameters.proximityWorstDistance)
             else { continue }
             nearby.append(index)
             proximityScores[index] += parameters.proximityScore(distance: distance) * weight
@@ -127,7 +128,7 @@ public struct EkiTracker: TrackingAlgorithm {
         let from: Int, to: Int
         if high - low == 1 {
             (from, to) = (low, high)
-        } else if network.railways[railway].isLoop, low == 0, high == count - 1 {
+        } else if network.isLoop[railway], low == 0, high == count - 1 {
             (from, to) = (high, low)  // the loop closes from its last station to its first
         } else {
             return nil
@@ -149,7 +150,7 @@ public struct EkiTracker: TrackingAlgorithm {
 
     /// The last station in travel order, which is always visited; `nil` on a loop.
     private func terminal(railway: Int, direction: TravelDirection) -> Int? {
-        guard !network.railways[railway].isLoop else { return nil }
+        guard !network.isLoop[railway] else { return nil }
         return direction == .ascending ? network.railwayStations[railway].count - 1 : 0
     }
 
@@ -158,7 +159,7 @@ public struct EkiTracker: TrackingAlgorithm {
         let count = network.railwayStations[railway].count
         let next = position + (direction == .ascending ? 1 : -1)
         if (0 ..< count).contains(next) { return next }
-        return network.railways[railway].isLoop ? (next + count) % count : nil
+        return network.isLoop[railway] ? (next + count) % count : nil
     }
 
     /// Step 1 of the focus station algorithm: assign the fix to at most one station of the line.
@@ -169,7 +170,9 @@ public struct EkiTracker: TrackingAlgorithm {
         let terminal = terminal(railway: railway, direction: direction)
         let time = location.timestamp
         let isStopped = location.speed.map { $0 <= parameters.stoppedSpeed } ?? false
+        // Taken out of the array while it is updated, so its storage is not copied.
         var line = lines[lineKey] ?? LineState(stationCount: coordinates.count)
+        lines[lineKey] = nil
         var placed = false
         var departureCandidate: (station: Int, distance: Meters)?
         // Stations earlier in travel order claim the fix first.
@@ -220,11 +223,19 @@ public struct EkiTracker: TrackingAlgorithm {
         lines[lineKey] = line
     }
 
-    /// Step 2: turn each station's history into a phase, forward transitions only.
-    private mutating func updatePhases(lineKey: Int, at time: Timestamp) {
+    /// Steps 2 and 3 of the focus station algorithm for one line.
+    private mutating func updatePhasesAndFocus(lineKey: Int) {
         guard var line = lines[lineKey] else { return }
+        lines[lineKey] = nil
         let railway = lineKey / 2
-        let terminal = terminal(railway: railway, direction: TravelDirection(rawValue: lineKey % 2) ?? .ascending)
+        let direction = TravelDirection(rawValue: lineKey % 2) ?? .ascending
+        updatePhases(&line, terminal: terminal(railway: railway, direction: direction))
+        updateFocus(&line, railway: railway, direction: direction)
+        lines[lineKey] = line
+    }
+
+    /// Step 2: turn each station's history into a phase, forward transitions only.
+    private func updatePhases(_ line: inout LineState, terminal: Int?) {
         for position in line.stations.indices where !line.stations[position].isEmpty {
             let log = line.stations[position]
             guard let proposed = log.proposedPhase(isTerminal: position == terminal, parameters: parameters) else { continue }
@@ -233,14 +244,10 @@ public struct EkiTracker: TrackingAlgorithm {
             if proposed == .passed { line.passedStations += 1 }
             line.stations[position].phase = proposed
         }
-        lines[lineKey] = line
     }
 
     /// Step 3: the focus follows the last station in travel direction that has a phase.
-    private mutating func updateFocus(lineKey: Int) {
-        guard var line = lines[lineKey] else { return }
-        let railway = lineKey / 2
-        let direction = TravelDirection(rawValue: lineKey % 2) ?? .ascending
+    private func updateFocus(_ line: inout LineState, railway: Int, direction: TravelDirection) {
         var focus: (station: Int, phase: FocusPhase)?
         for position in travelOrder(railway: railway, direction: direction) {
             guard let phase = line.stations[position].phase else { continue }
@@ -258,7 +265,6 @@ public struct EkiTracker: TrackingAlgorithm {
             }
         }
         if let focus { line.focus = focus }
-        lines[lineKey] = line
     }
 
     // MARK: Step 4, ranking
