@@ -188,3 +188,23 @@ extension EkiTrackerTokyoTests {
         #expect(sequence.last.map { $0.station == to && $0.phase == .now } == true)
     }
 }
+
+// MARK: Loop line
+
+extension EkiTrackerTokyoTests {
+    @Test func theYamanoteLoopHasNoTerminalAndWrapsItsLaterStations() throws {
+        let network = try SharedData.tokyoNetwork()
+        let yamanote = try #require(network.railway(id: "JR-East.Yamanote"))
+        #expect(yamanote.isLoop)
+        #expect(yamanote.stationIDs.count == 30)
+        let fixes = try JourneySimulator(network: network).journey(
+            on: yamanote.id, from: "JR-East.Yamanote.Meguro", to: "JR-East.Yamanote.Osaki", start: morning)
+        let results = track(fixes, on: network)
+        let final = try #require(results.last?.candidates.first { $0.railwayID == yamanote.id })
+        #expect(final.directionName == yamanote.descendingName)
+        #expect(final.destinationStationID == nil)
+        #expect(final.focusStationID == "JR-East.Yamanote.Osaki")
+        #expect(final.phase == .now)
+        #expect(final.laterStationIDs == ["JR-East.Yamanote.Shinagawa", "JR-East.Yamanote.TakanawaGateway"])
+    }
+}
