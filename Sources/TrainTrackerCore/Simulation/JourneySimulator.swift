@@ -130,16 +130,21 @@ private struct Ride {
     /// Accelerate, cruise and brake so that the train stops exactly at `target`.
     mutating func run(to target: Meters, step: Seconds = 0.1) {
         var position = currentPosition
+        let start = clock
+        var ticks = 0
         while true {
             let remaining = abs(target - position)
             if remaining < 0.01 { break }
-            let brakingLimit = (2 * parameters.braking * remaining).squareRoot()
+            // The speed from which braking at `braking` stops exactly at the target, counting this step's travel.
+            let brakeStep = parameters.braking * step
+            let brakingLimit = (brakeStep * brakeStep + 2 * parameters.braking * remaining).squareRoot() - brakeStep
             speed = max(0.05, min(parameters.maximumSpeed, speed + parameters.acceleration * step, brakingLimit))
             let advance = min(speed * step, remaining)
             position += forward ? advance : -advance
-            clock += step
+            ticks += 1
+            clock = start + Double(ticks) * step  // counted, so rounding never delays a fix by a step
             currentPosition = position
-            while nextFix <= clock {
+            while nextFix <= clock + 1e-9 {
                 emit(at: position)
             }
         }
