@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Bad input: one line on stderr naming the file and the problem, exit status 2, nothing on stdout.
+@Suite struct BadInputTests {
+    static let notSQLite: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("traintracker-not-sqlite-\(UUID().uuidString).txt").path
+        FileManager.default.createFile(atPath: path, contents: Data(String(repeating: "plain text, not SQLite\n", count: 10).utf8))
+        return path
+    }()
+
+    @Test(arguments: [
+        (["replay", "--railways", "/nonexistent/railway.sqlite", "--sessions", "/nonexistent/s.sqlite"], "/nonexistent/railway.sqlite: no such file"),
+        (["network", "--railways", "/nonexistent/railway.sqlite"], "/nonexistent/railway.sqlite: no such file"),
+        (["sessions", "--sessions", "/nonexistent/s.sqlite"], "/nonexistent/s.sqlite: no such file"),
+        (["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", "/nonexistent/s.sqlite"], "/nonexistent/s.sqlite: no such file"),
+        (["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", SharedPaths.tokyoRailways], "\(SharedPaths.tokyoRailways): missing table 'locations'"),
+        (["bench", "--railways", SharedPaths.tokyoRailways, "--sessions", SharedPaths.tokyoRailways], "\(SharedPaths.tokyoRailways): missing table 'locations'"),
+        (["network", "--railways", notSQLite], "\(notSQLite): not an SQLite database"),
+        (["sessions", "--sessions", notSQLite], "\(notSQLite): not an SQLite database"),
+    ])
+    func badFilesAreOneLineAndExitStatus2(arguments: [String], message: String) throws {
+        let outcome = try ToolRunner.run(arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.standardOutput.isEmpty)
+        #expect(outcome.standardError == "traintracker: error: \(message)\n")
+    }
+
+    @Test func aSessionsFileUsedAsRailwaysNamesTheMissingTable() throws {
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("s.sqlite")
+        let outcome = try ToolRunner.run([
+            "journey", "--railways", SharedPaths.tokyoRailways, "--railway", "Tokyu.Toyoko", "--from", "Tokyu.Toyoko.Hiyoshi",
+            "--to", "Tokyu.Toyoko.Tsunashima", "--out", sessions,
+        ])
+        #expect(outcome.status == 0)
+        let wrong = try ToolRunner.run(["network", "--railways", sessions])
+        #expect(wrong.status == 2)
+        #expect(wrong.standardError == "traintracker: error: \(sessions): missing table 'coordinate'\n")
+    }
+
+    @Test func aJourneyToAnUnknownStationWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("s.sqlite")
+        let outcome = try ToolRunner.run([
+            "journey", "--railways", SharedPaths.tokyoRailways, "--railway", "Tokyu.Toyoko", "--from", "Tokyu.Toyoko.Hiyoshi",
+            "--to", "Tokyu.Toyoko.Atlantis", "--out", sessions,
+        ])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.hasSuffix("railway 'Tokyu.Toyoko' has no station 'Tokyu.Toyoko.Atlantis'\n"))
+        #expect(!FileManager.default.fileExists(atPath: sessions))
+    }
+
+    @Test func usageErrorsAreExplained() throws {
+        let outcome = try ToolRunner.run(["replay", "--railways", "x", "--sessions", "y", "--utc-offset", "noon"])
+        #expect(outcome.status != 0 && outcome.status != 2)
+        #expect(outcome.standardError.contains("--utc-offset must look like +09:00"))
+        let format = try ToolRunner.run(["replay", "--railways", "x", "--sessions", "y", "--format", "xml"])
+        #expect(format.standardError.contains("xml"))
+    }
+}

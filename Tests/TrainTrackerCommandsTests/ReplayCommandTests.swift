@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TrainTrackerCore
+import TrainTrackerStorage
+
+@Suite(.serialized) struct ReplayCommandTests {
+    static let network = Result { try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }
+
+    @Test func jsonlHasOneObjectPerFixWithExactlyTheContractKeys() throws {
+        let network = try Self.network.get()
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("sessions.sqlite")
+        let count = try writeToyokoSession(to: sessions, network: network)
+
+        let outcome = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardError.isEmpty)
+        let lines = outcome.standardOutput.split(separator: "\n")
+        #expect(lines.count == count)
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let keys: Set<String> = ["sessionID", "locationID", "timestamp", "railway", "direction", "station", "phase", "candidates"]
+        #expect(objects.allSatisfy { Set($0.keys) == keys })
+        // No answer at first: every answer key is null.
+        let first = try #require(objects.first)
+        #expect(["railway", "direction", "station", "phase"].allSatisfy { first[$0] is NSNull })
+        #expect((first["candidates"] as? [Any])?.isEmpty == true)
+        #expect(first["sessionID"] as? String == "TOYOKO-1")
+        #expect(first["locationID"] as? String == "TOYOKO-1-0")
+        #expect(first["timestamp"] as? String == "2025-09-20T08:00:00.000Z")
+        // Later: Toyoko, Outbound, with ranked candidates of five keys each.
+        let last = try #require(objects.last)
+        #expect(last["railway"] as? String == "Tokyu.Toyoko")
+        #expect(last["direction"] as? String == "Outbound")
+        #expect(last["station"] as? String == "Tokyu.Toyoko.Kikuna")
+        #expect(last["phase"] as? String == "now")
+        let candidates = try #require(last["candidates"] as? [[String: Any]])
+        #expect(!candidates.isEmpty && candidates.count <= 8)
+        #expect(candidates.allSatisfy { Set($0.keys) == ["railway", "direction", "station", "phase", "score"] })
+        let scores = candidates.compactMap { $0["score"] as? Double }
+        #expect(scores == scores.sorted(by: >))
+        let phases = Set(objects.compactMap { $0["phase"] as? String })
+        #expect(phases == ["next", "soon", "now"])
+    }
+
+    @Test func textIsATimelineOfChanges() throws {
+        let network = try Self.network.get()
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("sessions.sqlite")
+        _ = try writeToyokoSession(to: sessions, network: network)
+        let outcome = try ToolRunner.run([
+            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--format", "text", "--utc-offset", "+09:00",
+        ])
+        #expect(outcome.status == 0)
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Session TOYOKO-1  2025-09-20 17:00:00") == true)
+        #expect(lines.contains { $0.hasSuffix("Toyoko Line → Yokohama  Soon: Tsunashima") })
+        #expect(lines.contains { $0.hasSuffix("Toyoko Line → Yokohama  Now: Tsunashima") })
+        #expect(lines.last?.hasSuffix("Toyoko Line → Yokohama  Now: Kikuna") == true)
+        #expect(lines.count < 40, "one line per change, not per fix")
+    }
+
+    @Test func namedSessionsAreReplayedAloneAndUnknownOnesRejected() throws {
+        let network = try Self.network.get()
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("sessions.sqlite")
+        _ = try writeToyokoSession(to: sessions, network: network)
+        let unknown = try ToolRunner.run([
+            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--session", "NOPE",
+        ])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardOutput.isEmpty)
+        #expect(unknown.standardError == "traintracker: error: \(sessions): no session with id 'NOPE'\n")
+    }
+
+    @Test func malformedFixesAreCountedInAWarningAndTheRestReplayed() throws {
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("sessions.sqlite")
+        let database = try SessionDatabase.create(path: sessions)
+        let base = Timestamp(secondsSince1970: 1_758_355_200)
+        func fix(_ id: String, _ latitude: Double, _ second: Double) -> RecordedFix {
+            RecordedFix(id: id, location: Location(coordinate: Coordinate(latitude: latitude, longitude: 139.6), timestamp: base.adding(second)))
+        }
+        let fixes = [fix("a", 35.5, 0), fix("b", 95, 1), fix("c", 35.5, 2), fix("d", 35.5, 2), fix("e", 35.5, 1.5)]
+        try database.insert(Session(id: "MESSY", startDate: base), fixes: fixes)
+        let outcome = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.split(separator: "\n").count == 3)
+        #expect(outcome.standardError == """
+            warning: \(sessions): session MESSY: skipped 2 fixes (1 invalid coordinate, 1 duplicate timestamp); \
+            reordered 1 out-of-order fix
+
+            """)
+    }
+}
