@@ -5,7 +5,9 @@ import GRDB
 enum DatabaseFile {
     /// Opens an existing file read-only and checks that it is SQLite and has `schema`'s
     /// tables and columns.
-    static func openReadOnly(path: String, schema: [String: [String]], optionalTables: Set<String> = []) throws(StorageError) -> DatabaseQueue {
+    static func openReadOnly(path: String, schema: [String: [String]], optionalTables: Set<String> = []) throws(StorageError)
+        -> DatabaseQueue
+    {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw .missingFile(path: path)

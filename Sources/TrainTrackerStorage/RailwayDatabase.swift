@@ -62,7 +62,7 @@ public enum RailwayDatabase {
                 """
         )
         while let row = try rows.next() {
-            let values: [DatabaseValue] = (0 ..< 5).map { row[$0] }
+            let values: [DatabaseValue] = (0..<5).map { row[$0] }
             let segment = Int64(values[0].number ?? -1)
             if segment != currentSegment || segments.isEmpty {
                 currentSegment = segment
@@ -77,7 +77,7 @@ public enum RailwayDatabase {
         while start < segments.count {
             var end = start
             while end < segments.count, segments[end].railway == segments[start].railway { end += 1 }
-            let pieces = segments[start ..< end].map { (coordinates: $0.coordinates, isUnderground: $0.isUnderground) }
+            let pieces = segments[start..<end].map { (coordinates: $0.coordinates, isUnderground: $0.isUnderground) }
             if pieces.contains(where: { !$0.coordinates.isEmpty }) {
                 tracks[segments[start].railway] = Track(pieces: pieces)
             }
@@ -87,11 +87,13 @@ public enum RailwayDatabase {
     }
 
     private static func readStations(_ db: Database, path: String) throws -> [Station] {
-        let rows = try Row.fetchAll(db, sql: #"SELECT id, railway, title, latitude, longitude FROM station ORDER BY railway, "order""#)
+        let rows = try Row.fetchAll(
+            db, sql: #"SELECT id, railway, title, latitude, longitude FROM station ORDER BY railway, "order""#)
         return try rows.map { row in
             let id: String = (row[0] as DatabaseValue).text ?? "\(row[0] as DatabaseValue)"
             guard let latitude = (row[3] as DatabaseValue).number, let longitude = (row[4] as DatabaseValue).number else {
-                throw StorageError.invalidValue(path: path, table: "station", row: id, column: "latitude", problem: "not a number")
+                throw StorageError.invalidValue(
+                    path: path, table: "station", row: id, column: "latitude", problem: "not a number")
             }
             let names = try titles((row[2] as DatabaseValue).text, path: path, table: "station", row: id)
             return Station(
@@ -102,12 +104,13 @@ public enum RailwayDatabase {
     }
 
     private static func readRailways(_ db: Database, path: String, tracks: [String: Track]) throws -> [Railway] {
-        let rows = try Row.fetchAll(db, sql: "SELECT id, title, stations, color, ascending, descending FROM railway ORDER BY rowid")
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, title, stations, color, ascending, descending FROM railway ORDER BY rowid")
         return try rows.map { row in
             let id: String = (row[0] as DatabaseValue).text ?? "\(row[0] as DatabaseValue)"
             let names = try titles((row[1] as DatabaseValue).text, path: path, table: "railway", row: id)
             guard let stationsText = (row[2] as DatabaseValue).text,
-                  let stationIDs = try? JSONDecoder().decode([String].self, from: Data(stationsText.utf8))
+                let stationIDs = try? JSONDecoder().decode([String].self, from: Data(stationsText.utf8))
             else {
                 throw StorageError.invalidValue(
                     path: path, table: "railway", row: id, column: "stations", problem: "not a JSON array of station ids")
@@ -129,7 +132,8 @@ public enum RailwayDatabase {
         guard let text, !text.isEmpty else { return [:] }
         guard text.hasPrefix("{") else { return ["en": text] }
         guard let names = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
-            throw StorageError.invalidValue(path: path, table: table, row: row, column: "title", problem: "not a JSON object of names")
+            throw StorageError.invalidValue(
+                path: path, table: table, row: row, column: "title", problem: "not a JSON object of names")
         }
         return names
     }

@@ -11,7 +11,9 @@ public struct SessionDatabase: Sendable {
 
     static let schema: [String: [String]] = [
         "sessions": ["id", "startDate", "endDate", "notes", "isFromColdLaunch", "isOnTrain"],
-        "locations": ["id", "latitude", "longitude", "altitude", "timestamp", "horizontalAccuracy", "course", "speed", "sessionID"],
+        "locations": [
+            "id", "latitude", "longitude", "altitude", "timestamp", "horizontalAccuracy", "course", "speed", "sessionID",
+        ],
         "motionActivities": [
             "id", "startDate", "confidence", "stationary", "walking", "running", "automotive", "cycling", "unknown", "sessionID",
         ],
@@ -38,11 +40,6 @@ public struct SessionDatabase: Sendable {
             )
         }
         return migrator
-    }
-
-    private init(path: String, queue: DatabaseQueue) {
-        self.path = path
-        self.queue = queue
     }
 
     /// Opens an existing session file for reading. `motionActivities` may be missing (older files).
@@ -126,7 +123,7 @@ public struct SessionDatabase: Sendable {
                 )
                 var fixes: [RawFix] = []
                 while let row = try rows.next() {
-                    let values: [DatabaseValue] = (0 ..< 8).map { row[$0] }
+                    let values: [DatabaseValue] = (0..<8).map { row[$0] }
                     fixes.append(
                         RawFix(
                             id: values[0].text ?? "\(values[0])", latitude: values[1].number, longitude: values[2].number,
@@ -183,7 +180,8 @@ public struct SessionDatabase: Sendable {
         do {
             try queue.write { db in
                 try db.execute(
-                    sql: "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [
                         session.id, session.startDate.ekiText, session.endDate?.ekiText, session.notes,
                         session.isFromColdLaunch, session.isOnTrain,

@@ -4,18 +4,33 @@ import Testing
 /// Bad input: one line on stderr naming the file and the problem, exit status 2, nothing on stdout.
 @Suite struct BadInputTests {
     static let notSQLite: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("traintracker-not-sqlite-\(UUID().uuidString).txt").path
-        FileManager.default.createFile(atPath: path, contents: Data(String(repeating: "plain text, not SQLite\n", count: 10).utf8))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "traintracker-not-sqlite-\(UUID().uuidString).txt"
+        ).path
+        FileManager.default.createFile(
+            atPath: path, contents: Data(String(repeating: "plain text, not SQLite\n", count: 10).utf8))
         return path
     }()
 
     @Test(arguments: [
-        (["replay", "--railways", "/nonexistent/railway.sqlite", "--sessions", "/nonexistent/s.sqlite"], "/nonexistent/railway.sqlite: no such file"),
+        (
+            ["replay", "--railways", "/nonexistent/railway.sqlite", "--sessions", "/nonexistent/s.sqlite"],
+            "/nonexistent/railway.sqlite: no such file"
+        ),
         (["network", "--railways", "/nonexistent/railway.sqlite"], "/nonexistent/railway.sqlite: no such file"),
         (["sessions", "--sessions", "/nonexistent/s.sqlite"], "/nonexistent/s.sqlite: no such file"),
-        (["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", "/nonexistent/s.sqlite"], "/nonexistent/s.sqlite: no such file"),
-        (["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", SharedPaths.tokyoRailways], "\(SharedPaths.tokyoRailways): missing table 'locations'"),
-        (["bench", "--railways", SharedPaths.tokyoRailways, "--sessions", SharedPaths.tokyoRailways], "\(SharedPaths.tokyoRailways): missing table 'locations'"),
+        (
+            ["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", "/nonexistent/s.sqlite"],
+            "/nonexistent/s.sqlite: no such file"
+        ),
+        (
+            ["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", SharedPaths.tokyoRailways],
+            "\(SharedPaths.tokyoRailways): missing table 'locations'"
+        ),
+        (
+            ["bench", "--railways", SharedPaths.tokyoRailways, "--sessions", SharedPaths.tokyoRailways],
+            "\(SharedPaths.tokyoRailways): missing table 'locations'"
+        ),
         (["network", "--railways", notSQLite], "\(notSQLite): not an SQLite database"),
         (["sessions", "--sessions", notSQLite], "\(notSQLite): not an SQLite database"),
     ])

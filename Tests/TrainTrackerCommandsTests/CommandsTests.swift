@@ -9,9 +9,10 @@ import TrainTrackerStorage
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         let verdicts = lines.filter { $0.contains("→ the tracker ends on") }
-        #expect(verdicts == [
-            "  → the tracker ends on Demo Local Line: right", "  → the tracker ends on Demo Express Line: right",
-        ])
+        #expect(
+            verdicts == [
+                "  → the tracker ends on Demo Local Line: right", "  → the tracker ends on Demo Express Line: right",
+            ])
         #expect(lines.contains { $0.hasSuffix("Demo Express Line → Yama  Next: Hikari") })
         #expect(!lines.contains { $0.hasSuffix("Demo Express Line → Yama  Now: Oka") }, "the express passes Oka")
     }
@@ -24,7 +25,10 @@ import TrainTrackerStorage
         let outcome = try ToolRunner.run(["sessions", "--sessions", sessions])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["id", "start", "(UTC)", "duration", "locations"])
+        #expect(
+            lines.first?.split(separator: " ", omittingEmptySubsequences: true) == [
+                "id", "start", "(UTC)", "duration", "locations",
+            ])
         let row = lines[1].split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         #expect(row.first == "TOYOKO-1")
         #expect(row.last == "\(count)")

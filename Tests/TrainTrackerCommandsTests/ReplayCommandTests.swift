@@ -18,7 +18,9 @@ import TrainTrackerStorage
         let lines = outcome.standardOutput.split(separator: "\n")
         #expect(lines.count == count)
         let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        let keys: Set<String> = ["sessionID", "locationID", "timestamp", "railway", "direction", "station", "phase", "candidates"]
+        let keys: Set<String> = [
+            "sessionID", "locationID", "timestamp", "railway", "direction", "station", "phase", "candidates",
+        ]
         #expect(objects.allSatisfy { Set($0.keys) == keys })
         // No answer at first: every answer key is null.
         let first = try #require(objects.first)
@@ -48,7 +50,8 @@ import TrainTrackerStorage
         let sessions = directory.path("sessions.sqlite")
         _ = try writeToyokoSession(to: sessions, network: network)
         let outcome = try ToolRunner.run([
-            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--format", "text", "--utc-offset", "+09:00",
+            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--format", "text", "--utc-offset",
+            "+09:00",
         ])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
@@ -78,17 +81,20 @@ import TrainTrackerStorage
         let database = try SessionDatabase.create(path: sessions)
         let base = Timestamp(secondsSince1970: 1_758_355_200)
         func fix(_ id: String, _ latitude: Double, _ second: Double) -> RecordedFix {
-            RecordedFix(id: id, location: Location(coordinate: Coordinate(latitude: latitude, longitude: 139.6), timestamp: base.adding(second)))
+            RecordedFix(
+                id: id,
+                location: Location(coordinate: Coordinate(latitude: latitude, longitude: 139.6), timestamp: base.adding(second)))
         }
         let fixes = [fix("a", 35.5, 0), fix("b", 95, 1), fix("c", 35.5, 2), fix("d", 35.5, 2), fix("e", 35.5, 1.5)]
         try database.insert(Session(id: "MESSY", startDate: base), fixes: fixes)
         let outcome = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.split(separator: "\n").count == 3)
-        #expect(outcome.standardError == """
-            warning: \(sessions): session MESSY: skipped 2 fixes (1 invalid coordinate, 1 duplicate timestamp); \
-            reordered 1 out-of-order fix
+        #expect(
+            outcome.standardError == """
+                warning: \(sessions): session MESSY: skipped 2 fixes (1 invalid coordinate, 1 duplicate timestamp); \
+                reordered 1 out-of-order fix
 
-            """)
+                """)
     }
 }

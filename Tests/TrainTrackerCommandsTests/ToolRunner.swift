@@ -12,8 +12,9 @@ struct ToolOutcome {
 /// Runs the `traintracker` executable built beside the test bundle.
 enum ToolRunner {
     static var executable: URL {
-        let bundle = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
+        let bundle = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         return bundle.deletingLastPathComponent().appendingPathComponent("traintracker")
     }
 
@@ -21,7 +22,8 @@ enum ToolRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TrainTrackerCore
+
 @testable import TrainTrackerStorage
 
 @Suite struct RailwayDatabaseTests {
@@ -46,23 +47,38 @@ import TrainTrackerCore
     @Test func aFileThatIsNotSQLiteIsReported() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("railways.sqlite")
-        try Data("this is not a database, just some text that is long enough to look like a header".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("this is not a database, just some text that is long enough to look like a header".utf8).write(
+            to: URL(fileURLWithPath: path))
         #expect(throws: StorageError.notSQLite(path: path)) { try RailwayDatabase.load(path: path) }
         #expect(StorageError.notSQLite(path: path).description == "\(path): not an SQLite database")
     }
 
     /// A railway file with one railway, built by hand; `drop` leaves a table or column out.
-    func makeRailwayFile(_ path: String, stationsJSON: String = #"["A","B"]"#, omitTable: String? = nil, railwayColumns: String? = nil) throws {
+    func makeRailwayFile(
+        _ path: String, stationsJSON: String = #"["A","B"]"#, omitTable: String? = nil, railwayColumns: String? = nil
+    ) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE railway (\(railwayColumns ?? "id TEXT, title TEXT, stations TEXT, color TEXT, ascending TEXT, descending TEXT"))")
+            try db.execute(
+                sql:
+                    "CREATE TABLE railway (\(railwayColumns ?? "id TEXT, title TEXT, stations TEXT, color TEXT, ascending TEXT, descending TEXT"))"
+            )
             if railwayColumns == nil {
-                try db.execute(sql: "INSERT INTO railway VALUES ('R', '{\"en\":\"Line R\"}', ?, '#FF0000', 'Up', 'Down')", arguments: [stationsJSON])
+                try db.execute(
+                    sql: "INSERT INTO railway VALUES ('R', '{\"en\":\"Line R\"}', ?, '#FF0000', 'Up', 'Down')",
+                    arguments: [stationsJSON])
             }
-            try db.execute(sql: #"CREATE TABLE station (id TEXT, railway TEXT, title TEXT, latitude DOUBLE, longitude DOUBLE, "order" INTEGER)"#)
-            try db.execute(sql: #"INSERT INTO station VALUES ('A', 'R', '{"en":"A"}', 35.60, 139.60, 0), ('B', 'R', '{"en":"B"}', 35.61, 139.60, 1)"#)
+            try db.execute(
+                sql:
+                    #"CREATE TABLE station (id TEXT, railway TEXT, title TEXT, latitude DOUBLE, longitude DOUBLE, "order" INTEGER)"#
+            )
+            try db.execute(
+                sql:
+                    #"INSERT INTO station VALUES ('A', 'R', '{"en":"A"}', 35.60, 139.60, 0), ('B', 'R', '{"en":"B"}', 35.61, 139.60, 1)"#
+            )
             if omitTable != "segment" {
-                try db.execute(sql: #"CREATE TABLE segment (id INTEGER PRIMARY KEY, railway TEXT, underground BOOLEAN, "order" INTEGER)"#)
+                try db.execute(
+                    sql: #"CREATE TABLE segment (id INTEGER PRIMARY KEY, railway TEXT, underground BOOLEAN, "order" INTEGER)"#)
                 try db.execute(sql: "INSERT INTO segment VALUES (1, 'R', 0, 0)")
             }
             try db.execute(sql: "CREATE TABLE coordinate (id INTEGER PRIMARY KEY, latitude DOUBLE, longitude DOUBLE)")
@@ -101,8 +117,10 @@ import TrainTrackerCore
         let directory = try TemporaryDirectory()
         let path = directory.path("bad-json.sqlite")
         try makeRailwayFile(path, stationsJSON: "A, B")
-        #expect(throws: StorageError.invalidValue(
-            path: path, table: "railway", row: "R", column: "stations", problem: "not a JSON array of station ids")) {
+        #expect(
+            throws: StorageError.invalidValue(
+                path: path, table: "railway", row: "R", column: "stations", problem: "not a JSON array of station ids")
+        ) {
             try RailwayDatabase.load(path: path)
         }
     }

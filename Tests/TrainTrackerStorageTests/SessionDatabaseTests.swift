@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import Testing
 import TrainTrackerCore
+
 @testable import TrainTrackerStorage
 
 @Suite struct SessionDatabaseTests {
     let start = Timestamp(secondsSince1970: 1_758_355_200)
 
     func fixes(_ count: Int) -> [RecordedFix] {
-        (0 ..< count).map { (index: Int) -> RecordedFix in
+        (0..<count).map { (index: Int) -> RecordedFix in
             let offset = Double(index)
             let moving = index > 0
             let coordinate = Coordinate(latitude: 35.6 + offset * 0.0001, longitude: 139.7)
@@ -69,8 +70,14 @@ import TrainTrackerCore
         let directory = try TemporaryDirectory()
         let path = directory.path("old.sqlite")
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "CREATE TABLE sessions (id TEXT PRIMARY KEY, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)")
-            try db.execute(sql: "CREATE TABLE locations (id TEXT, latitude REAL, longitude REAL, altitude REAL, timestamp TEXT, horizontalAccuracy REAL, verticalAccuracy REAL, course REAL, speed REAL, sessionID TEXT)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE sessions (id TEXT PRIMARY KEY, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)"
+            )
+            try db.execute(
+                sql:
+                    "CREATE TABLE locations (id TEXT, latitude REAL, longitude REAL, altitude REAL, timestamp TEXT, horizontalAccuracy REAL, verticalAccuracy REAL, course REAL, speed REAL, sessionID TEXT)"
+            )
             try db.execute(sql: "INSERT INTO sessions VALUES ('S', '2025-09-20T08:00:00Z', NULL, NULL, 0, 1)")
         }
         let database = try SessionDatabase.open(path: path)
@@ -82,7 +89,10 @@ import TrainTrackerCore
         let directory = try TemporaryDirectory()
         let path = directory.path("no-locations.sqlite")
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "CREATE TABLE sessions (id TEXT, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE sessions (id TEXT, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)"
+            )
         }
         #expect(throws: StorageError.missingTable(path: path, table: "locations")) { try SessionDatabase.open(path: path) }
         #expect(throws: StorageError.missingTable(path: tokyoRailwayPath, table: "locations")) {
@@ -95,8 +105,14 @@ import TrainTrackerCore
         let directory = try TemporaryDirectory()
         let path = directory.path("messy.sqlite")
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "CREATE TABLE sessions (id TEXT, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)")
-            try db.execute(sql: "CREATE TABLE locations (id TEXT, latitude, longitude, altitude, timestamp, horizontalAccuracy, verticalAccuracy, course, speed, sessionID TEXT)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE sessions (id TEXT, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)"
+            )
+            try db.execute(
+                sql:
+                    "CREATE TABLE locations (id TEXT, latitude, longitude, altitude, timestamp, horizontalAccuracy, verticalAccuracy, course, speed, sessionID TEXT)"
+            )
             try db.execute(sql: "INSERT INTO sessions VALUES ('S', '2025-09-20 08:00:00.000', NULL, NULL, 0, 0)")
             let rows: [(String, DatabaseValueConvertible?, DatabaseValueConvertible?, String, Double?)] = [
                 ("ok-2", 35.6, 139.7, "2025-09-20 08:00:02.000", 5),
@@ -112,7 +128,8 @@ import TrainTrackerCore
             ]
             for row in rows {
                 try db.execute(
-                    sql: "INSERT INTO locations (id, latitude, longitude, timestamp, horizontalAccuracy, speed, course, sessionID) VALUES (?, ?, ?, ?, ?, -1, -1, 'S')",
+                    sql:
+                        "INSERT INTO locations (id, latitude, longitude, timestamp, horizontalAccuracy, speed, course, sessionID) VALUES (?, ?, ?, ?, ?, -1, -1, 'S')",
                     arguments: [row.0, row.1, row.2, row.3, row.4])
             }
         }

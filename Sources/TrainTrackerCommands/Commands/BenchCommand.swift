@@ -19,7 +19,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The tracking algorithm.")
     var algorithm: TrackingAlgorithmName = .eki
 
-    @Option(help: ArgumentHelp("Replay the sessions until at least this many seconds of tracking have run.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Replay the sessions until at least this many seconds of tracking have run.", valueName: "seconds"))
     var minimumSeconds: Double = 2
 
     func validate() throws {
@@ -90,10 +91,10 @@ extension Duration {
 func peakMemoryMegabytes() -> Double {
     var usage = rusage()
     #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
     #else
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
     #endif
 }

@@ -41,8 +41,8 @@ struct DemoCommand: ParsableCommand {
         let rides = [(DemoNetwork.localID, "local"), (DemoNetwork.expressID, "express")]
         for (railwayID, label) in rides {
             guard let railway = network.railway(id: railwayID),
-                  let origin = railway.stationIDs.first, let destination = railway.stationIDs.last,
-                  let fixes = try? simulator.journey(on: railwayID, from: origin, to: destination, start: start)
+                let origin = railway.stationIDs.first, let destination = railway.stationIDs.last,
+                let fixes = try? simulator.journey(on: railwayID, from: origin, to: destination, start: start)
             else { continue }
             lines.append("")
             lines.append("Riding the \(label) train, \(railway.name), Minato → Yama (\(fixes.count) fixes):")
@@ -57,7 +57,9 @@ struct DemoCommand: ParsableCommand {
                 last = result
             }
             let verdict = last?.best?.railwayID == railwayID ? "right" : "wrong"
-            lines.append("  → the tracker ends on \(last?.best.map { network.railway(id: $0.railwayID)?.name ?? $0.railwayID } ?? "nothing"): \(verdict)")
+            lines.append(
+                "  → the tracker ends on \(last?.best.map { network.railway(id: $0.railwayID)?.name ?? $0.railwayID } ?? "nothing"): \(verdict)"
+            )
         }
         return lines
     }

@@ -53,7 +53,8 @@ public struct Replayer: Sendable {
                 replay(fixes) { fix, result in output.line(formatter.jsonLine(sessionID: id, fix: fix, result: result)) }
             case .text:
                 if index > 0 { output.line("") }
-                output.line(formatter.sessionHeading(SessionHeading(id: id, start: summary.session.startDate, fixCount: fixes.count)))
+                output.line(
+                    formatter.sessionHeading(SessionHeading(id: id, start: summary.session.startDate, fixCount: fixes.count)))
                 var timeline = TimelineWriter(formatter: formatter)
                 replay(fixes) { fix, result in
                     if let line = timeline.line(for: fix, result: result) { output.line(line) }

@@ -7,7 +7,8 @@ import TrainTrackerStorage
 public struct TrainTrackerCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "traintracker",
-        abstract: "Tells a train rider which railway they are on, which way it goes and what the next station is, from GPS fixes alone.",
+        abstract:
+            "Tells a train rider which railway they are on, which way it goes and what the next station is, from GPS fixes alone.",
         subcommands: [
             DemoCommand.self, ReplayCommand.self, SessionsCommand.self, NetworkCommand.self, BenchCommand.self,
             JourneyCommand.self,
@@ -50,7 +51,7 @@ func parseUTCOffset(_ text: String) -> Seconds? {
     let sign: Double = text.hasPrefix("-") ? -1 : 1
     let body = text.trimmingCharacters(in: CharacterSet(charactersIn: "+-"))
     let parts = body.split(separator: ":")
-    guard (1 ... 2).contains(parts.count), let hours = Double(parts[0]), hours <= 14 else { return nil }
+    guard (1...2).contains(parts.count), let hours = Double(parts[0]), hours <= 14 else { return nil }
     let minutes = parts.count == 2 ? Double(parts[1]) : 0
     guard let minutes, minutes < 60 else { return nil }
     return sign * (hours * 3600 + minutes * 60)

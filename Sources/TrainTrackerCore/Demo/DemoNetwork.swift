@@ -15,7 +15,7 @@ public enum DemoNetwork {
     public static func make() -> RailwayNetwork {
         let origin = LocalProjection(origin: Coordinate(latitude: 35.60, longitude: 139.60))
         // A track that bends a little, sampled every 100 m over 11.6 km.
-        let track = (0 ... 116).map { step -> Coordinate in
+        let track = (0...116).map { step -> Coordinate in
             let east = Double(step) * 100
             let north = 400 * (east / 11_600) * (1 - east / 11_600) * 4
             return origin.coordinate(at: PlanarVector(east: east, north: north))

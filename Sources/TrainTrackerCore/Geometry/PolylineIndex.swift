@@ -48,7 +48,7 @@ struct PolylineIndex: Sendable {
             minLatitude: .infinity, maxLatitude: -.infinity, minLongitude: .infinity, maxLongitude: -.infinity,
             left: -1, right: -1, firstEdge: Int32(firstEdge), endEdge: Int32(endEdge)
         )
-        for vertex in vertices[firstEdge ... endEdge] {
+        for vertex in vertices[firstEdge...endEdge] {
             node.minLatitude = min(node.minLatitude, vertex.latitude)
             node.maxLatitude = max(node.maxLatitude, vertex.latitude)
             node.minLongitude = min(node.minLongitude, vertex.longitude)
@@ -106,7 +106,7 @@ struct PolylineIndex: Sendable {
         guard boxDistanceSquared(node, projection) <= bestSquared else { return }
         if node.left < 0 {
             var start = projection.vector(to: vertices[Int(node.firstEdge)])
-            for edge in Int(node.firstEdge) ..< Int(node.endEdge) {
+            for edge in Int(node.firstEdge)..<Int(node.endEdge) {
                 let end = projection.vector(to: vertices[edge + 1])
                 let segment = end - start
                 let lengthSquared = segment.dot(segment)

@@ -116,7 +116,7 @@ public enum FixSanitizer {
                 continue
             }
             guard let latitude = row.latitude, let longitude = row.longitude,
-                  Coordinate(latitude: latitude, longitude: longitude).isValid
+                Coordinate(latitude: latitude, longitude: longitude).isValid
             else {
                 report.invalidCoordinate += 1
                 continue

@@ -38,15 +38,15 @@ extension Timestamp {
     public init?(parsing text: some StringProtocol) {
         var scanner = DigitScanner(Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
-              let month = scanner.number(digits: 2), scanner.skip("-"),
-              let day = scanner.number(digits: 2),
-              scanner.skip(" ") || scanner.skip("T"),
-              let hour = scanner.number(digits: 2), scanner.skip(":"),
-              let minute = scanner.number(digits: 2), scanner.skip(":"),
-              let second = scanner.number(digits: 2)
+            let month = scanner.number(digits: 2), scanner.skip("-"),
+            let day = scanner.number(digits: 2),
+            scanner.skip(" ") || scanner.skip("T"),
+            let hour = scanner.number(digits: 2), scanner.skip(":"),
+            let minute = scanner.number(digits: 2), scanner.skip(":"),
+            let second = scanner.number(digits: 2)
         else { return nil }
-        guard (1 ... 12).contains(month), (1 ... Self.daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 61
+        guard (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 61
         else { return nil }
         var fraction = 0.0
         if scanner.skip(".") || scanner.skip(",") {
@@ -156,14 +156,14 @@ private struct DigitScanner {
     var isAtEnd: Bool { position == bytes.count }
 
     mutating func digit() -> Int? {
-        guard position < bytes.count, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) else { return nil }
+        guard position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else { return nil }
         defer { position += 1 }
         return Int(bytes[position] - UInt8(ascii: "0"))
     }
 
     mutating func number(digits: Int) -> Int? {
         var value = 0
-        for _ in 0 ..< digits {
+        for _ in 0..<digits {
             guard let digit = digit() else { return nil }
             value = value * 10 + digit
         }

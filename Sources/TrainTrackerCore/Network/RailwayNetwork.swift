@@ -122,15 +122,20 @@ public struct RailwayNetwork: Sendable {
 
     /// The smallest latitude/longitude box holding every station and track vertex.
     public var boundingBox: (southWest: Coordinate, northEast: Coordinate) {
-        var south = Double.infinity, west = Double.infinity, north = -Double.infinity, east = -Double.infinity
+        var south = Double.infinity
+        var west = Double.infinity
+        var north = -Double.infinity
+        var east = -Double.infinity
         func include(_ coordinate: Coordinate) {
             south = min(south, coordinate.latitude)
             north = max(north, coordinate.latitude)
             west = min(west, coordinate.longitude)
             east = max(east, coordinate.longitude)
         }
-        stations.forEach { include($0.coordinate) }
-        railways.forEach { $0.track.polyline.coordinates.forEach(include) }
+        for station in stations { include(station.coordinate) }
+        for railway in railways {
+            for coordinate in railway.track.polyline.coordinates { include(coordinate) }
+        }
         return (Coordinate(latitude: south, longitude: west), Coordinate(latitude: north, longitude: east))
     }
 }

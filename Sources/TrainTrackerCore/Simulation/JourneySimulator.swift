@@ -83,7 +83,8 @@ public struct JourneySimulator: Sendable {
         }
         guard first != last else { throw .sameStation(origin) }
         let step = first < last ? 1 : -1
-        let stopPositions = stride(from: first + step, to: last, by: step)
+        let stopPositions =
+            stride(from: first + step, to: last, by: step)
             .filter { stopsAt?(stations[$0]) ?? true }
             .map { positions[$0] } + [positions[last]]
         var ride = Ride(parameters: parameters, track: railway.track, forward: positions[last] >= positions[first], start: start)

@@ -19,8 +19,8 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     /// A normally distributed value (Box–Muller).
     public mutating func nextGaussian(mean: Double = 0, standardDeviation: Double = 1) -> Double {
-        let u1 = Double.random(in: Double.ulpOfOne ..< 1, using: &self)
-        let u2 = Double.random(in: 0 ..< 1, using: &self)
+        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
+        let u2 = Double.random(in: 0..<1, using: &self)
         return mean + standardDeviation * (-2 * Double.log(u1)).squareRoot() * Double.cos(2 * .pi * u2)
     }
 }

@@ -125,7 +125,8 @@ public struct EkiTracker: TrackingAlgorithm {
         guard second.index >= 0 else { return nil }
         let count = coordinates.count
         let (low, high) = (min(nearest.index, second.index), max(nearest.index, second.index))
-        let from: Int, to: Int
+        let from: Int
+        let to: Int
         if high - low == 1 {
             (from, to) = (low, high)
         } else if network.isLoop[railway], low == 0, high == count - 1 {
@@ -158,7 +159,7 @@ public struct EkiTracker: TrackingAlgorithm {
     private func following(_ position: Int, railway: Int, direction: TravelDirection) -> Int? {
         let count = network.railwayStations[railway].count
         let next = position + (direction == .ascending ? 1 : -1)
-        if (0 ..< count).contains(next) { return next }
+        if (0..<count).contains(next) { return next }
         return network.isLoop[railway] ? (next + count) % count : nil
     }
 
@@ -273,7 +274,8 @@ public struct EkiTracker: TrackingAlgorithm {
     private func rankCandidates(_ lineKeys: [Int]) -> TrackingResult {
         let scored = lineKeys.map { key -> (key: Int, score: Double) in
             let line = lines[key]
-            let penalty = Double(line?.passedStations ?? 0) * parameters.passedStationPenalty
+            let penalty =
+                Double(line?.passedStations ?? 0) * parameters.passedStationPenalty
                 + Double(line?.strayStops ?? 0) * parameters.strayStopPenalty
             return (key, proximityScores[key / 2] - penalty)
         }
@@ -287,12 +289,14 @@ public struct EkiTracker: TrackingAlgorithm {
             var later: [String] = []
             var position = focus.station
             while later.count < 2, let next = following(position, railway: railwayIndex, direction: direction),
-                  next != focus.station
+                next != focus.station
             {
                 later.append(network.stations[stationIndices[next]].id)
                 position = next
             }
-            let destination = terminal(railway: railwayIndex, direction: direction).map { network.stations[stationIndices[$0]].id }
+            let destination = terminal(railway: railwayIndex, direction: direction).map {
+                network.stations[stationIndices[$0]].id
+            }
             return TrackingCandidate(
                 railwayID: railway.id, direction: direction, directionName: railway.name(of: direction),
                 destinationStationID: destination, focusStationID: network.stations[stationIndices[focus.station]].id,

@@ -11,7 +11,7 @@ enum StationPhase: Hashable, Sendable {
     func allowsTransition(to next: StationPhase) -> Bool {
         switch (self, next) {
         case (.approaching, .visiting), (.approaching, .visited), (.approaching, .passed),
-             (.visiting, .visited), (.visiting, .passed):
+            (.visiting, .visited), (.visiting, .passed):
             true
         default:
             false
@@ -47,7 +47,7 @@ struct StationLog: Hashable, Sendable {
         case (true, _, .some(let departure)):
             if isTerminal { return .visited }  // the last station of a line is always visited
             if let firstStop = firstStoppedVisit, let lastStop = lastStoppedVisit,
-               lastStop.seconds(since: firstStop) > parameters.stoppedDwell
+                lastStop.seconds(since: firstStop) > parameters.stoppedDwell
             {
                 return .visited  // visited vs passed: stopped > 20 s
             }

@@ -59,7 +59,7 @@ import TrainTrackerCore
         #expect(single.projection(of: Coordinate(latitude: 35.601, longitude: 139.7))?.alongTrack == 0)
         let duplicates = Polyline(Array(repeating: Coordinate(latitude: 35.6, longitude: 139.7), count: 3))
         #expect(duplicates.coordinates.count == 1)
-        let many = Polyline((0 ... 1_000).map { projection.coordinate(at: PlanarVector(east: Double($0) * 10, north: 0)) })
+        let many = Polyline((0...1_000).map { projection.coordinate(at: PlanarVector(east: Double($0) * 10, north: 0)) })
         let target = projection.coordinate(at: PlanarVector(east: 7_777, north: 12))
         let result = many.projection(of: target)
         #expect(result.map { abs($0.alongTrack - 7_777) < 2 && abs($0.distance - 12) < 0.1 } == true)
@@ -71,15 +71,16 @@ import TrainTrackerCore
         let track = try #require(network.railway(id: "JR-East.ChuoRapid")).track.polyline
         var generator = SeededGenerator(seed: 42)
         let box = (south: 35.65, north: 35.72, west: 139.3, east: 139.78)
-        for _ in 0 ..< 200 {
+        for _ in 0..<200 {
             let point = Coordinate(
-                latitude: Double.random(in: box.south ... box.north, using: &generator),
-                longitude: Double.random(in: box.west ... box.east, using: &generator)
+                latitude: Double.random(in: box.south...box.north, using: &generator),
+                longitude: Double.random(in: box.west...box.east, using: &generator)
             )
             let local = LocalProjection(origin: point)
             var brute = Double.infinity
             for (from, to) in zip(track.coordinates, track.coordinates.dropFirst()) {
-                let a = local.vector(to: from), b = local.vector(to: to)
+                let a = local.vector(to: from)
+                let b = local.vector(to: to)
                 let segment = b - a
                 let t = max(0, min(1, -a.dot(segment) / max(segment.dot(segment), 1e-12)))
                 brute = min(brute, (a + segment * t).length)

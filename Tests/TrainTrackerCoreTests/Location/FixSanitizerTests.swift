@@ -2,8 +2,10 @@ import Testing
 import TrainTrackerCore
 
 @Suite struct FixSanitizerTests {
-    func row(_ id: String, _ time: String, latitude: Double? = 35.6, longitude: Double? = 139.7, accuracy: Double? = 10) -> RawFix {
-        RawFix(id: id, latitude: latitude, longitude: longitude, timestamp: time, horizontalAccuracy: accuracy, speed: 5, course: 90)
+    func row(_ id: String, _ time: String, latitude: Double? = 35.6, longitude: Double? = 139.7, accuracy: Double? = 10) -> RawFix
+    {
+        RawFix(
+            id: id, latitude: latitude, longitude: longitude, timestamp: time, horizontalAccuracy: accuracy, speed: 5, course: 90)
     }
 
     @Test func cleanFixesPassUnchanged() {
@@ -87,6 +89,8 @@ import TrainTrackerCore
             row("c", "bad"), row("d", "2025-09-20 08:00:03", latitude: 100),
         ]
         let (_, report) = FixSanitizer.clean(rows)
-        #expect(report.summary == "skipped 3 fixes (1 invalid coordinate, 1 unreadable timestamp, 1 duplicate id); reordered 1 out-of-order fix")
+        #expect(
+            report.summary
+                == "skipped 3 fixes (1 invalid coordinate, 1 unreadable timestamp, 1 duplicate id); reordered 1 out-of-order fix")
     }
 }

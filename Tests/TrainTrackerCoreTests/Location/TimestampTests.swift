@@ -17,8 +17,10 @@ import TrainTrackerCore
         #expect(abs(timestamp.secondsSince1970 - seconds) < 1e-6)
     }
 
-    @Test(arguments: ["", "yesterday", "2025-13-01 00:00:00", "2025-02-30 00:00:00", "2025-09-20", "2025-09-20 25:00:00",
-                      "2025-09-20T08:00:00Q", "2025-09-20T08:00:00.Z", "2025-09-20 08:00:00 trailing"])
+    @Test(arguments: [
+        "", "yesterday", "2025-13-01 00:00:00", "2025-02-30 00:00:00", "2025-09-20", "2025-09-20 25:00:00",
+        "2025-09-20T08:00:00Q", "2025-09-20T08:00:00.Z", "2025-09-20 08:00:00 trailing",
+    ])
     func rejectsTextThatIsNotATime(text: String) {
         #expect(Timestamp(parsing: text) == nil)
     }

@@ -69,7 +69,8 @@ import TrainTrackerCore
         let toyoko = try #require(network.railway(id: "Tokyu.Toyoko"))
         let inbound = try JourneySimulator(network: network).journey(
             on: toyoko.id, from: "Tokyu.Toyoko.Kikuna", to: "Tokyu.Toyoko.Tsunashima", start: morning)
-        let first = try #require(inbound.first), last = try #require(inbound.last)
+        let first = try #require(inbound.first)
+        let last = try #require(inbound.last)
         #expect(first.coordinate.distance(to: try #require(network.station(id: "Tokyu.Toyoko.Kikuna")).coordinate) < 50)
         #expect(last.coordinate.distance(to: try #require(network.station(id: "Tokyu.Toyoko.Tsunashima")).coordinate) < 50)
         #expect(inbound.allSatisfy { (toyoko.track.polyline.distance(to: $0.coordinate) ?? 99) < 0.5 })

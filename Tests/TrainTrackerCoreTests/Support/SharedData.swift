@@ -24,7 +24,8 @@ enum SharedData {
         case .success(let network):
             return network
         case .failure(let error):
-            Issue.record("the Greater Tokyo network is needed at \(tokyoRailwayPath) (../shared/data from the package root): \(error)")
+            Issue.record(
+                "the Greater Tokyo network is needed at \(tokyoRailwayPath) (../shared/data from the package root): \(error)")
             throw error
         }
     }

@@ -1,5 +1,6 @@
-@testable import TrainTrackerCore
 import Testing
+
+@testable import TrainTrackerCore
 
 /// The algorithm's parts on the built-in demonstration network and on hand-made histories.
 @Suite struct EkiTrackerTests {
@@ -11,7 +12,8 @@ import Testing
         parameters.seed = seed
         let railway = try #require(network.railway(id: railwayID))
         return try JourneySimulator(network: network, parameters: parameters).journey(
-            on: railwayID, from: try #require(railway.stationIDs.first), to: try #require(railway.stationIDs.last), start: morning)
+            on: railwayID, from: try #require(railway.stationIDs.first), to: try #require(railway.stationIDs.last), start: morning
+        )
     }
 
     func candidate(_ result: TrackingResult?, _ railwayID: String) -> TrackingCandidate? {
@@ -43,7 +45,7 @@ import Testing
     }
 
     @Test func fixesFarFromEveryTrackGiveNoCandidates() {
-        let far = (0 ..< 60).map { second in
+        let far = (0..<60).map { second in
             Location(
                 coordinate: Coordinate(latitude: 36.5, longitude: 140.5), timestamp: morning.adding(Double(second)),
                 speed: 20, course: 90)
@@ -59,7 +61,8 @@ import Testing
             let label = "\(best.phase.label): \(network.station(id: best.focusStationID)?.name ?? "?")"
             if shown.last != label { shown.append(label) }
         }
-        let expected = ["Now: Minato"] + DemoNetwork.stationNames.dropFirst().flatMap { ["Next: \($0)", "Soon: \($0)", "Now: \($0)"] }
+        let expected =
+            ["Now: Minato"] + DemoNetwork.stationNames.dropFirst().flatMap { ["Next: \($0)", "Soon: \($0)", "Now: \($0)"] }
         #expect(shown == expected)
         let final = try #require(results.last?.best)
         #expect(final.destinationStationID == "\(DemoNetwork.localID).Yama")
@@ -78,12 +81,16 @@ import Testing
     @Test func phasesOnlyMoveForward() {
         let all: [StationPhase] = [.departure, .approaching, .visiting, .visited, .passed]
         let allowed = Set(all.flatMap { from in all.filter { from.allowsTransition(to: $0) }.map { "\(from)→\($0)" } })
-        #expect(allowed == [
-            "approaching→visiting", "approaching→visited", "approaching→passed", "visiting→visited", "visiting→passed",
-        ])
+        #expect(
+            allowed == [
+                "approaching→visiting", "approaching→visited", "approaching→passed", "visiting→visited", "visiting→passed",
+            ])
     }
 
-    func log(visits: Int = 0, approaches: Int = 0, firstVisit: Double? = nil, stopped: (Double, Double)? = nil, departure: Double? = nil) -> StationLog {
+    func log(
+        visits: Int = 0, approaches: Int = 0, firstVisit: Double? = nil, stopped: (Double, Double)? = nil,
+        departure: Double? = nil
+    ) -> StationLog {
         var log = StationLog()
         log.visitingCount = visits
         log.approachingCount = approaches
@@ -98,7 +105,8 @@ import Testing
         let parameters = EkiParameters()
         #expect(log(departure: 5).proposedPhase(isTerminal: false, parameters: parameters) == .departure)
         #expect(log(approaches: 3).proposedPhase(isTerminal: false, parameters: parameters) == .approaching)
-        #expect(log(visits: 1, approaches: 3, firstVisit: 0).proposedPhase(isTerminal: false, parameters: parameters) == .visiting)
+        #expect(
+            log(visits: 1, approaches: 3, firstVisit: 0).proposedPhase(isTerminal: false, parameters: parameters) == .visiting)
         #expect(log(approaches: 3, departure: 9).proposedPhase(isTerminal: false, parameters: parameters) == .passed)
         #expect(StationLog().proposedPhase(isTerminal: false, parameters: parameters) == nil)
     }

@@ -55,7 +55,7 @@ extension EkiTrackerTokyoTests {
         let ids = toyoko.stationIDs
         let start = try #require(ids.firstIndex(of: "Tokyu.Toyoko.\(from)"))
         let end = try #require(ids.firstIndex(of: "Tokyu.Toyoko.\(to)"))
-        let range = min(positions[start], positions[end]) ... max(positions[start], positions[end])
+        let range = min(positions[start], positions[end])...max(positions[start], positions[end])
         return zip(fixes, results).compactMap { fix, result in
             guard let along = toyoko.track.polyline.projection(of: fix.coordinate)?.alongTrack, range.contains(along)
             else { return nil }
