@@ -31,6 +31,11 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Offset from UTC for the times of the text timeline, e.g. +09:00.", valueName: "offset"))
     var utcOffset: String = "+00:00"
 
+    @Option(
+        help: ArgumentHelp(
+            "Also draw each session as <directory>/<session id>.svg: a map and a timeline.", valueName: "directory"))
+    var svg: String?
+
     func validate() throws {
         guard parseUTCOffset(utcOffset) != nil else {
             throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
@@ -44,6 +49,7 @@ struct ReplayCommand: ParsableCommand {
         let selected = try replayer.selectSessions(database, ids: sessionIDs)
         try replayer.run(
             sessions: selected, database: database, format: format, utcOffset: parseUTCOffset(utcOffset) ?? 0,
+            pictureDirectory: svg,
             output: .standardOutput(), warn: StandardError.line
         )
     }

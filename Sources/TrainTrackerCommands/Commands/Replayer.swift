@@ -1,3 +1,4 @@
+import Foundation
 import TrainTrackerCore
 import TrainTrackerStorage
 
@@ -38,9 +39,11 @@ public struct Replayer: Sendable {
 
     /// Replays `sessions` of `database` and writes the results to `output` in `format`;
     /// each session's skipped fixes are counted in a warning through `warn`.
+    ///
+    /// With `pictureDirectory`, each session is also drawn as `<directory>/<session id>.svg`.
     public func run(
         sessions: [SessionSummary], database: SessionDatabase, format: ReplayFormat, utcOffset: Seconds,
-        output: OutputSink, warn: (String) -> Void
+        pictureDirectory: String? = nil, output: OutputSink, warn: (String) -> Void
     ) throws(CommandFailure) {
         let formatter = ReplayFormatter(network: network, utcOffset: utcOffset)
         var progress = ProgressBar(label: "replay", total: sessions.count)
@@ -48,21 +51,39 @@ public struct Replayer: Sendable {
             let id = summary.session.id
             let (fixes, report) = try CommandFailure.wrapping { () throws(StorageError) in try database.fixes(sessionID: id) }
             if !report.isClean { warn("warning: \(database.path): session \(id): \(report.summary)") }
-            switch format {
-            case .jsonl:
-                replay(fixes) { fix, result in output.line(formatter.jsonLine(sessionID: id, fix: fix, result: result)) }
-            case .text:
+            let heading = SessionHeading(id: id, start: summary.session.startDate, fixCount: fixes.count)
+            var replayed: [(fix: RecordedFix, result: TrackingResult)] = []
+            var timeline = TimelineWriter(formatter: formatter)
+            if format == .text {
                 if index > 0 { output.line("") }
-                output.line(
-                    formatter.sessionHeading(SessionHeading(id: id, start: summary.session.startDate, fixCount: fixes.count)))
-                var timeline = TimelineWriter(formatter: formatter)
-                replay(fixes) { fix, result in
-                    if let line = timeline.line(for: fix, result: result) { output.line(line) }
+                output.line(formatter.sessionHeading(heading))
+            }
+            replay(fixes) { fix, result in
+                switch format {
+                case .jsonl: output.line(formatter.jsonLine(sessionID: id, fix: fix, result: result))
+                case .text: if let line = timeline.line(for: fix, result: result) { output.line(line) }
                 }
+                if pictureDirectory != nil { replayed.append((fix, result)) }
+            }
+            if let pictureDirectory {
+                let picture = SessionPicture(network: network, formatter: formatter).svg(session: heading, replayed: replayed)
+                try writePicture(picture, directory: pictureDirectory, sessionID: id)
             }
             progress.update(index + 1, detail: "\(index + 1)/\(sessions.count) sessions")
         }
         progress.finish()
         output.flush()
+    }
+
+    /// Writes `<directory>/<session id>.svg` atomically, creating the directory if needed.
+    private func writePicture(_ svg: String, directory: String, sessionID: String) throws(CommandFailure) {
+        let safeName = String(sessionID.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+        let path = URL(fileURLWithPath: directory).appendingPathComponent("\(safeName).svg").path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try svg.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw CommandFailure("\(path): cannot write the picture (\(error.localizedDescription))")
+        }
     }
 }
