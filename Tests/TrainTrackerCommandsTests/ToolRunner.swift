@@ -27,6 +27,10 @@ enum ToolRunner {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
+        // A fixed width, so help text wraps the same everywhere.
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "100"
+        process.environment = environment
         try process.run()
         // Read both pipes to the end before waiting, so a full pipe cannot block the tool.
         let errorData = Thread.detachNewThreadAndRead(error)

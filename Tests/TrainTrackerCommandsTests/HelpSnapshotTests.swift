@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+/// The help text is part of the interface: each command's `--help` is kept as a snapshot
+/// file. Run with `UPDATE_SNAPSHOTS=1` to rewrite them after an intended change.
+@Suite struct HelpSnapshotTests {
+    static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+
+    @Test(arguments: ["", "demo", "replay", "sessions", "network", "bench", "journey"])
+    func helpMatchesItsSnapshot(command: String) throws {
+        let arguments = (command.isEmpty ? [] : [command]) + ["--help"]
+        let outcome = try ToolRunner.run(arguments)
+        #expect(outcome.status == 0)
+        let file = Self.snapshots.appendingPathComponent("\(command.isEmpty ? "traintracker" : command)-help.txt")
+        if ProcessInfo.processInfo.environment["UPDATE_SNAPSHOTS"] != nil {
+            try outcome.standardOutput.write(to: file, atomically: true, encoding: .utf8)
+        }
+        let snapshot = try String(contentsOf: file, encoding: .utf8)
+        #expect(outcome.standardOutput == snapshot)
+    }
+}
