@@ -41,6 +41,7 @@ public struct SessionSummary: Hashable, Sendable {
 
 /// How confident Core Motion was of an activity.
 public enum MotionConfidence: String, Hashable, Sendable, CaseIterable {
+    /// Core Motion's `low`, `medium` and `high`.
     case low, medium, high
 }
 
@@ -52,11 +53,17 @@ public struct MotionActivity: Hashable, Sendable {
     public var startDate: Timestamp
     /// Core Motion's confidence.
     public var confidence: MotionConfidence
+    /// The device was not moving.
     public var stationary: Bool
+    /// The user was walking.
     public var walking: Bool
+    /// The user was running.
     public var running: Bool
+    /// The user was in a vehicle (trains count here).
     public var automotive: Bool
+    /// The user was cycling.
     public var cycling: Bool
+    /// Core Motion could not tell.
     public var unknown: Bool
     /// The session it belongs to, if any.
     public var sessionID: String?

@@ -22,6 +22,8 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// SQLite reported an error.
     case database(path: String, message: String)
 
+    /// One line saying what is wrong.
+
     public var description: String {
         switch self {
         case .missingFile(let path): "\(path): no such file"

@@ -5,6 +5,7 @@ import TrainTrackerStorage
 
 /// `traintracker`: which railway, which direction, which station next, from GPS alone.
 public struct TrainTrackerCommand: ParsableCommand {
+    /// The command's name, summary and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "traintracker",
         abstract:
@@ -15,6 +16,7 @@ public struct TrainTrackerCommand: ParsableCommand {
         ]
     )
 
+    /// The root command, as ArgumentParser creates it.
     public init() {}
 
     /// Parses the process arguments and runs the command: bad input is one line on stderr

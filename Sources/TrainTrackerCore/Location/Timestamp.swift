@@ -21,6 +21,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable {
         Timestamp(secondsSince1970: secondsSince1970 + seconds)
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }

@@ -13,6 +13,8 @@ public enum NetworkError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A station's coordinate is not a valid WGS-84 position.
     case invalidCoordinate(station: String)
 
+    /// One line saying what is wrong.
+
     public var description: String {
         switch self {
         case .duplicateRailway(let id): "railway '\(id)' is defined twice"

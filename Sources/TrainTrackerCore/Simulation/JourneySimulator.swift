@@ -39,6 +39,8 @@ public struct JourneySimulator: Sendable {
         case unknownStation(railway: String, station: String)
         case sameStation(String)
 
+        /// One line saying what is wrong.
+
         public var description: String {
             switch self {
             case .unknownRailway(let id): "unknown railway '\(id)'"
