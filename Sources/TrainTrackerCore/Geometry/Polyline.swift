@@ -110,12 +110,24 @@ public struct Polyline: Sendable {
     ///
     /// - Complexity: O(log n) expected; O(1) when the whole line is farther away.
     public func distance(from projection: LocalProjection, within maximumDistance: Meters) -> Meters? {
+        nearestEdge(from: projection, within: maximumDistance, hint: nil)?.distance
+    }
+
+    /// The distance and the nearest edge from the origin of `projection`, if within
+    /// `maximumDistance`. `hint`, the edge nearest a moment ago, makes a moving point's
+    /// query cheap; the answer does not depend on it.
+    ///
+    /// - Complexity: O(log n) expected; close to O(1) with a good hint.
+    public func nearestEdge(from projection: LocalProjection, within maximumDistance: Meters, hint: Int?) -> (
+        edge: Int, distance: Meters
+    )? {
         let storage = self.storage
         if storage.coordinates.count == 1 {
             let distance = projection.distance(to: storage.coordinates[0])
-            return distance <= maximumDistance ? distance : nil
+            return distance <= maximumDistance ? (0, distance) : nil
         }
-        return storage.index.nearestEdge(to: projection, within: maximumDistance, vertices: storage.coordinates)?.distance
+        return storage.index.nearestEdge(to: projection, within: maximumDistance, vertices: storage.coordinates, hint: hint)
+            .map { ($0.edge, $0.distance) }
     }
 
     /// The point `alongTrack` metres from the first vertex (clamped to the line) and the

@@ -26,6 +26,8 @@ public struct EkiTracker: TrackingAlgorithm {
     private var proximityScores: [Double]
     private var directionScores: [Double]
     private var directions: [TravelDirection?]
+    /// The track edge nearest the previous fix, per railway (-1: none), to start the next search.
+    private var nearestEdges: [Int32]
     /// Per railway and direction (index `railway * 2 + direction`), created when first a candidate.
     private var lines: [LineState?]
 
@@ -37,6 +39,7 @@ public struct EkiTracker: TrackingAlgorithm {
         directionScores = Array(repeating: 0, count: network.railways.count)
         directions = Array(repeating: nil, count: network.railways.count)
         lines = Array(repeating: nil, count: network.railways.count * 2)
+        nearestEdges = Array(repeating: -1, count: network.railways.count)
     }
 
     /// Takes the next fix (timestamps must not go backwards) and returns the ranked candidates.
@@ -70,10 +73,15 @@ public struct EkiTracker: TrackingAlgorithm {
         let weight = parameters.speedWeight(location.speed)
         var nearby: [Int] = []
         for (index, polyline) in network.trackPolylines.enumerated() {
-            guard let distance = polyline.distance(from: projection, within: parameters.proximityWorstDistance)
-            else { continue }
+            let hint = nearestEdges[index] >= 0 ? Int(nearestEdges[index]) : nil
+            guard let nearest = polyline.nearestEdge(from: projection, within: parameters.proximityWorstDistance, hint: hint)
+            else {
+                nearestEdges[index] = -1
+                continue
+            }
+            nearestEdges[index] = Int32(nearest.edge)
             nearby.append(index)
-            proximityScores[index] += parameters.proximityScore(distance: distance) * weight
+            proximityScores[index] += parameters.proximityScore(distance: nearest.distance) * weight
         }
         return nearby
     }

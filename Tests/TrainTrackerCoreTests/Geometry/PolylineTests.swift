@@ -87,6 +87,10 @@ import TrainTrackerCore
             }
             let indexed = try #require(track.distance(to: point))
             #expect(abs(indexed - brute) < 0.01)
+            // A hint (here a random edge, usually a poor one) changes the work, never the answer.
+            let hint = Int.random(in: 0..<(track.coordinates.count - 1), using: &generator)
+            let hinted = try #require(track.nearestEdge(from: local, within: .infinity, hint: hint))
+            #expect(abs(hinted.distance - brute) < 0.01)
         }
     }
 }
