@@ -66,6 +66,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sessions))
     }
 
+    @Test func aJourneyStoppingAtAStationOfAnotherLineWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("s.sqlite")
+        let outcome = try ToolRunner.run([
+            "journey", "--railways", SharedPaths.tokyoRailways, "--railway", "Tokyu.Toyoko", "--from", "Tokyu.Toyoko.Hiyoshi",
+            "--to", "Tokyu.Toyoko.Kikuna", "--stops", "Tokyu.Meguro.Hiyoshi", "--out", sessions,
+        ])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.hasSuffix("railway 'Tokyu.Toyoko' has no station 'Tokyu.Meguro.Hiyoshi' (in --stops)\n"))
+        #expect(!FileManager.default.fileExists(atPath: sessions))
+    }
+
+    @Test func ridesAppendedToOneFileGetTheirOwnIds() throws {
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("s.sqlite")
+        let common = ["journey", "--railways", SharedPaths.tokyoRailways, "--railway", "Tokyu.Toyoko", "--out", sessions]
+        let first = try ToolRunner.run(common + ["--from", "Tokyu.Toyoko.Hiyoshi", "--to", "Tokyu.Toyoko.Tsunashima"])
+        let second = try ToolRunner.run(
+            common + ["--from", "Tokyu.Toyoko.Tsunashima", "--to", "Tokyu.Toyoko.Hiyoshi", "--append"])
+        let again = try ToolRunner.run(
+            common + ["--from", "Tokyu.Toyoko.Hiyoshi", "--to", "Tokyu.Toyoko.Tsunashima", "--append"])
+        #expect(first.status == 0 && second.status == 0)
+        #expect(again.status == 2, "the same ride twice is a duplicate session")
+        let listing = try ToolRunner.run(["sessions", "--sessions", sessions])
+        #expect(listing.standardOutput.hasSuffix("2 sessions\n"))
+    }
+
     @Test func usageErrorsAreExplained() throws {
         let outcome = try ToolRunner.run(["replay", "--railways", "x", "--sessions", "y", "--utc-offset", "noon"])
         #expect(outcome.status != 0 && outcome.status != 2)

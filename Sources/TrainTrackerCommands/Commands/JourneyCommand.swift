@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TrainTrackerCore
 import TrainTrackerStorage
 
@@ -57,6 +58,9 @@ struct JourneyCommand: ParsableCommand {
         parameters.seed = seed
         let simulator = JourneySimulator(network: network, parameters: parameters)
         let stopSet = Set(stops)
+        if let line = network.railway(id: railway), let unknown = stops.first(where: { !line.stationIDs.contains($0) }) {
+            throw CommandFailure("\(railways.railways): railway '\(railway)' has no station '\(unknown)' (in --stops)")
+        }
         let startTime = Timestamp(parsing: start) ?? Timestamp(secondsSince1970: 0)
         let fixes: [Location]
         do {
@@ -65,15 +69,22 @@ struct JourneyCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(railways.railways): \(error)")
         }
-        var ids = SeededGenerator(seed: seed ^ 0x5EED)
+        // Ids depend on the whole ride, so different rides appended to one file never collide.
+        var ids = SeededGenerator(seed: stableHash("\(railway)|\(from)|\(to)|\(start)|\(stops)|\(noise)|\(seed)"))
         let session = Session(
             id: makeUUID(&ids), startDate: startTime, endDate: fixes.last?.timestamp,
             notes: "simulated: \(railway) \(from) → \(to)", isOnTrain: true
         )
         let recorded = fixes.map { RecordedFix(id: makeUUID(&ids), location: $0) }
-        try CommandFailure.wrapping { () throws(StorageError) in
-            let database = append ? try SessionDatabase.openForWriting(path: out) : try SessionDatabase.create(path: out)
+        let database = try CommandFailure.wrapping { () throws(StorageError) in
+            append ? try SessionDatabase.openForWriting(path: out) : try SessionDatabase.create(path: out)
+        }
+        do {
             try database.insert(session, fixes: recorded)
+        } catch {
+            // A file this command created holds nothing but the schema: leave nothing behind.
+            if !append { try? FileManager.default.removeItem(atPath: out) }
+            throw CommandFailure(error)
         }
         StandardError.line("wrote session \(session.id) with \(recorded.count) fixes to \(out)")
     }
@@ -97,4 +108,9 @@ extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
+}
+
+/// FNV-1a over the UTF-8 bytes: a hash that is the same in every process (unlike `Hasher`).
+func stableHash(_ text: String) -> UInt64 {
+    text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
 }
