@@ -34,12 +34,20 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "traintracker", dependencies: ["TrainTrackerCommands"]),
+        // Paths to the shared data and temporary directories, for every test target.
+        .target(name: "TrainTrackerTestSupport", path: "Tests/TrainTrackerTestSupport"),
         // Core tests read the real Tokyo network through the storage layer; the core itself does not.
-        .testTarget(name: "TrainTrackerCoreTests", dependencies: ["TrainTrackerCore", "TrainTrackerStorage"]),
-        .testTarget(name: "TrainTrackerStorageTests", dependencies: ["TrainTrackerStorage"]),
+        .testTarget(
+            name: "TrainTrackerCoreTests",
+            dependencies: ["TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerTestSupport"]
+        ),
+        .testTarget(
+            name: "TrainTrackerStorageTests",
+            dependencies: ["TrainTrackerStorage", "TrainTrackerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "TrainTrackerCommandsTests",
-            dependencies: ["TrainTrackerCommands", "traintracker"]
+            dependencies: ["TrainTrackerCommands", "traintracker", "TrainTrackerTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

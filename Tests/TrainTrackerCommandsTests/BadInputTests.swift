@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrainTrackerTestSupport
 
 /// Bad input: one line on stderr naming the file and the problem, exit status 2, nothing on stdout.
 @Suite struct BadInputTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrainTrackerCore
 import TrainTrackerStorage
+import TrainTrackerTestSupport
 
 @Suite struct CommandsTests {
     @Test func theDemoRunsWithNoDataAndNamesBothRidesRight() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrainTrackerTestSupport
 
 /// The help text is part of the interface: each command's `--help` is kept as a snapshot
 /// file. Run with `UPDATE_SNAPSHOTS=1` to rewrite them after an intended change.

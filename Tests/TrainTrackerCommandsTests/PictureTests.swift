@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrainTrackerStorage
+import TrainTrackerTestSupport
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrainTrackerCore
 import TrainTrackerStorage
+import TrainTrackerTestSupport
 
 @Suite(.serialized) struct ReplayCommandTests {
     static let network = Result { try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }

@@ -1,6 +1,7 @@
 import Foundation
 import TrainTrackerCore
 import TrainTrackerStorage
+import TrainTrackerTestSupport
 
 /// What a run of the built `traintracker` printed and how it exited.
 struct ToolOutcome {
@@ -62,28 +63,6 @@ final class PipeReader: @unchecked Sendable {
 
 extension Thread {
     static func detachNewThreadAndRead(_ pipe: Pipe) -> PipeReader { PipeReader(pipe) }
-}
-
-/// Paths to the shared real data.
-enum SharedPaths {
-    static let data = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/data")
-    static var tokyoRailways: String { data.appendingPathComponent("tokyo/railway.sqlite").path }
-}
-
-/// A temporary directory removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("traintracker-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// Writes a session file with one simulated Toyoko ride (Hiyoshi → Kikuna) on the real network.

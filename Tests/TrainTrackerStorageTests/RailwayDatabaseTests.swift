@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 import Testing
 import TrainTrackerCore
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerStorage
 
 @Suite struct RailwayDatabaseTests {
     @Test func theGreaterTokyoNetworkLoadsWhole() throws {
-        let network = try RailwayDatabase.load(path: tokyoRailwayPath)
+        let network = try RailwayDatabase.load(path: SharedPaths.tokyoRailways)
         #expect(network.railways.count == 179)
         #expect(network.stations.count == 2_583)
         #expect(network.trackVertexCount > 80_000)
@@ -21,7 +22,7 @@ import TrainTrackerCore
     }
 
     @Test func stationsLieOnTheirOwnTrackInOrder() throws {
-        let network = try RailwayDatabase.load(path: tokyoRailwayPath)
+        let network = try RailwayDatabase.load(path: SharedPaths.tokyoRailways)
         var farStations: [String] = []
         var unorderedRailways: [String] = []
         for railway in network.railways {

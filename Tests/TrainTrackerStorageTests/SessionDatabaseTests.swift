@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TrainTrackerCore
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerStorage
 
@@ -66,18 +67,24 @@ import TrainTrackerCore
         #expect(try database.sessions().first?.locationCount == 2)
     }
 
+    /// The session schema without STRICT types, keys or `motionActivities`, as older or
+    /// other tools write it.
+    func createLooseSchema(_ db: Database, locations: Bool) throws {
+        try db.execute(sql: "CREATE TABLE sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain)")
+        if locations {
+            try db.execute(
+                sql: """
+                    CREATE TABLE locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy,
+                      verticalAccuracy, course, speed, sessionID)
+                    """)
+        }
+    }
+
     @Test func olderFilesWithoutMotionActivitiesAreRead() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("old.sqlite")
         try DatabaseQueue(path: path).write { db in
-            try db.execute(
-                sql:
-                    "CREATE TABLE sessions (id TEXT PRIMARY KEY, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)"
-            )
-            try db.execute(
-                sql:
-                    "CREATE TABLE locations (id TEXT, latitude REAL, longitude REAL, altitude REAL, timestamp TEXT, horizontalAccuracy REAL, verticalAccuracy REAL, course REAL, speed REAL, sessionID TEXT)"
-            )
+            try createLooseSchema(db, locations: true)
             try db.execute(sql: "INSERT INTO sessions VALUES ('S', '2025-09-20T08:00:00Z', NULL, NULL, 0, 1)")
         }
         let database = try SessionDatabase.open(path: path)
@@ -89,14 +96,11 @@ import TrainTrackerCore
         let directory = try TemporaryDirectory()
         let path = directory.path("no-locations.sqlite")
         try DatabaseQueue(path: path).write { db in
-            try db.execute(
-                sql:
-                    "CREATE TABLE sessions (id TEXT, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)"
-            )
+            try createLooseSchema(db, locations: false)
         }
         #expect(throws: StorageError.missingTable(path: path, table: "locations")) { try SessionDatabase.open(path: path) }
-        #expect(throws: StorageError.missingTable(path: tokyoRailwayPath, table: "locations")) {
-            try SessionDatabase.open(path: tokyoRailwayPath)
+        #expect(throws: StorageError.missingTable(path: SharedPaths.tokyoRailways, table: "locations")) {
+            try SessionDatabase.open(path: SharedPaths.tokyoRailways)
         }
     }
 
@@ -105,14 +109,7 @@ import TrainTrackerCore
         let directory = try TemporaryDirectory()
         let path = directory.path("messy.sqlite")
         try DatabaseQueue(path: path).write { db in
-            try db.execute(
-                sql:
-                    "CREATE TABLE sessions (id TEXT, startDate TEXT, endDate TEXT, notes TEXT, isFromColdLaunch INTEGER, isOnTrain INTEGER)"
-            )
-            try db.execute(
-                sql:
-                    "CREATE TABLE locations (id TEXT, latitude, longitude, altitude, timestamp, horizontalAccuracy, verticalAccuracy, course, speed, sessionID TEXT)"
-            )
+            try createLooseSchema(db, locations: true)
             try db.execute(sql: "INSERT INTO sessions VALUES ('S', '2025-09-20 08:00:00.000', NULL, NULL, 0, 0)")
             let rows: [(String, DatabaseValueConvertible?, DatabaseValueConvertible?, String, Double?)] = [
                 ("ok-2", 35.6, 139.7, "2025-09-20 08:00:02.000", 5),

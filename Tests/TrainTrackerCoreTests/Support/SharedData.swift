@@ -2,16 +2,12 @@ import Foundation
 import Testing
 import TrainTrackerCore
 import TrainTrackerStorage
+import TrainTrackerTestSupport
 
 /// The real data in `../shared/data`, read in place.
 enum SharedData {
-    /// `../shared/data` relative to the package root.
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/data")
-
     /// The Greater Tokyo railway file.
-    static var tokyoRailwayPath: String { directory.appendingPathComponent("tokyo/railway.sqlite").path }
+    static var tokyoRailwayPath: String { SharedPaths.tokyoRailways }
 
     /// The Greater Tokyo network, loaded once for all tests.
     static let tokyo: Result<RailwayNetwork, StorageError> = Result { () throws(StorageError) in

@@ -63,32 +63,24 @@ extension EkiTrackerTokyoTests {
         }
     }
 
-    @Test func theToyokoMeguroParallelSectionResolvesByHistoryForAToyokoRide() throws {
+    @Test(arguments: [
+        ("Tokyu.Toyoko", "Tokyu.Toyoko.Shibuya", "Tokyu.Toyoko.Yokohama", "Tokyu.Meguro"),
+        ("Tokyu.Meguro", "Tokyu.Meguro.Meguro", "Tokyu.Meguro.Hiyoshi", "Tokyu.Toyoko"),
+    ])
+    func theToyokoMeguroParallelSectionResolvesByHistory(railway: String, from: String, to: String, parallel other: String) throws
+    {
         let network = try SharedData.tokyoNetwork()
         var parameters = JourneySimulator.Parameters()
         parameters.positionNoise = 5
         let fixes = try JourneySimulator(network: network, parameters: parameters).journey(
-            on: "Tokyu.Toyoko", from: "Tokyu.Toyoko.Shibuya", to: "Tokyu.Toyoko.Yokohama", start: morning)
+            on: railway, from: from, to: to, start: morning)
         let results = track(fixes, on: network)
         let parallel = try resultsBetween("DenEnChofu", "Hiyoshi", fixes: fixes, results: results, network: network)
         #expect(parallel.count > 300)
-        let wrong = parallel.filter { $0.best?.railwayID != "Tokyu.Toyoko" }
-        #expect(wrong.isEmpty, "\(wrong.count) of \(parallel.count) fixes on the parallel section were not Toyoko")
-        // Meguro runs alongside, so it is a candidate too, ranked below.
-        #expect(parallel.last?.candidates.contains { $0.railwayID == "Tokyu.Meguro" } == true)
-    }
-
-    @Test func theToyokoMeguroParallelSectionResolvesByHistoryForAMeguroRide() throws {
-        let network = try SharedData.tokyoNetwork()
-        var parameters = JourneySimulator.Parameters()
-        parameters.positionNoise = 5
-        let fixes = try JourneySimulator(network: network, parameters: parameters).journey(
-            on: "Tokyu.Meguro", from: "Tokyu.Meguro.Meguro", to: "Tokyu.Meguro.Hiyoshi", start: morning)
-        let results = track(fixes, on: network)
-        let parallel = try resultsBetween("DenEnChofu", "Hiyoshi", fixes: fixes, results: results, network: network)
-        #expect(parallel.count > 300)
-        let wrong = parallel.filter { $0.best?.railwayID != "Tokyu.Meguro" }
-        #expect(wrong.isEmpty, "\(wrong.count) of \(parallel.count) fixes on the parallel section were not Meguro")
+        let wrong = parallel.filter { $0.best?.railwayID != railway }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(parallel.count) fixes on the parallel section were not \(railway)")
+        // The other line runs alongside, so it is a candidate too, ranked below.
+        #expect(parallel.last?.candidates.contains { $0.railwayID == other } == true)
     }
 
     /// A ride on the Keihin-Tohoku/Tokaido corridor whose fixes lie midway between the two

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where the shared real data lives: `../shared/data` from the package root. Tests read it
+/// in place; the package never bundles it.
+public enum SharedPaths {
+    /// `../shared/data`.
+    public static let data = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/data")
+
+    /// The Greater Tokyo railway file.
+    public static var tokyoRailways: String { data.appendingPathComponent("tokyo/railway.sqlite").path }
+}
+
+/// A fresh directory under the system's temporary directory, removed when the value goes away.
+public final class TemporaryDirectory {
+    /// The directory.
+    public let url: URL
+
+    /// Creates the directory.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("traintracker-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the directory.
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
