@@ -21,9 +21,9 @@ public enum DemoNetwork {
             return origin.coordinate(at: PlanarVector(east: east, north: north))
         }
         let trackPieces = [(coordinates: track, isUnderground: false)]
+        let polyline = Polyline(track)
         func stationCoordinate(_ index: Int) -> Coordinate {
-            let polyline = Polyline(track)
-            return polyline.point(atAlongTrack: 400 + Double(index) * 1_600 * polyline.length / 11_650).coordinate
+            polyline.point(atAlongTrack: 400 + Double(index) * 1_600 * polyline.length / 11_650).coordinate
         }
         var stations: [Station] = []
         var localStationIDs: [String] = []
