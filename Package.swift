@@ -7,29 +7,43 @@ let package = Package(
     products: [
         .library(name: "TrainTrackerCore", targets: ["TrainTrackerCore"]),
         .library(name: "TrainTrackerStorage", targets: ["TrainTrackerStorage"]),
+        .library(name: "TrainTrackerImport", targets: ["TrainTrackerImport"]),
         .executable(name: "traintracker", targets: ["traintracker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // Pure Swift: no Foundation, no I/O. Runs in an iOS app and on a Linux server alike.
         .target(
             name: "TrainTrackerCore",
-            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+            dependencies: [
+                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "Algorithms", package: "swift-algorithms"),
+            ]
         ),
         // Reads and writes the Eki SQLite schemas.
         .target(
             name: "TrainTrackerStorage",
             dependencies: ["TrainTrackerCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Imports mini-tokyo-3d, GTFS, GPX, CSV and GeoJSON; exports GPX and GeoJSON.
+        .target(
+            name: "TrainTrackerImport",
+            dependencies: [
+                "TrainTrackerCore", "TrainTrackerStorage", "ZIPFoundation", .product(name: "CSV", package: "CSV.swift"),
+            ]
+        ),
         // The command-line tool's commands, as a library so tests can drive them.
         .target(
             name: "TrainTrackerCommands",
             dependencies: [
-                "TrainTrackerCore", "TrainTrackerStorage",
+                "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

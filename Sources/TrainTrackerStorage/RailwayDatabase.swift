@@ -22,23 +22,93 @@ public enum RailwayDatabase {
     ///   column, holds an unreadable value, or does not form a valid network.
     /// - Complexity: O(V log V) for V track vertices.
     public static func load(path: String) throws(StorageError) -> RailwayNetwork {
+        try read(path: path, timetable: false).network
+    }
+
+    /// Loads the network at `path` with the timetable TrainTracker stored beside it (empty
+    /// for plain Eki files).
+    ///
+    /// - Throws: as `load(path:)`, and for an unreadable timetable row.
+    public static func loadDataset(path: String) throws(StorageError) -> TransitDataset {
+        try read(path: path, timetable: true)
+    }
+
+    private static func read(path: String, timetable: Bool) throws(StorageError) -> TransitDataset {
         let queue = try DatabaseFile.openReadOnly(path: path, schema: schema)
-        let rows: (railways: [Railway], stations: [Station])
+        let rows: (railways: [Railway], stations: [Station], timetable: Timetable)
         do {
             rows = try queue.read { db in
                 let tracks = try readTracks(db)
                 let stations = try readStations(db, path: path)
                 let railways = try readRailways(db, path: path, tracks: tracks)
-                return (railways, stations)
+                let trains = timetable ? try readTimetable(db, path: path) : .empty
+                return (railways, stations, trains)
             }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
         }
         do {
-            return try RailwayNetwork(railways: rows.railways, stations: rows.stations)
+            return TransitDataset(
+                network: try RailwayNetwork(railways: rows.railways, stations: rows.stations), timetable: rows.timetable)
         } catch {
             throw .invalidNetwork(path: path, problem: error)
         }
+    }
+
+    /// TrainTracker's timetable tables, when the file has them.
+    private static func readTimetable(_ db: Database, path: String) throws -> Timetable {
+        guard try db.tableExists("train"), try db.tableExists("trainStop") else { return .empty }
+        var stationIDs: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT rowid, id FROM station") {
+            stationIDs[row[0]] = row[1]
+        }
+        let decoder = JSONDecoder()
+        func list(_ value: DatabaseValue) -> [String] {
+            value.text.flatMap { try? decoder.decode([String].self, from: Data($0.utf8)) } ?? []
+        }
+        var trainTypes: [TrainType] = []
+        if try db.tableExists("trainType") {
+            for row in try Row.fetchAll(db, sql: "SELECT id, title FROM trainType") {
+                let id: String = row[0]
+                let names = try titles((row[1] as DatabaseValue).text, path: path, table: "trainType", row: id)
+                trainTypes.append(TrainType(id: id, name: names["en"] ?? names.values.first ?? id, names: names))
+            }
+        }
+        var stops: [Int64: [TimetableStop]] = [:]
+        let stopRows = try Row.fetchCursor(
+            db, sql: #"SELECT train, station, arrival, departure FROM trainStop ORDER BY train, "order""#)
+        while let row = try stopRows.next() {
+            let train: Int64 = row[0]
+            let station: Int64 = row[1]
+            guard let stationID = stationIDs[station] else {
+                throw StorageError.invalidValue(
+                    path: path, table: "trainStop", row: "\(train)", column: "station", problem: "unknown station \(station)")
+            }
+            stops[train, default: []].append(
+                TimetableStop(
+                    stationID: stationID, arrival: (row[2] as DatabaseValue).number,
+                    departure: (row[3] as DatabaseValue).number))
+        }
+        var trains: [TimetabledTrain] = []
+        let trainRows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT rowid, id, railway, number, trainType, direction, service, name, previousTrains, nextTrains
+                FROM train ORDER BY rowid
+                """)
+        while let row = try trainRows.next() {
+            let values: [DatabaseValue] = (0..<10).map { row[$0] }
+            let rowID = Int64(values[0].number ?? 0)
+            trains.append(
+                TimetabledTrain(
+                    id: values[1].text ?? "", railwayID: values[2].text ?? "", number: values[3].text,
+                    trainTypeID: values[4].text, directionName: values[5].text ?? "", service: values[6].text ?? "",
+                    name: values[7].text, stops: stops[rowID] ?? [], previousTrainIDs: list(values[8]),
+                    nextTrainIDs: list(values[9])
+                )
+            )
+        }
+        return Timetable(trainTypes: trainTypes, trains: trains)
     }
 
     /// One segment's vertices as read.
@@ -87,6 +157,10 @@ public enum RailwayDatabase {
     }
 
     private static func readStations(_ db: Database, path: String) throws -> [Station] {
+        var underground = Set<String>()
+        if try db.tableExists("stationUnderground") {
+            underground = Set(try String.fetchAll(db, sql: "SELECT id FROM stationUnderground"))
+        }
         let rows = try Row.fetchAll(
             db, sql: #"SELECT id, railway, title, latitude, longitude FROM station ORDER BY railway, "order""#)
         return try rows.map { row in
@@ -98,7 +172,8 @@ public enum RailwayDatabase {
             let names = try titles((row[2] as DatabaseValue).text, path: path, table: "station", row: id)
             return Station(
                 id: id, railwayID: (row[1] as DatabaseValue).text ?? "", name: names["en"] ?? names.values.first ?? id,
-                names: names, coordinate: Coordinate(latitude: latitude, longitude: longitude)
+                names: names, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                isUnderground: underground.contains(id)
             )
         }
     }

@@ -39,3 +39,15 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension StorageError {
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case .missingFile(let path), .notSQLite(let path), .missingTable(let path, _), .missingColumn(let path, _, _),
+            .invalidValue(let path, _, _, _, _), .invalidNetwork(let path, _), .fileExists(let path), .unknownSession(let path, _),
+            .database(let path, _):
+            path
+        }
+    }
+}

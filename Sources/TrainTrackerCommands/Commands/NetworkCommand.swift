@@ -14,10 +14,20 @@ struct NetworkCommand: ParsableCommand {
     @Flag(help: "List every railway with its stations, track length and direction names.")
     var verbose = false
 
+    @Flag(help: "Also read the timetables and count trains, calls and train types.")
+    var timetables = false
+
     func run() throws {
-        let network = try railways.load()
+        let dataset = try railways.loadDataset(timetables: timetables)
         let output = OutputSink.standardOutput()
-        output.line(Self.describe(network, verbose: verbose))
+        output.line(Self.describe(dataset.network, verbose: verbose))
+        if timetables {
+            let timetable = dataset.timetable
+            output.line("trains           \(timetable.trains.count)")
+            output.line("calls            \(timetable.stopCount)")
+            output.line("train types      \(Set(timetable.trains.compactMap(\.trainTypeID)).count)")
+            output.line("services         \(Set(timetable.trains.map(\.service)).sorted().joined(separator: ", "))")
+        }
         output.flush()
     }
 

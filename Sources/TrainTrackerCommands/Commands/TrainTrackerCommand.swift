@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
+import TrainTrackerImport
 import TrainTrackerStorage
 
 /// `traintracker`: which railway, which direction, which station next, from GPS alone.
@@ -12,7 +13,7 @@ public struct TrainTrackerCommand: ParsableCommand {
             "Tells a train rider which railway they are on, which way it goes and what the next station is, from GPS fixes alone.",
         subcommands: [
             DemoCommand.self, ReplayCommand.self, SessionsCommand.self, NetworkCommand.self, BenchCommand.self,
-            JourneyCommand.self,
+            JourneyCommand.self, ImportCommand.self,
         ]
     )
 
@@ -35,13 +36,58 @@ public struct TrainTrackerCommand: ParsableCommand {
     }
 }
 
-/// The `--railways PATH` option and loading the network it names.
+/// The `--railways PATH` option: an Eki railway file, a mini-tokyo-3d folder or a GTFS feed.
 struct RailwaysOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("An Eki railway SQLite file.", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Railway data: an Eki railway SQLite file, a mini-tokyo-3d folder or a GTFS feed (zip or folder).",
+            valueName: "path"))
     var railways: String
 
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp("GTFS route types to import (default: rail, 0 1 2 100-199).", valueName: "type"))
+    var routeTypes: [Int] = []
+
+    /// The network alone.
     func load() throws(CommandFailure) -> RailwayNetwork {
-        try CommandFailure.wrapping { () throws(StorageError) in try RailwayDatabase.load(path: railways) }
+        try loadDataset(timetables: false).network
+    }
+
+    /// The network with its timetable when `timetables` is true.
+    func loadDataset(timetables: Bool) throws(CommandFailure) -> TransitDataset {
+        let report = ProgressReport()
+        let update: @Sendable (Int, Int) -> Void = { done, total in report.update(done, total) }
+        let progress = report.isEnabled ? update : nil
+        let options = GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes))
+        do throws(ImportError) {
+            let dataset = try TransitSource.load(
+                path: railways, timetables: timetables, options: options, warn: { StandardError.line($0) }, progress: progress)
+            report.finish()
+            return dataset
+        } catch {
+            report.finish()
+            throw CommandFailure(error.description)
+        }
+    }
+}
+
+/// Progress of work done on other threads, drawn on standard error when it is a terminal.
+final class ProgressReport: @unchecked Sendable {
+    let isEnabled = StandardError.isTerminal
+    private let lock = NSLock()
+
+    func update(_ done: Int, _ total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        var bar = ProgressBar(label: "timetables", total: total)
+        bar.update(done, detail: "\(done)/\(total) files")
+    }
+
+    func finish() {
+        guard isEnabled else { return }
+        ProgressBar(label: "", total: 1).finish()
     }
 }
 

@@ -10,13 +10,19 @@ public struct Station: Hashable, Sendable, Identifiable {
     public var names: [String: String]
     /// Where the station is.
     public var coordinate: Coordinate
+    /// Whether the station is underground (no GPS on its platforms).
+    public var isUnderground: Bool
 
     /// Creates a station.
-    public init(id: String, railwayID: String, name: String, names: [String: String] = [:], coordinate: Coordinate) {
+    public init(
+        id: String, railwayID: String, name: String, names: [String: String] = [:], coordinate: Coordinate,
+        isUnderground: Bool = false
+    ) {
         self.id = id
         self.railwayID = railwayID
         self.name = name
         self.names = names.isEmpty ? ["en": name] : names
         self.coordinate = coordinate
+        self.isUnderground = isUnderground
     }
 }

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import TrainTrackerCore
+import TrainTrackerImport
+import TrainTrackerStorage
+
+/// `traintracker import`: converts railway data into an Eki railway file.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert mini-tokyo-3d, GTFS or Eki railway data into an Eki railway SQLite file with timetables.",
+        discussion: """
+            The output is the Eki Live railway schema (railway, station, segment, coordinate, segmentCoordinate \
+            and their R-trees), readable by the Eki Live viewer, plus TrainTracker's trainType, train, trainStop \
+            and stationUnderground tables. The file appears only when complete.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The input format (default: detected).", valueName: "format"))
+    var from: TransitFormat?
+
+    @Argument(help: ArgumentHelp("The input: a mini-tokyo-3d folder, a GTFS zip or folder, or an Eki railway file.", valueName: "path"))
+    var input: String
+
+    @Option(help: ArgumentHelp("The Eki railway file to write.", valueName: "path"))
+    var out: String
+
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp("GTFS route types to import (default: rail, 0 1 2 100-199).", valueName: "type"))
+    var routeTypes: [Int] = []
+
+    @Flag(help: "Replace the output file if it exists.")
+    var force = false
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var railways = try RailwaysOption.parse(["--railways", input])
+        railways.routeTypes = routeTypes
+        let dataset: TransitDataset
+        if let from {
+            do throws(ImportError) {
+                dataset = try TransitSource.load(
+                    path: input, format: from, options: GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes)),
+                    warn: { StandardError.line($0) })
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        } else {
+            dataset = try railways.loadDataset(timetables: true)
+        }
+        try CommandFailure.wrapping { () throws(StorageError) in try RailwayDatabase.write(dataset, to: out, replacing: force) }
+        let elapsed = clock.now - started
+        StandardError.line(
+            "wrote \(out): \(dataset.network.railways.count) railways, \(dataset.network.stations.count) stations, "
+                + "\(dataset.timetable.trains.count) trains, \(dataset.timetable.stopCount) calls in \(formatSeconds(elapsed.seconds))")
+    }
+}
+
+extension TransitFormat: ExpressibleByArgument {}
+
+/// `1.23 s`.
+func formatSeconds(_ seconds: Double) -> String {
+    let hundredths = Int((seconds * 100).rounded())
+    return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
+}

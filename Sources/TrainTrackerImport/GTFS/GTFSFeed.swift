@@ -1,0 +1,60 @@
+import Foundation
+import ZIPFoundation
+
+/// The files of a GTFS feed, from a folder or a zip archive.
+struct GTFSFeed {
+    /// The feed's path, as messages name it.
+    let path: String
+    private let archive: Archive?
+
+    /// Whether `path` is a folder holding `stops.txt`.
+    static func isFeed(at path: String) -> Bool {
+        FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent("stops.txt").path)
+    }
+
+    /// Opens the feed at `path`: a folder, or a zip file (whose files may sit in one subfolder).
+    ///
+    /// - Throws: `ImportError` for a missing path or a file that is not a zip archive.
+    init(path: String) throws(ImportError) {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ImportError(file: path, problem: "no such file")
+        }
+        if isDirectory.boolValue {
+            archive = nil
+        } else {
+            do {
+                archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
+            } catch {
+                throw ImportError(file: path, problem: "not a zip archive")
+            }
+        }
+    }
+
+    /// The table `name` (e.g. `stops.txt`), or `nil` when the feed lacks it.
+    func table(_ name: String) throws(ImportError) -> CSVTable? {
+        let display = "\(path)/\(name)"
+        if let archive {
+            guard let entry = archive[name] ?? archive.first(where: { $0.path.hasSuffix("/" + name) }) else { return nil }
+            var data = Data()
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
+            } catch {
+                throw ImportError(file: display, problem: "cannot be extracted from the archive")
+            }
+            return try CSVTable(data: data, path: display)
+        }
+        let file = URL(fileURLWithPath: path).appendingPathComponent(name).path
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        return try CSVTable(path: file)
+    }
+
+    /// The table `name`, which the feed must have.
+    ///
+    /// - Throws: `ImportError` naming the feed and the missing file.
+    func requiredTable(_ name: String) throws(ImportError) -> CSVTable {
+        guard let table = try table(name) else { throw ImportError(file: path, problem: "missing required file \(name)") }
+        return table
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TrainTrackerCore
+import TrainTrackerStorage
+
+/// The kinds of railway data TrainTracker reads.
+public enum TransitFormat: String, Sendable, CaseIterable {
+    /// An Eki railway SQLite file (with TrainTracker's timetable tables, if present).
+    case eki
+    /// A mini-tokyo-3d folder.
+    case miniTokyo3D = "mini-tokyo-3d"
+    /// A GTFS feed, zipped or as a folder.
+    case gtfs
+}
+
+/// Loads railway data in any of the formats TrainTracker reads, detecting which.
+public enum TransitSource {
+    /// The format of the data at `path`, or `nil` when it is none of them.
+    ///
+    /// A folder with `railways.json`, `stations.json` and `coordinates.json` is mini-tokyo-3d;
+    /// a folder with `stops.txt` or a `.zip` file is GTFS; any other file is taken as Eki SQLite
+    /// (and reported as such if it is not).
+    public static func detectFormat(at path: String) -> TransitFormat? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue {
+            if MiniTokyo3DImporter.isDataset(at: path) { return .miniTokyo3D }
+            if GTFSFeed.isFeed(at: path) { return .gtfs }
+            return nil
+        }
+        return path.lowercased().hasSuffix(".zip") ? .gtfs : .eki
+    }
+
+    /// Loads the dataset at `path` in `format` (detected when `nil`), with its timetable
+    /// unless `timetables` is false.
+    ///
+    /// - Throws: `ImportError` naming the file, record and field at fault; for Eki files,
+    ///   the storage error's line as the problem.
+    public static func load(
+        path: String, format: TransitFormat? = nil, timetables: Bool = true, options: GTFSImporter.Options = .init(),
+        warn: @Sendable (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(ImportError) -> TransitDataset {
+        guard let format = format ?? detectFormat(at: path) else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                throw ImportError(file: path, problem: "a folder that is neither mini-tokyo-3d (railways.json, stations.json, coordinates.json) nor GTFS (stops.txt)")
+            }
+            throw ImportError(file: path, problem: "no such file")
+        }
+        switch format {
+        case .miniTokyo3D:
+            return try MiniTokyo3DImporter.load(path: path, timetables: timetables, progress: progress)
+        case .gtfs:
+            return try GTFSImporter.load(path: path, options: options, warn: warn)
+        case .eki:
+            do {
+                return timetables
+                    ? try RailwayDatabase.loadDataset(path: path) : TransitDataset(network: try RailwayDatabase.load(path: path))
+            } catch {
+                throw ImportError(storageError: error)
+            }
+        }
+    }
+}
+
+extension ImportError {
+    /// The same problem as a storage error, with the file split out.
+    public init(storageError: StorageError) {
+        let line = storageError.description
+        let path = storageError.path
+        if line.hasPrefix(path + ": ") {
+            self.init(file: path, problem: String(line.dropFirst(path.count + 2)))
+        } else {
+            self.init(file: path, problem: line)
+        }
+    }
+}

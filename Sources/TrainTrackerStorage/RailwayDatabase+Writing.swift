@@ -1,0 +1,185 @@
+import Foundation
+import GRDB
+import TrainTrackerCore
+
+extension RailwayDatabase {
+    /// The Eki railway schema, as the Eki Live tools create it, plus TrainTracker's
+    /// timetable tables (`trainType`, `train`, `trainStop`), which Eki tools ignore.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: Eki railway schema") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE "railway" ("id" TEXT PRIMARY KEY NOT NULL, "title" TEXT NOT NULL, "stations" TEXT NOT NULL,
+                      "color" TEXT NOT NULL, "ascending" TEXT NOT NULL, "descending" TEXT NOT NULL);
+                    CREATE TABLE "station" ("id" TEXT PRIMARY KEY NOT NULL, "railway" TEXT NOT NULL REFERENCES "railway"("id"),
+                      "title" TEXT NOT NULL, "latitude" DOUBLE, "longitude" DOUBLE, "order" INTEGER NOT NULL);
+                    CREATE TABLE "segment" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "railway" TEXT NOT NULL REFERENCES "railway"("id"),
+                      "underground" BOOLEAN NOT NULL, "order" INTEGER NOT NULL);
+                    CREATE TABLE "coordinate" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "latitude" DOUBLE, "longitude" DOUBLE,
+                      UNIQUE ("latitude", "longitude"));
+                    CREATE TABLE "segmentCoordinate" ("segment" INTEGER NOT NULL REFERENCES "segment"("id"), "order" INTEGER NOT NULL,
+                      "coordinate" INTEGER NOT NULL REFERENCES "coordinate"("id"), PRIMARY KEY ("segment", "order"),
+                      UNIQUE ("segment", "coordinate"));
+                    CREATE INDEX "station_on_latitude" ON "station"("latitude");
+                    CREATE INDEX "station_on_longitude" ON "station"("longitude");
+                    CREATE INDEX "coordinate_on_latitude" ON "coordinate"("latitude");
+                    CREATE INDEX "coordinate_on_longitude" ON "coordinate"("longitude");
+                    CREATE VIRTUAL TABLE station_rtree USING rtree(id, minLat, maxLat, minLon, maxLon);
+                    CREATE VIRTUAL TABLE coordinate_rtree USING rtree(id, minLat, maxLat, minLon, maxLon);
+                    """
+            )
+        }
+        migrator.registerMigration("v1: TrainTracker timetables") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE "trainType" ("id" TEXT PRIMARY KEY NOT NULL, "title" TEXT NOT NULL);
+                    CREATE TABLE "train" ("rowid" INTEGER PRIMARY KEY, "id" TEXT NOT NULL UNIQUE,
+                      "railway" TEXT NOT NULL REFERENCES "railway"("id"), "number" TEXT, "trainType" TEXT, "direction" TEXT NOT NULL,
+                      "service" TEXT NOT NULL, "name" TEXT, "previousTrains" TEXT NOT NULL, "nextTrains" TEXT NOT NULL);
+                    CREATE TABLE "trainStop" ("train" INTEGER NOT NULL REFERENCES "train"("rowid"), "order" INTEGER NOT NULL,
+                      "station" INTEGER NOT NULL, "arrival" INTEGER, "departure" INTEGER,
+                      PRIMARY KEY ("train", "order")) WITHOUT ROWID;
+                    CREATE TABLE "stationUnderground" ("id" TEXT PRIMARY KEY NOT NULL REFERENCES "station"("id")) WITHOUT ROWID;
+                    """
+            )
+        }
+        return migrator
+    }
+
+    /// Writes `dataset` to a new file at `path` in the Eki railway schema (readable by the
+    /// Eki Live viewer) with the timetable in TrainTracker's own tables. The file appears
+    /// only when complete: it is written beside `path` and moved into place.
+    ///
+    /// - Throws: `StorageError.fileExists` rather than overwrite a file (unless `replacing`),
+    ///   or a database error; nothing is left behind on error.
+    public static func write(_ dataset: TransitDataset, to path: String, replacing: Bool = false) throws(StorageError) {
+        let manager = FileManager.default
+        guard replacing || !manager.fileExists(atPath: path) else { throw .fileExists(path: path) }
+        let temporary = URL(fileURLWithPath: path).deletingLastPathComponent()
+            .appendingPathComponent(".\(URL(fileURLWithPath: path).lastPathComponent).\(UUID().uuidString).partial").path
+        do {
+            let queue = try DatabaseQueue(path: temporary)
+            try migrator.migrate(queue)
+            try queue.inTransaction { db in
+                try writeNetwork(dataset.network, db)
+                try writeTimetable(dataset.timetable, network: dataset.network, db)
+                return .commit
+            }
+            try queue.close()
+            if replacing, manager.fileExists(atPath: path) { try manager.removeItem(atPath: path) }
+            try manager.moveItem(atPath: temporary, toPath: path)
+        } catch {
+            try? manager.removeItem(atPath: temporary)
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    private static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private static func writeNetwork(_ network: RailwayNetwork, _ db: Database) throws {
+        let railway = try db.makeStatement(
+            sql: #"INSERT INTO railway (id, title, stations, color, ascending, descending) VALUES (?, ?, ?, ?, ?, ?)"#)
+        let station = try db.makeStatement(
+            sql: #"INSERT INTO station (id, railway, title, latitude, longitude, "order") VALUES (?, ?, ?, ?, ?, ?)"#)
+        let stationTree = try db.makeStatement(sql: "INSERT INTO station_rtree VALUES (?, ?, ?, ?, ?)")
+        let underground = try db.makeStatement(sql: #"INSERT INTO stationUnderground (id) VALUES (?)"#)
+        let segment = try db.makeStatement(sql: #"INSERT INTO segment (railway, underground, "order") VALUES (?, ?, ?)"#)
+        let coordinate = try db.makeStatement(sql: "INSERT INTO coordinate (latitude, longitude) VALUES (?, ?)")
+        let coordinateTree = try db.makeStatement(sql: "INSERT INTO coordinate_rtree VALUES (?, ?, ?, ?, ?)")
+        let vertex = try db.makeStatement(sql: #"INSERT INTO segmentCoordinate (segment, "order", coordinate) VALUES (?, ?, ?)"#)
+        var coordinateIDs: [Coordinate: Int64] = [:]
+        var writtenStations = Set<String>()
+        for line in network.railways {
+            let stationIDs = line.isLoop ? line.stationIDs + line.stationIDs.prefix(1) : line.stationIDs
+            try railway.execute(arguments: [
+                line.id, try json(line.names), try json(stationIDs), line.color, line.ascendingName, line.descendingName,
+            ])
+            for (order, stop) in network.stations(of: line).enumerated() where writtenStations.insert(stop.id).inserted {
+                try station.execute(arguments: [
+                    stop.id, stop.railwayID.isEmpty ? line.id : stop.railwayID, try json(stop.names),
+                    stop.coordinate.latitude, stop.coordinate.longitude, order,
+                ])
+                let latitude = stop.coordinate.latitude, longitude = stop.coordinate.longitude
+                try stationTree.execute(arguments: [db.lastInsertedRowID, latitude, latitude, longitude, longitude])
+                if stop.isUnderground { try underground.execute(arguments: [stop.id]) }
+            }
+            // One segment per run of edges above or below ground; a segment never repeats a vertex.
+            let vertices = line.track.polyline.coordinates
+            var order = 0
+            var current: (id: Int64, vertices: Set<Coordinate>, count: Int)?
+            func startSegment(isUnderground: Bool) throws {
+                try segment.execute(arguments: [line.id, isUnderground, order])
+                order += 1
+                current = (db.lastInsertedRowID, [], 0)
+            }
+            var previousUnderground: Bool?
+            for (index, point) in vertices.enumerated() {
+                // A vertex belongs with the edge that ends at it (the first vertex with the first edge).
+                let edges = line.track.undergroundEdges
+                let isUnderground = edges.isEmpty ? false : edges[min(max(0, index - 1), edges.count - 1)]
+                if current == nil || previousUnderground != isUnderground || current?.vertices.contains(point) == true {
+                    let carry = index > 0 ? vertices[index - 1] : nil
+                    try startSegment(isUnderground: isUnderground)
+                    if let carry, carry != point { try append(carry) }
+                }
+                previousUnderground = isUnderground
+                try append(point)
+            }
+            func append(_ point: Coordinate) throws {
+                guard var segmentState = current else { return }
+                let id: Int64
+                if let known = coordinateIDs[point] {
+                    id = known
+                } else {
+                    try coordinate.execute(arguments: [point.latitude, point.longitude])
+                    id = db.lastInsertedRowID
+                    coordinateIDs[point] = id
+                    try coordinateTree.execute(arguments: [id, point.latitude, point.latitude, point.longitude, point.longitude])
+                }
+                try vertex.execute(arguments: [segmentState.id, segmentState.count, id])
+                segmentState.vertices.insert(point)
+                segmentState.count += 1
+                current = segmentState
+            }
+        }
+    }
+
+    private static func writeTimetable(_ timetable: Timetable, network: RailwayNetwork, _ db: Database) throws {
+        let type = try db.makeStatement(sql: "INSERT INTO trainType (id, title) VALUES (?, ?)")
+        for trainType in timetable.trainTypes {
+            try type.execute(arguments: [trainType.id, try json(trainType.names)])
+        }
+        var stationRowIDs: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT rowid, id FROM station") {
+            stationRowIDs[row[1]] = row[0]
+        }
+        let train = try db.makeStatement(
+            sql: """
+                INSERT INTO train (id, railway, number, trainType, direction, service, name, previousTrains, nextTrains)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let stop = try db.makeStatement(
+            sql: #"INSERT INTO trainStop (train, "order", station, arrival, departure) VALUES (?, ?, ?, ?, ?)"#)
+        for run in timetable.trains {
+            try train.execute(arguments: [
+                run.id, run.railwayID, run.number, run.trainTypeID, run.directionName, run.service, run.name,
+                try json(run.previousTrainIDs), try json(run.nextTrainIDs),
+            ])
+            let trainRowID = db.lastInsertedRowID
+            for (order, call) in run.stops.enumerated() {
+                guard let station = stationRowIDs[call.stationID] else {
+                    throw StorageError.invalidValue(
+                        path: "", table: "trainStop", row: run.id, column: "station", problem: "unknown station '\(call.stationID)'")
+                }
+                try stop.execute(arguments: [
+                    trainRowID, order, station, call.arrival.map { Int($0) }, call.departure.map { Int($0) },
+                ])
+            }
+        }
+    }
+}
