@@ -60,6 +60,10 @@ let package = Package(
             dependencies: ["TrainTrackerStorage", "TrainTrackerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
+            name: "TrainTrackerImportTests",
+            dependencies: ["TrainTrackerImport", "TrainTrackerStorage", "TrainTrackerTestSupport"]
+        ),
+        .testTarget(
             name: "TrainTrackerCommandsTests",
             dependencies: ["TrainTrackerCommands", "traintracker", "TrainTrackerTestSupport"]
         ),

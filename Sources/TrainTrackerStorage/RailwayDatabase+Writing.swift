@@ -104,7 +104,8 @@ extension RailwayDatabase {
                     stop.id, stop.railwayID.isEmpty ? line.id : stop.railwayID, try json(stop.names),
                     stop.coordinate.latitude, stop.coordinate.longitude, order,
                 ])
-                let latitude = stop.coordinate.latitude, longitude = stop.coordinate.longitude
+                let latitude = stop.coordinate.latitude
+                let longitude = stop.coordinate.longitude
                 try stationTree.execute(arguments: [db.lastInsertedRowID, latitude, latitude, longitude, longitude])
                 if stop.isUnderground { try underground.execute(arguments: [stop.id]) }
             }
@@ -174,7 +175,8 @@ extension RailwayDatabase {
             for (order, call) in run.stops.enumerated() {
                 guard let station = stationRowIDs[call.stationID] else {
                     throw StorageError.invalidValue(
-                        path: "", table: "trainStop", row: run.id, column: "station", problem: "unknown station '\(call.stationID)'")
+                        path: "", table: "trainStop", row: run.id, column: "station",
+                        problem: "unknown station '\(call.stationID)'")
                 }
                 try stop.execute(arguments: [
                     trainRowID, order, station, call.arrival.map { Int($0) }, call.departure.map { Int($0) },

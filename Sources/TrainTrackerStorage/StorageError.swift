@@ -45,7 +45,8 @@ extension StorageError {
     public var path: String {
         switch self {
         case .missingFile(let path), .notSQLite(let path), .missingTable(let path, _), .missingColumn(let path, _, _),
-            .invalidValue(let path, _, _, _, _), .invalidNetwork(let path, _), .fileExists(let path), .unknownSession(let path, _),
+            .invalidValue(let path, _, _, _, _), .invalidNetwork(let path, _), .fileExists(let path),
+            .unknownSession(let path, _),
             .database(let path, _):
             path
         }

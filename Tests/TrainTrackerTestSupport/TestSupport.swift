@@ -10,6 +10,12 @@ public enum SharedPaths {
 
     /// The Greater Tokyo railway file.
     public static var tokyoRailways: String { data.appendingPathComponent("tokyo/railway.sqlite").path }
+    /// The mini-tokyo-3d folder.
+    public static var miniTokyo3D: String { data.appendingPathComponent("tokyo/mini-tokyo-3d").path }
+    /// The Caltrain GTFS feed, as a folder.
+    public static var caltrain: String { data.appendingPathComponent("gtfs/caltrain-2017-07-24").path }
+    /// The NYC subway routes 1 and 2 GTFS feed, zipped.
+    public static var nycSubway: String { data.appendingPathComponent("gtfs/nyc-subway-1-2.zip").path }
 }
 
 /// A fresh directory under the system's temporary directory, removed when the value goes away.

@@ -19,7 +19,8 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The input format (default: detected).", valueName: "format"))
     var from: TransitFormat?
 
-    @Argument(help: ArgumentHelp("The input: a mini-tokyo-3d folder, a GTFS zip or folder, or an Eki railway file.", valueName: "path"))
+    @Argument(
+        help: ArgumentHelp("The input: a mini-tokyo-3d folder, a GTFS zip or folder, or an Eki railway file.", valueName: "path"))
     var input: String
 
     @Option(help: ArgumentHelp("The Eki railway file to write.", valueName: "path"))
@@ -42,7 +43,8 @@ struct ImportCommand: ParsableCommand {
         if let from {
             do throws(ImportError) {
                 dataset = try TransitSource.load(
-                    path: input, format: from, options: GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes)),
+                    path: input, format: from,
+                    options: GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes)),
                     warn: { StandardError.line($0) })
             } catch {
                 throw CommandFailure(error.description)
@@ -54,7 +56,8 @@ struct ImportCommand: ParsableCommand {
         let elapsed = clock.now - started
         StandardError.line(
             "wrote \(out): \(dataset.network.railways.count) railways, \(dataset.network.stations.count) stations, "
-                + "\(dataset.timetable.trains.count) trains, \(dataset.timetable.stopCount) calls in \(formatSeconds(elapsed.seconds))")
+                + "\(dataset.timetable.trains.count) trains, \(dataset.timetable.stopCount) calls in \(formatSeconds(elapsed.seconds))"
+        )
     }
 }
 

@@ -12,7 +12,9 @@ public enum GTFSImporter {
         /// Rail routes only.
         public init(routeTypes: Set<Int>? = nil) { self.routeTypes = routeTypes }
 
-        func includes(_ type: Int) -> Bool { routeTypes?.contains(type) ?? ([0, 1, 2].contains(type) || (100...199).contains(type)) }
+        func includes(_ type: Int) -> Bool {
+            routeTypes?.contains(type) ?? ([0, 1, 2].contains(type) || (100...199).contains(type))
+        }
     }
 
     /// Platforms without a parent station that share a name within this distance are one station.
@@ -24,7 +26,9 @@ public enum GTFSImporter {
     /// - Throws: `ImportError` naming the file, the line and the field of the first problem:
     ///   a missing required file or column, a bad number or time, a stop time for an unknown
     ///   trip or stop, a shape with one point, a feed without routes of the chosen types.
-    public static func load(path: String, options: Options = Options(), warn: (String) -> Void = { _ in }) throws(ImportError) -> TransitDataset {
+    public static func load(path: String, options: Options = Options(), warn: (String) -> Void = { _ in }) throws(ImportError)
+        -> TransitDataset
+    {
         let feed = try GTFSFeed(path: path)
         let routes = try readRoutes(feed, options: options)
         let stops = try readStops(feed)
@@ -57,21 +61,35 @@ public enum GTFSImporter {
                         id: scoped(stationKey), railwayID: route.id, name: station?.name ?? stationKey,
                         coordinate: station?.coordinate ?? Coordinate(latitude: 0, longitude: 0)))
             }
-            let track = try routeTrack(route: route.id, trips: routeTrips, shapes: shapes, order: order, stops: stops, feed: feed, warn: warn)
+            let track = try routeTrack(
+                route: route.id, trips: routeTrips, shapes: shapes, order: order, stops: stops, feed: feed, warn: warn)
             railways.append(
                 Railway(
                     id: route.id, name: route.name, color: route.color, stationIDs: order.map(scoped),
                     ascendingName: names.ascending, descendingName: names.descending, track: track))
             trainTypes.append(TrainType(id: route.id, name: route.shortName ?? route.name))
+            let onLine = Set(order)
+            var branchTrips = 0
             for trip in routeTrips {
-                guard let tripCalls = calls[trip.id], tripCalls.count >= 2 else { continue }
+                guard var tripCalls = calls[trip.id] else { continue }
+                let before = tripCalls.count
+                tripCalls.removeAll { !onLine.contains($0.station) }
+                if tripCalls.count < before { branchTrips += 1 }
+                guard tripCalls.count >= 2 else { continue }
                 trains.append(
                     TimetabledTrain(
                         id: trip.id, railwayID: route.id, number: trip.shortName, trainTypeID: route.id,
                         directionName: trip.directionID == 1 ? names.descending : names.ascending, service: trip.serviceID,
                         name: trip.headsign,
-                        stops: tripCalls.map { TimetableStop(stationID: scoped($0.station), arrival: $0.arrival, departure: $0.departure) }
+                        stops: tripCalls.map {
+                            TimetableStop(stationID: scoped($0.station), arrival: $0.arrival, departure: $0.departure)
+                        }
                     ))
+            }
+            if branchTrips > 0 {
+                warn(
+                    "warning: \(feed.path): \(branchTrips) trips of route \(route.id) run onto a branch; their calls there are left out"
+                )
             }
         }
         guard !railways.isEmpty else {
@@ -85,7 +103,8 @@ public enum GTFSImporter {
             throw ImportError(file: feed.path, problem: error.description)
         }
         for railway in network.railways {
-            for station in network.stations(of: railway) where (railway.track.polyline.distance(to: station.coordinate) ?? 0) > 150 {
+            for station in network.stations(of: railway)
+            where (railway.track.polyline.distance(to: station.coordinate) ?? 0) > 150 {
                 warn("warning: \(feed.path): station \(station.name) lies more than 150 m from the track of route \(railway.id)")
             }
         }
@@ -101,24 +120,30 @@ public enum GTFSImporter {
         var color: String
     }
 
-    private static func readRoutes(_ feed: GTFSFeed, options: Options) throws(ImportError) -> (ordered: [Route], all: Set<String>) {
+    private static func readRoutes(_ feed: GTFSFeed, options: Options) throws(ImportError) -> (ordered: [Route], all: Set<String>)
+    {
         let table = try feed.requiredTable("routes.txt")
         let idColumn = try table.requiredColumn("route_id")
         let typeColumn = try table.requiredColumn("route_type")
-        let short = table.column("route_short_name"), long = table.column("route_long_name"), color = table.column("route_color")
+        let short = table.column("route_short_name")
+        let long = table.column("route_long_name")
+        let color = table.column("route_color")
         var routes: [Route] = []
         var all = Set<String>()
         for row in table.rows.indices {
             let id = try table.requiredText(row, idColumn)
             all.insert(id)
             guard let type = try table.number(row, typeColumn), type == type.rounded() else {
-                throw ImportError(file: table.path, location: table.line(row), field: "route_type", problem: "not a route type '\(table.rows[row][typeColumn])'")
+                throw ImportError(
+                    file: table.path, location: table.line(row), field: "route_type",
+                    problem: "not a route type '\(table.rows[row][typeColumn])'")
             }
             guard options.includes(Int(type)) else { continue }
             let shortName = table.text(row, short)
             let name = table.text(row, long) ?? shortName ?? id
             let hex = table.text(row, color).map { "#" + $0.uppercased() }
-            routes.append(Route(id: id, name: name, shortName: shortName, color: hex.flatMap { $0.count == 7 ? $0 : nil } ?? "#888888"))
+            routes.append(
+                Route(id: id, name: name, shortName: shortName, color: hex.flatMap { $0.count == 7 ? $0 : nil } ?? "#888888"))
         }
         return (routes, all)
     }
@@ -144,7 +169,9 @@ public enum GTFSImporter {
             if let latitude = try table.number(row, latitudeColumn), let longitude = try table.number(row, longitudeColumn) {
                 coordinate = Coordinate(latitude: latitude, longitude: longitude)
                 guard coordinate?.isValid == true else {
-                    throw ImportError(file: table.path, location: table.line(row), field: "stop_lat", problem: "not a position (\(latitude), \(longitude))")
+                    throw ImportError(
+                        file: table.path, location: table.line(row), field: "stop_lat",
+                        problem: "not a position (\(latitude), \(longitude))")
                 }
             }
             records.append((id, table.text(row, nameColumn) ?? id, coordinate, table.text(row, parentColumn)))
@@ -192,15 +219,18 @@ public enum GTFSImporter {
         let routeColumn = try table.requiredColumn("route_id")
         let tripColumn = try table.requiredColumn("trip_id")
         let serviceColumn = try table.requiredColumn("service_id")
-        let headsign = table.column("trip_headsign"), shortName = table.column("trip_short_name")
-        let direction = table.column("direction_id"), shape = table.column("shape_id")
+        let headsign = table.column("trip_headsign")
+        let shortName = table.column("trip_short_name")
+        let direction = table.column("direction_id")
+        let shape = table.column("shape_id")
         let selected = Set(routes.ordered.map(\.id))
         var trips: [String: Trip] = [:]
         var all = Set<String>()
         for row in table.rows.indices {
             let routeID = try table.requiredText(row, routeColumn)
             guard routes.all.contains(routeID) else {
-                throw ImportError(file: table.path, location: table.line(row), field: "route_id", problem: "unknown route '\(routeID)'")
+                throw ImportError(
+                    file: table.path, location: table.line(row), field: "route_id", problem: "unknown route '\(routeID)'")
             }
             let id = try table.requiredText(row, tripColumn)
             all.insert(id)
@@ -210,7 +240,8 @@ public enum GTFSImporter {
             }
             guard selected.contains(routeID) else { continue }
             trips[id] = Trip(
-                id: id, routeID: routeID, serviceID: try table.requiredText(row, serviceColumn), headsign: table.text(row, headsign),
+                id: id, routeID: routeID, serviceID: try table.requiredText(row, serviceColumn),
+                headsign: table.text(row, headsign),
                 shortName: table.text(row, shortName), directionID: directionID, shapeID: table.text(row, shape))
         }
         return (trips, all)
@@ -237,11 +268,13 @@ public enum GTFSImporter {
             let tripID = try table.requiredText(row, tripColumn)
             let stopID = try table.requiredText(row, stopColumn)
             guard let station = stops.stationOf[stopID] else {
-                throw ImportError(file: table.path, location: table.line(row), field: "stop_id", problem: "unknown stop '\(stopID)'")
+                throw ImportError(
+                    file: table.path, location: table.line(row), field: "stop_id", problem: "unknown stop '\(stopID)'")
             }
             guard trips[tripID] != nil else {
                 if !knownTrips.contains(tripID) {
-                    throw ImportError(file: table.path, location: table.line(row), field: "trip_id", problem: "unknown trip '\(tripID)'")
+                    throw ImportError(
+                        file: table.path, location: table.line(row), field: "trip_id", problem: "unknown trip '\(tripID)'")
                 }
                 continue
             }
@@ -251,11 +284,14 @@ public enum GTFSImporter {
             func time(_ column: Int) throws(ImportError) -> Seconds? {
                 guard let text = table.text(row, column) else { return nil }
                 guard let seconds = TimetableStop.seconds(fromClock: text) else {
-                    throw ImportError(file: table.path, location: table.line(row), field: table.header[column], problem: "not a time '\(text)'")
+                    throw ImportError(
+                        file: table.path, location: table.line(row), field: table.header[column], problem: "not a time '\(text)'")
                 }
                 return seconds
             }
-            calls[tripID, default: []].append(Call(sequence: sequence, station: station, arrival: try time(arrivalColumn), departure: try time(departureColumn)))
+            calls[tripID, default: []].append(
+                Call(sequence: sequence, station: station, arrival: try time(arrivalColumn), departure: try time(departureColumn))
+            )
         }
         for (trip, list) in calls {
             // In stop_sequence order, one call per station (platforms of one station fold together).
@@ -282,7 +318,7 @@ public enum GTFSImporter {
         for row in table.rows.indices {
             let id = try table.requiredText(row, idColumn)
             guard let latitude = try table.number(row, latitudeColumn), let longitude = try table.number(row, longitudeColumn),
-                  Coordinate(latitude: latitude, longitude: longitude).isValid
+                Coordinate(latitude: latitude, longitude: longitude).isValid
             else {
                 throw ImportError(file: table.path, location: table.line(row), field: "shape_pt_lat", problem: "not a position")
             }
@@ -295,7 +331,9 @@ public enum GTFSImporter {
         for (id, list) in points {
             let line = Polyline(list.sorted { $0.sequence < $1.sequence }.map(\.coordinate))
             guard line.coordinates.count >= 2 else {
-                throw ImportError(file: table.path, location: "shape '\(id)'", field: "shape_pt_lat", problem: "a shape needs at least two distinct points")
+                throw ImportError(
+                    file: table.path, location: "shape '\(id)'", field: "shape_pt_lat",
+                    problem: "a shape needs at least two distinct points")
             }
             shapes[id] = line.coordinates
         }
@@ -336,22 +374,29 @@ public enum GTFSImporter {
     }
 
     /// `base` with the stations of `other` missing from it inserted between their neighbours.
+    ///
+    /// Stations before `other`'s first shared station are added only where that station
+    /// begins `base` (the line is extended), likewise after its last; elsewhere they form a
+    /// branch, which a railway (one line of stations) cannot hold, and are left out.
     static func merge(_ base: [String], _ other: [String]) -> [String] {
         var result = base
         var anchor: Int?
         var pending: [String] = []
         for station in other {
-            if let position = result.firstIndex(of: station) {
-                let insertAt = anchor.map { min(max($0 + 1, position), result.count) } ?? position
-                result.insert(contentsOf: pending, at: insertAt)
-                anchor = (result.firstIndex(of: station) ?? position)
-                pending = []
-            } else {
+            guard let position = result.firstIndex(of: station) else {
                 pending.append(station)
+                continue
             }
+            if let anchor {
+                result.insert(contentsOf: pending, at: min(max(anchor + 1, position), result.count))
+            } else if position == 0 {
+                result.insert(contentsOf: pending, at: 0)
+            }
+            anchor = result.firstIndex(of: station)
+            pending = []
         }
-        if !pending.isEmpty {
-            result.insert(contentsOf: pending, at: anchor.map { $0 + 1 } ?? result.count)
+        if let anchor, anchor == result.count - 1 {
+            result.append(contentsOf: pending)
         }
         return result
     }
@@ -391,7 +436,9 @@ public enum GTFSImporter {
             return Track(pieces: [(best.line.coordinates, false)])
         }
         if let shapeID = trips.compactMap(\.shapeID).first, shapes != nil {
-            throw ImportError(file: "\(feed.path)/trips.txt", location: "route '\(route)'", field: "shape_id", problem: "unknown shape '\(shapeID)'")
+            throw ImportError(
+                file: "\(feed.path)/trips.txt", location: "route '\(route)'", field: "shape_id",
+                problem: "unknown shape '\(shapeID)'")
         }
         warn("warning: \(feed.path): route \(route) has no shape; its track is drawn station to station")
         return Track(pieces: [(order.compactMap { stops.stations[$0]?.coordinate }, false)])

@@ -48,10 +48,14 @@ public enum MiniTokyo3DImporter {
             )
             for stationID in record.stations where seenStations.insert(stationID).inserted {
                 guard let (index, station) = stationsByID[stationID] else {
-                    throw ImportError(file: file("railways.json"), location: "railway '\(record.id)'", field: "stations", problem: "unknown station '\(stationID)'")
+                    throw ImportError(
+                        file: file("railways.json"), location: "railway '\(record.id)'", field: "stations",
+                        problem: "unknown station '\(stationID)'")
                 }
                 guard let pair = station.coord, pair.count >= 2, Coordinate(latitude: pair[1], longitude: pair[0]).isValid else {
-                    throw ImportError(file: file("stations.json"), location: "record \(index + 1)", field: "coord", problem: "not a [longitude, latitude] pair")
+                    throw ImportError(
+                        file: file("stations.json"), location: "record \(index + 1)", field: "coord",
+                        problem: "not a [longitude, latitude] pair")
                 }
                 stations.append(
                     Station(
@@ -133,16 +137,23 @@ private struct TimetableContext: Sendable {
                 throw ImportError(file: path, location: location, field: "r", problem: "unknown railway '\(record.r)'")
             }
             guard directions[record.r]?.contains(record.d) == true else {
-                throw ImportError(file: path, location: location, field: "d", problem: "'\(record.d)' is not a direction of \(record.r)")
+                throw ImportError(
+                    file: path, location: location, field: "d", problem: "'\(record.d)' is not a direction of \(record.r)")
             }
             var stops: [TimetableStop] = []
             stops.reserveCapacity(record.tt.count)
             for (index, call) in record.tt.enumerated() {
                 guard let station = railwayStations[call.s] else {
-                    throw ImportError(file: path, location: location, field: "tt[\(index)].s", problem: "'\(call.s)' is not a station of \(record.r)")
+                    throw ImportError(
+                        file: path, location: location, field: "tt[\(index)].s",
+                        problem: "'\(call.s)' is not a station of \(record.r)")
                 }
-                let arrival = try call.a.map { text throws(ImportError) in try time(text, path: path, location: location, field: "tt[\(index)].a") }
-                let departure = try call.d.map { text throws(ImportError) in try time(text, path: path, location: location, field: "tt[\(index)].d") }
+                let arrival = try call.a.map { text throws(ImportError) in
+                    try time(text, path: path, location: location, field: "tt[\(index)].a")
+                }
+                let departure = try call.d.map { text throws(ImportError) in
+                    try time(text, path: path, location: location, field: "tt[\(index)].d")
+                }
                 stops.append(TimetableStop(stationID: station, arrival: arrival, departure: departure))
             }
             let service = record.id.hasPrefix(record.t + ".") ? String(record.id.dropFirst(record.t.count + 1)) : "Daily"

@@ -25,13 +25,17 @@ struct MiniTokyo3DTrackBuilder {
         try build(id, chain: [])
     }
 
-    private mutating func build(_ id: String, chain: [String]) throws(ImportError) -> [(coordinates: [Coordinate], isUnderground: Bool)] {
+    private mutating func build(_ id: String, chain: [String]) throws(ImportError) -> [(
+        coordinates: [Coordinate], isUnderground: Bool
+    )] {
         if let done = built[id] { return done }
         guard let entry = entries[id] else {
             throw ImportError(file: path, location: chain.last.map { "railway '\($0)'" }, problem: "no track for '\(id)'")
         }
         guard !chain.contains(id) else {
-            throw ImportError(file: path, location: "railway '\(id)'", problem: "its track is built on itself (\((chain + [id]).joined(separator: " → ")))")
+            throw ImportError(
+                file: path, location: "railway '\(id)'",
+                problem: "its track is built on itself (\((chain + [id]).joined(separator: " → ")))")
         }
         var pieces: [(coordinates: [Coordinate], isUnderground: Bool)] = []
         for (number, subline) in entry.sublines.enumerated() {
@@ -41,12 +45,17 @@ struct MiniTokyo3DTrackBuilder {
             switch subline.type {
             case "main", "hybrid":
                 guard points.count >= 2 else {
-                    throw ImportError(file: path, location: location, field: "coords", problem: "a track needs at least two points")
+                    throw ImportError(
+                        file: path, location: location, field: "coords", problem: "a track needs at least two points")
                 }
                 pieces.append((points, isUnderground))
             case "sub":
-                guard let start = subline.start, let startRailway = start.railway, let first = points.first, let last = points.last else {
-                    throw ImportError(file: path, location: location, field: "start", problem: "a sub subline needs a start railway and coordinates")
+                guard let start = subline.start, let startRailway = start.railway, let first = points.first,
+                    let last = points.last
+                else {
+                    throw ImportError(
+                        file: path, location: location, field: "start",
+                        problem: "a sub subline needs a start railway and coordinates")
                 }
                 let startBase = try basePolyline(startRailway, chain: chain + [id])
                 var along = try alongBase(startBase, from: first, to: last, offset: start.offset ?? 0)
@@ -57,7 +66,8 @@ struct MiniTokyo3DTrackBuilder {
                 }
                 pieces.append((along, isUnderground))
             default:
-                throw ImportError(file: path, location: location, field: "type", problem: "unknown subline type '\(subline.type)'")
+                throw ImportError(
+                    file: path, location: location, field: "type", problem: "unknown subline type '\(subline.type)'")
             }
         }
         built[id] = pieces
@@ -74,7 +84,9 @@ struct MiniTokyo3DTrackBuilder {
 
     /// The stretch of `base` between the points nearest `first` and `last`, in that order,
     /// shifted `offset` units to the right of the base's own direction.
-    private func alongBase(_ base: Polyline, from first: Coordinate, to last: Coordinate, offset: Double) throws(ImportError) -> [Coordinate] {
+    private func alongBase(_ base: Polyline, from first: Coordinate, to last: Coordinate, offset: Double) throws(ImportError)
+        -> [Coordinate]
+    {
         guard let start = base.projection(of: first)?.alongTrack, let end = base.projection(of: last)?.alongTrack else {
             return [first, last]
         }
@@ -102,7 +114,8 @@ struct MiniTokyo3DTrackBuilder {
         for (index, pair) in pairs.enumerated() {
             let coordinate = pair.count >= 2 ? Coordinate(latitude: pair[1], longitude: pair[0]) : nil
             guard let coordinate, coordinate.isValid else {
-                throw ImportError(file: path, location: location, field: "coords[\(index)]", problem: "not a [longitude, latitude] pair")
+                throw ImportError(
+                    file: path, location: location, field: "coords[\(index)]", problem: "not a [longitude, latitude] pair")
             }
             result.append(coordinate)
         }

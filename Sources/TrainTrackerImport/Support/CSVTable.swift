@@ -38,7 +38,8 @@ struct CSVTable {
         self.path = path
         self.header = header.map { $0.trimmingCharacters(in: .whitespaces) }
         self.rows = rows
-        self.columns = Dictionary(self.header.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        self.columns = Dictionary(
+            self.header.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Reads the file at `path`.

@@ -11,7 +11,8 @@ enum JSONFile {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ImportError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
+            throw ImportError(
+                file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
         }
         return try decode(type, from: data, path: path)
     }
@@ -69,7 +70,8 @@ enum JSONFile {
         case is Double.Type, is Int.Type: "a number"
         case is Bool.Type: "true or false"
         default:
-            String(describing: type).hasPrefix("Array") ? "an array" : (String(describing: type).hasPrefix("Dictionary") ? "an object" : "a \(type)")
+            String(describing: type).hasPrefix("Array")
+                ? "an array" : (String(describing: type).hasPrefix("Dictionary") ? "an object" : "a \(type)")
         }
     }
 }

@@ -42,7 +42,11 @@ public enum TransitSource {
         guard let format = format ?? detectFormat(at: path) else {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                throw ImportError(file: path, problem: "a folder that is neither mini-tokyo-3d (railways.json, stations.json, coordinates.json) nor GTFS (stops.txt)")
+                throw ImportError(
+                    file: path,
+                    problem:
+                        "a folder that is neither mini-tokyo-3d (railways.json, stations.json, coordinates.json) nor GTFS (stops.txt)"
+                )
             }
             throw ImportError(file: path, problem: "no such file")
         }
