@@ -61,7 +61,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TrainTrackerImportTests",
-            dependencies: ["TrainTrackerImport", "TrainTrackerStorage", "TrainTrackerTestSupport"]
+            dependencies: [
+                "TrainTrackerImport", "TrainTrackerStorage", "TrainTrackerTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "TrainTrackerCommandsTests",
