@@ -177,29 +177,36 @@ public struct SessionDatabase: Sendable {
     ///
     /// - Throws: `StorageError` for a database error (for example a duplicate id); nothing is written then.
     public func insert(_ session: Session, fixes: [RecordedFix], motionActivities: [MotionActivity] = []) throws(StorageError) {
+        try insert([(session, fixes)], motionActivities: motionActivities)
+    }
+
+    /// Writes several sessions with their fixes in one transaction: all of them or none.
+    ///
+    /// - Throws: `StorageError` for a database error (for example a duplicate id); nothing is written then.
+    public func insert(_ sessions: [(session: Session, fixes: [RecordedFix])], motionActivities: [MotionActivity] = []) throws(StorageError) {
         do {
             try queue.write { db in
-                try db.execute(
-                    sql:
-                        "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        session.id, session.startDate.ekiText, session.endDate?.ekiText, session.notes,
-                        session.isFromColdLaunch, session.isOnTrain,
-                    ]
-                )
+                let sessionStatement = try db.makeStatement(
+                    sql: "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)")
                 let statement = try db.makeStatement(
                     sql: """
                         INSERT INTO locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy, course, speed, sessionID)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """
                 )
-                for fix in fixes {
-                    let location = fix.location
-                    try statement.execute(arguments: [
-                        fix.id, location.coordinate.latitude, location.coordinate.longitude, location.altitude,
-                        location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1,
-                        session.id,
+                for (session, fixes) in sessions {
+                    try sessionStatement.execute(arguments: [
+                        session.id, session.startDate.ekiText, session.endDate?.ekiText, session.notes,
+                        session.isFromColdLaunch, session.isOnTrain,
                     ])
+                    for fix in fixes {
+                        let location = fix.location
+                        try statement.execute(arguments: [
+                            fix.id, location.coordinate.latitude, location.coordinate.longitude, location.altitude,
+                            location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1,
+                            session.id,
+                        ])
+                    }
                 }
                 for activity in motionActivities {
                     try db.execute(

@@ -1,0 +1,59 @@
+import Foundation
+import TrainTrackerCore
+
+/// Reads a journey from CSV with a header row. Columns are matched loosely (case, spaces,
+/// underscores and units in brackets do not matter): latitude, longitude and timestamp are
+/// required; accuracy, speed, course and altitude are optional.
+enum CSVJourneyReader {
+    /// Accepted names of each column, normalised (lower case, letters and digits only).
+    static let aliases: [(field: String, names: [String])] = [
+        ("latitude", ["latitude", "lat", "latdeg", "y"]),
+        ("longitude", ["longitude", "lon", "lng", "long", "londeg", "x"]),
+        ("timestamp", ["timestamp", "time", "datetime", "date", "utc", "timeutc", "recordedat", "isotime"]),
+        ("accuracy", ["horizontalaccuracy", "accuracy", "hacc", "acc", "accuracym"]),
+        ("speed", ["speed", "speedms", "velocity"]),
+        ("course", ["course", "heading", "bearing", "coursedeg"]),
+        ("altitude", ["altitude", "alt", "elevation", "ele", "altitudem"]),
+    ]
+
+    /// A header name in its comparable form: `Speed (m/s)` → `speedms`.
+    static func normalise(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.map(Character.init))
+    }
+
+    static func read(data: Data, path: String) throws(ImportError) -> ImportedTrack {
+        let table = try CSVTable(data: data, path: path)
+        let normalised = table.header.map(normalise)
+        var columns: [String: Int] = [:]
+        for (field, names) in aliases {
+            if let index = names.lazy.compactMap({ normalised.firstIndex(of: $0) }).first { columns[field] = index }
+        }
+        for required in ["latitude", "longitude", "timestamp"] where columns[required] == nil {
+            throw ImportError(
+                file: path, field: required,
+                problem: "missing column (looked for \(aliases.first { $0.field == required }?.names.joined(separator: ", ") ?? required))")
+        }
+        var locations: [Location] = []
+        locations.reserveCapacity(table.rows.count)
+        for row in table.rows.indices {
+            guard let latitude = try table.number(row, columns["latitude"]), let longitude = try table.number(row, columns["longitude"]) else {
+                throw ImportError(file: path, location: table.line(row), field: columns["latitude"].map { table.header[$0] }, problem: "empty")
+            }
+            guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
+                throw ImportError(file: path, location: table.line(row), field: columns["latitude"].map { table.header[$0] }, problem: "not a position (\(latitude), \(longitude))")
+            }
+            let timeColumn = columns["timestamp"] ?? 0
+            let timeText = try table.requiredText(row, timeColumn)
+            guard let time = JourneyFile.timestamp(timeText) else {
+                throw ImportError(file: path, location: table.line(row), field: table.header[timeColumn], problem: "not a time '\(timeText)'")
+            }
+            locations.append(
+                Location(
+                    coordinate: Coordinate(latitude: latitude, longitude: longitude), timestamp: time,
+                    horizontalAccuracy: try table.number(row, columns["accuracy"]), speed: try table.number(row, columns["speed"]),
+                    course: try table.number(row, columns["course"]), altitude: try table.number(row, columns["altitude"])))
+        }
+        guard !locations.isEmpty else { throw ImportError(file: path, problem: "no rows") }
+        return ImportedTrack(file: path, name: nil, locations: locations)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import TrainTrackerCore
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads GPX 1.1 tracks: `<trk>` → `<trkseg>` → `<trkpt lat lon>` with `<time>`, `<ele>`,
+/// and speed, course and accuracy from the common extensions (`<speed>`, `<course>`,
+/// `gpxtpx:speed`, `gpxtpx:course`, `<hAcc>`, `<horizontalAccuracy>`), whatever their prefix.
+enum GPXReader {
+    static func read(data: Data, path: String) throws(ImportError) -> [ImportedTrack] {
+        let parser = XMLParser(data: data)
+        let delegate = Delegate(path: path)
+        parser.delegate = delegate
+        let parsed = parser.parse()
+        if let error = delegate.error { throw error }
+        guard parsed else {
+            throw ImportError(file: path, location: "line \(parser.lineNumber)", problem: "not valid XML")
+        }
+        guard delegate.sawGPX else { throw ImportError(file: path, problem: "not a GPX file (no <gpx> element)") }
+        let tracks = delegate.tracks.filter { !$0.locations.isEmpty }
+        guard !tracks.isEmpty else { throw ImportError(file: path, problem: "no track points (<trkpt>)") }
+        return tracks
+    }
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        let path: String
+        var tracks: [ImportedTrack] = []
+        var error: ImportError?
+        var sawGPX = false
+        private var inTrack = false
+        private var point: (latitude: Double, longitude: Double, fields: [String: String])?
+        private var pointNumber = 0
+        private var text = ""
+        private var depthName: [String] = []
+
+        init(path: String) { self.path = path }
+
+        private var location: String { "track \(tracks.count), point \(pointNumber)" }
+
+        private func fail(_ parser: XMLParser, _ error: ImportError) {
+            if self.error == nil { self.error = error }
+            parser.abortParsing()
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            let local = name.split(separator: ":").last.map(String.init) ?? name
+            depthName.append(local)
+            text = ""
+            switch local {
+            case "gpx": sawGPX = true
+            case "trk":
+                inTrack = true
+                pointNumber = 0
+                tracks.append(ImportedTrack(file: path, name: nil, locations: []))
+            case "trkpt" where inTrack:
+                pointNumber += 1
+                guard let latitudeText = attributes["lat"], let latitude = Double(latitudeText) else {
+                    return fail(parser, ImportError(file: path, location: location, field: "lat", problem: "not a number '\(attributes["lat"] ?? "")'"))
+                }
+                guard let longitudeText = attributes["lon"], let longitude = Double(longitudeText) else {
+                    return fail(parser, ImportError(file: path, location: location, field: "lon", problem: "not a number '\(attributes["lon"] ?? "")'"))
+                }
+                guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
+                    return fail(parser, ImportError(file: path, location: location, field: "lat", problem: "not a position (\(latitude), \(longitude))"))
+                }
+                point = (latitude, longitude, [:])
+            default: break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            let local = name.split(separator: ":").last.map(String.init) ?? name
+            defer {
+                depthName.removeLast()
+                text = ""
+            }
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if var current = point {
+                if local == "trkpt" {
+                    point = nil
+                    finishPoint(current, parser: parser)
+                } else if !value.isEmpty {
+                    current.fields[local] = value
+                    point = current
+                }
+                return
+            }
+            if local == "name", inTrack, depthName.dropLast().last == "trk", !tracks.isEmpty { tracks[tracks.count - 1].name = value }
+            if local == "trk" { inTrack = false }
+        }
+
+        private func finishPoint(_ point: (latitude: Double, longitude: Double, fields: [String: String]), parser: XMLParser) {
+            guard let timeText = point.fields["time"] else {
+                return fail(parser, ImportError(file: path, location: location, field: "time", problem: "missing; a journey needs timestamps"))
+            }
+            guard let time = JourneyFile.timestamp(timeText) else {
+                return fail(parser, ImportError(file: path, location: location, field: "time", problem: "not a time '\(timeText)'"))
+            }
+            func number(_ names: [String]) -> Double?? {
+                guard let (name, text) = names.lazy.compactMap({ name in point.fields[name].map { (name, $0) } }).first else { return .some(nil) }
+                guard let value = Double(text), value.isFinite else {
+                    fail(parser, ImportError(file: path, location: location, field: name, problem: "not a number '\(text)'"))
+                    return nil
+                }
+                return .some(value)
+            }
+            guard let altitude = number(["ele"]), let speed = number(["speed"]), let course = number(["course", "heading"]),
+                  let accuracy = number(["hAcc", "horizontalAccuracy", "accuracy"])
+            else { return }
+            tracks[tracks.count - 1].locations.append(
+                Location(
+                    coordinate: Coordinate(latitude: point.latitude, longitude: point.longitude), timestamp: time,
+                    horizontalAccuracy: accuracy, speed: speed, course: course, altitude: altitude))
+        }
+    }
+}

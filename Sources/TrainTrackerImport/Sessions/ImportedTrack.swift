@@ -1,0 +1,46 @@
+import Foundation
+import TrainTrackerCore
+
+/// One journey read from a GPX, CSV or GeoJSON file: it becomes one recorded session.
+public struct ImportedTrack: Sendable {
+    /// The file it came from.
+    public var file: String
+    /// The track's name, if the file gives one.
+    public var name: String?
+    /// The fixes, in file order.
+    public var locations: [Location]
+
+    /// Creates a track.
+    public init(file: String, name: String?, locations: [Location]) {
+        self.file = file
+        self.name = name
+        self.locations = locations
+    }
+}
+
+/// Reads journeys from GPX 1.1, CSV and GeoJSON files, detected by their extension.
+public enum JourneyFile {
+    /// The tracks in the file at `path`: one per GPX `<trk>`, one per CSV or GeoJSON file.
+    ///
+    /// - Throws: `ImportError` naming the file, the line or record and the field of the
+    ///   first problem: a bad number, a point without a timestamp, a file of another shape.
+    public static func read(path: String) throws(ImportError) -> [ImportedTrack] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImportError(file: path, problem: "no such file")
+        }
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "gpx": return try GPXReader.read(data: data, path: path)
+        case "csv", "txt": return [try CSVJourneyReader.read(data: data, path: path)]
+        case "geojson", "json": return [try GeoJSONJourneyReader.read(data: data, path: path)]
+        default: throw ImportError(file: path, problem: "unknown journey format; expected .gpx, .csv or .geojson")
+        }
+    }
+
+    /// Parses a timestamp: ISO 8601, the Eki text form, or seconds (or milliseconds) since 1970.
+    static func timestamp(_ text: String) -> Timestamp? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let timestamp = Timestamp(parsing: trimmed) { return timestamp }
+        guard let number = Double(trimmed), number.isFinite, number > 0 else { return nil }
+        return Timestamp(secondsSince1970: number > 100_000_000_000 ? number / 1000 : number)
+    }
+}
