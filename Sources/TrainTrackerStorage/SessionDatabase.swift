@@ -183,11 +183,15 @@ public struct SessionDatabase: Sendable {
     /// Writes several sessions with their fixes in one transaction: all of them or none.
     ///
     /// - Throws: `StorageError` for a database error (for example a duplicate id); nothing is written then.
-    public func insert(_ sessions: [(session: Session, fixes: [RecordedFix])], motionActivities: [MotionActivity] = []) throws(StorageError) {
+    public func insert(_ sessions: [(session: Session, fixes: [RecordedFix])], motionActivities: [MotionActivity] = [])
+        throws(StorageError)
+    {
         do {
             try queue.write { db in
                 let sessionStatement = try db.makeStatement(
-                    sql: "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)")
+                    sql:
+                        "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)"
+                )
                 let statement = try db.makeStatement(
                     sql: """
                         INSERT INTO locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy, course, speed, sessionID)

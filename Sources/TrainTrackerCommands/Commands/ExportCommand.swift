@@ -24,7 +24,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("An Eki session SQLite file.", valueName: "path"))
     var sessions: String
 
-    @Option(name: .customLong("session"), help: ArgumentHelp("The session to export (needed when the file holds several).", valueName: "id"))
+    @Option(
+        name: .customLong("session"),
+        help: ArgumentHelp("The session to export (needed when the file holds several).", valueName: "id"))
     var sessionID: String?
 
     @Option(help: "The tracking algorithm.")
@@ -50,7 +52,9 @@ struct ExportCommand: ParsableCommand {
         guard all.count == 1, let summary = all.first else {
             throw CommandFailure("\(sessions): holds \(all.count) sessions; choose one with --session")
         }
-        let (fixes, report) = try CommandFailure.wrapping { () throws(StorageError) in try database.fixes(sessionID: summary.session.id) }
+        let (fixes, report) = try CommandFailure.wrapping { () throws(StorageError) in
+            try database.fixes(sessionID: summary.session.id)
+        }
         if !report.isClean { StandardError.line("warning: \(sessions): session \(summary.session.id): \(report.summary)") }
         var replayed: [ReplayedFix] = []
         replayer.replay(fixes) { replayed.append(ReplayedFix(fix: $0, result: $1)) }

@@ -27,8 +27,14 @@ struct ImportSessionsCommand: ParsableCommand {
     @Flag(help: "Add the sessions to an existing file instead of creating one.")
     var append = false
 
+    @Option(help: ArgumentHelp("Offset from UTC of times written without a zone, e.g. +03:00.", valueName: "offset"))
+    var utcOffset: String = "+00:00"
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one journey file") }
+        guard parseUTCOffset(utcOffset) != nil else {
+            throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
+        }
     }
 
     func run() throws {
@@ -36,7 +42,7 @@ struct ImportSessionsCommand: ParsableCommand {
         for file in files {
             let tracks: [ImportedTrack]
             do throws(ImportError) {
-                tracks = try JourneyFile.read(path: file)
+                tracks = try JourneyFile.read(path: file, utcOffset: parseUTCOffset(utcOffset) ?? 0)
             } catch {
                 throw CommandFailure(error.description)
             }
@@ -46,7 +52,9 @@ struct ImportSessionsCommand: ParsableCommand {
                 let name = URL(fileURLWithPath: file).lastPathComponent + (track.name.map { " (\($0))" } ?? "")
                 sessions.append(
                     (
-                        Session(id: UUID().uuidString, startDate: first.timestamp, endDate: last.timestamp, notes: "imported from \(name)"),
+                        Session(
+                            id: UUID().uuidString, startDate: first.timestamp, endDate: last.timestamp,
+                            notes: "imported from \(name)"),
                         track.locations.map { RecordedFix(id: UUID().uuidString, location: $0) }
                     ))
             }

@@ -3,7 +3,8 @@ import TrainTrackerCore
 
 /// Reads a journey from CSV with a header row. Columns are matched loosely (case, spaces,
 /// underscores and units in brackets do not matter): latitude, longitude and timestamp are
-/// required; accuracy, speed, course and altitude are optional.
+/// required; accuracy, speed, course and altitude are optional. A device, session, track
+/// or user column splits the file into one journey per value.
 enum CSVJourneyReader {
     /// Accepted names of each column, normalised (lower case, letters and digits only).
     static let aliases: [(field: String, names: [String])] = [
@@ -14,14 +15,16 @@ enum CSVJourneyReader {
         ("speed", ["speed", "speedms", "velocity"]),
         ("course", ["course", "heading", "bearing", "coursedeg"]),
         ("altitude", ["altitude", "alt", "elevation", "ele", "altitudem"]),
+        ("track", ["deviceid", "device", "sessionid", "session", "trackid", "track", "tripid", "userid", "user"]),
     ]
 
     /// A header name in its comparable form: `Speed (m/s)` → `speedms`.
     static func normalise(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.map(Character.init))
+        String(
+            name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.map(Character.init))
     }
 
-    static func read(data: Data, path: String) throws(ImportError) -> ImportedTrack {
+    static func read(data: Data, path: String, utcOffset: Seconds) throws(ImportError) -> [ImportedTrack] {
         let table = try CSVTable(data: data, path: path)
         let normalised = table.header.map(normalise)
         var columns: [String: Int] = [:]
@@ -31,29 +34,43 @@ enum CSVJourneyReader {
         for required in ["latitude", "longitude", "timestamp"] where columns[required] == nil {
             throw ImportError(
                 file: path, field: required,
-                problem: "missing column (looked for \(aliases.first { $0.field == required }?.names.joined(separator: ", ") ?? required))")
+                problem:
+                    "missing column (looked for \(aliases.first { $0.field == required }?.names.joined(separator: ", ") ?? required))"
+            )
         }
-        var locations: [Location] = []
-        locations.reserveCapacity(table.rows.count)
+        var tracks: [String: [Location]] = [:]
+        var trackOrder: [String] = []
         for row in table.rows.indices {
-            guard let latitude = try table.number(row, columns["latitude"]), let longitude = try table.number(row, columns["longitude"]) else {
-                throw ImportError(file: path, location: table.line(row), field: columns["latitude"].map { table.header[$0] }, problem: "empty")
+            guard let latitude = try table.number(row, columns["latitude"]),
+                let longitude = try table.number(row, columns["longitude"])
+            else {
+                throw ImportError(
+                    file: path, location: table.line(row), field: columns["latitude"].map { table.header[$0] }, problem: "empty")
             }
             guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
-                throw ImportError(file: path, location: table.line(row), field: columns["latitude"].map { table.header[$0] }, problem: "not a position (\(latitude), \(longitude))")
+                throw ImportError(
+                    file: path, location: table.line(row), field: columns["latitude"].map { table.header[$0] },
+                    problem: "not a position (\(latitude), \(longitude))")
             }
             let timeColumn = columns["timestamp"] ?? 0
             let timeText = try table.requiredText(row, timeColumn)
-            guard let time = JourneyFile.timestamp(timeText) else {
-                throw ImportError(file: path, location: table.line(row), field: table.header[timeColumn], problem: "not a time '\(timeText)'")
+            guard let time = JourneyFile.timestamp(timeText, utcOffset: utcOffset) else {
+                throw ImportError(
+                    file: path, location: table.line(row), field: table.header[timeColumn], problem: "not a time '\(timeText)'")
             }
-            locations.append(
+            let track = table.text(row, columns["track"]) ?? ""
+            if tracks[track] == nil { trackOrder.append(track) }
+            tracks[track, default: []].append(
                 Location(
                     coordinate: Coordinate(latitude: latitude, longitude: longitude), timestamp: time,
-                    horizontalAccuracy: try table.number(row, columns["accuracy"]), speed: try table.number(row, columns["speed"]),
+                    horizontalAccuracy: try table.number(row, columns["accuracy"]),
+                    speed: try table.number(row, columns["speed"]),
                     course: try table.number(row, columns["course"]), altitude: try table.number(row, columns["altitude"])))
         }
-        guard !locations.isEmpty else { throw ImportError(file: path, problem: "no rows") }
-        return ImportedTrack(file: path, name: nil, locations: locations)
+        guard !trackOrder.isEmpty else { throw ImportError(file: path, problem: "no rows") }
+        let trackColumn = columns["track"].map { table.header[$0] }
+        return trackOrder.map { key in
+            ImportedTrack(file: path, name: trackColumn.map { "\($0) \(key)" }, locations: tracks[key] ?? [])
+        }
     }
 }

@@ -2,16 +2,16 @@ import Foundation
 import TrainTrackerCore
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads GPX 1.1 tracks: `<trk>` → `<trkseg>` → `<trkpt lat lon>` with `<time>`, `<ele>`,
 /// and speed, course and accuracy from the common extensions (`<speed>`, `<course>`,
 /// `gpxtpx:speed`, `gpxtpx:course`, `<hAcc>`, `<horizontalAccuracy>`), whatever their prefix.
 enum GPXReader {
-    static func read(data: Data, path: String) throws(ImportError) -> [ImportedTrack] {
+    static func read(data: Data, path: String, utcOffset: Seconds) throws(ImportError) -> [ImportedTrack] {
         let parser = XMLParser(data: data)
-        let delegate = Delegate(path: path)
+        let delegate = Delegate(path: path, utcOffset: utcOffset)
         parser.delegate = delegate
         let parsed = parser.parse()
         if let error = delegate.error { throw error }
@@ -35,7 +35,12 @@ enum GPXReader {
         private var text = ""
         private var depthName: [String] = []
 
-        init(path: String) { self.path = path }
+        let utcOffset: Seconds
+
+        init(path: String, utcOffset: Seconds) {
+            self.path = path
+            self.utcOffset = utcOffset
+        }
 
         private var location: String { "track \(tracks.count), point \(pointNumber)" }
 
@@ -60,13 +65,22 @@ enum GPXReader {
             case "trkpt" where inTrack:
                 pointNumber += 1
                 guard let latitudeText = attributes["lat"], let latitude = Double(latitudeText) else {
-                    return fail(parser, ImportError(file: path, location: location, field: "lat", problem: "not a number '\(attributes["lat"] ?? "")'"))
+                    return fail(
+                        parser,
+                        ImportError(
+                            file: path, location: location, field: "lat", problem: "not a number '\(attributes["lat"] ?? "")'"))
                 }
                 guard let longitudeText = attributes["lon"], let longitude = Double(longitudeText) else {
-                    return fail(parser, ImportError(file: path, location: location, field: "lon", problem: "not a number '\(attributes["lon"] ?? "")'"))
+                    return fail(
+                        parser,
+                        ImportError(
+                            file: path, location: location, field: "lon", problem: "not a number '\(attributes["lon"] ?? "")'"))
                 }
                 guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
-                    return fail(parser, ImportError(file: path, location: location, field: "lat", problem: "not a position (\(latitude), \(longitude))"))
+                    return fail(
+                        parser,
+                        ImportError(
+                            file: path, location: location, field: "lat", problem: "not a position (\(latitude), \(longitude))"))
                 }
                 point = (latitude, longitude, [:])
             default: break
@@ -92,19 +106,26 @@ enum GPXReader {
                 }
                 return
             }
-            if local == "name", inTrack, depthName.dropLast().last == "trk", !tracks.isEmpty { tracks[tracks.count - 1].name = value }
+            if local == "name", inTrack, depthName.dropLast().last == "trk", !tracks.isEmpty {
+                tracks[tracks.count - 1].name = value
+            }
             if local == "trk" { inTrack = false }
         }
 
         private func finishPoint(_ point: (latitude: Double, longitude: Double, fields: [String: String]), parser: XMLParser) {
             guard let timeText = point.fields["time"] else {
-                return fail(parser, ImportError(file: path, location: location, field: "time", problem: "missing; a journey needs timestamps"))
+                return fail(
+                    parser,
+                    ImportError(file: path, location: location, field: "time", problem: "missing; a journey needs timestamps"))
             }
-            guard let time = JourneyFile.timestamp(timeText) else {
-                return fail(parser, ImportError(file: path, location: location, field: "time", problem: "not a time '\(timeText)'"))
+            guard let time = JourneyFile.timestamp(timeText, utcOffset: utcOffset) else {
+                return fail(
+                    parser, ImportError(file: path, location: location, field: "time", problem: "not a time '\(timeText)'"))
             }
             func number(_ names: [String]) -> Double?? {
-                guard let (name, text) = names.lazy.compactMap({ name in point.fields[name].map { (name, $0) } }).first else { return .some(nil) }
+                guard let (name, text) = names.lazy.compactMap({ name in point.fields[name].map { (name, $0) } }).first else {
+                    return .some(nil)
+                }
                 guard let value = Double(text), value.isFinite else {
                     fail(parser, ImportError(file: path, location: location, field: name, problem: "not a number '\(text)'"))
                     return nil
@@ -112,7 +133,7 @@ enum GPXReader {
                 return .some(value)
             }
             guard let altitude = number(["ele"]), let speed = number(["speed"]), let course = number(["course", "heading"]),
-                  let accuracy = number(["hAcc", "horizontalAccuracy", "accuracy"])
+                let accuracy = number(["hAcc", "horizontalAccuracy", "accuracy"])
             else { return }
             tracks[tracks.count - 1].locations.append(
                 Location(

@@ -6,7 +6,7 @@ import TrainTrackerCore
 /// `altitude`; or a LineString feature with a `coordTimes` or `times` array property.
 /// LineStrings without times are passed over when the file holds a timed journey.
 enum GeoJSONJourneyReader {
-    static func read(data: Data, path: String) throws(ImportError) -> ImportedTrack {
+    static func read(data: Data, path: String, utcOffset: Seconds) throws(ImportError) -> ImportedTrack {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data)
@@ -42,11 +42,14 @@ enum GeoJSONJourneyReader {
                 let coordinate = try position(geometry["coordinates"], path: path, location: location, field: "coordinates")
                 let timeValue = properties["time"] ?? properties["timestamp"]
                 guard let timeValue else {
-                    throw ImportError(file: path, location: location, field: "time", problem: "missing; a journey needs timestamps")
+                    throw ImportError(
+                        file: path, location: location, field: "time", problem: "missing; a journey needs timestamps")
                 }
-                let time = try timestamp(timeValue, path: path, location: location, field: "time")
+                let time = try timestamp(timeValue, path: path, location: location, field: "time", utcOffset: utcOffset)
                 func number(_ keys: [String]) throws(ImportError) -> Double? {
-                    guard let key = keys.first(where: { properties[$0] != nil && !(properties[$0] is NSNull) }) else { return nil }
+                    guard let key = keys.first(where: { properties[$0] != nil && !(properties[$0] is NSNull) }) else {
+                        return nil
+                    }
                     guard let value = properties[key] as? NSNumber, value.doubleValue.isFinite else {
                         throw ImportError(file: path, location: location, field: key, problem: "not a number")
                     }
@@ -54,23 +57,31 @@ enum GeoJSONJourneyReader {
                 }
                 locations.append(
                     Location(
-                        coordinate: coordinate.coordinate, timestamp: time, horizontalAccuracy: try number(["accuracy", "horizontalAccuracy"]),
+                        coordinate: coordinate.coordinate, timestamp: time,
+                        horizontalAccuracy: try number(["accuracy", "horizontalAccuracy"]),
                         speed: try number(["speed"]), course: try number(["course", "heading"]),
                         altitude: try number(["altitude"]) ?? coordinate.altitude))
             case "LineString":
                 guard let points = geometry["coordinates"] as? [Any] else {
-                    throw ImportError(file: path, location: location, field: "coordinates", problem: "expected an array of positions")
+                    throw ImportError(
+                        file: path, location: location, field: "coordinates", problem: "expected an array of positions")
                 }
                 guard let times = (properties["coordTimes"] ?? properties["times"]) as? [Any], times.count == points.count else {
                     // An untimed line (a railway drawn beside the journey, say) is no journey.
-                    untimedLine = untimedLine
-                        ?? ImportError(file: path, location: location, field: "coordTimes", problem: "missing; a journey needs a time per position")
+                    untimedLine =
+                        untimedLine
+                        ?? ImportError(
+                            file: path, location: location, field: "coordTimes",
+                            problem: "missing; a journey needs a time per position")
                     continue
                 }
                 name = name ?? properties["name"] as? String
                 for (pointIndex, point) in points.enumerated() {
-                    let position = try position(point, path: path, location: "\(location), position \(pointIndex + 1)", field: "coordinates")
-                    let time = try timestamp(times[pointIndex], path: path, location: "\(location), position \(pointIndex + 1)", field: "coordTimes")
+                    let position = try position(
+                        point, path: path, location: "\(location), position \(pointIndex + 1)", field: "coordinates")
+                    let time = try timestamp(
+                        times[pointIndex], path: path, location: "\(location), position \(pointIndex + 1)", field: "coordTimes",
+                        utcOffset: utcOffset)
                     locations.append(Location(coordinate: position.coordinate, timestamp: time, altitude: position.altitude))
                 }
             default:
@@ -83,19 +94,25 @@ enum GeoJSONJourneyReader {
         return ImportedTrack(file: path, name: name, locations: locations)
     }
 
-    private static func position(_ value: Any?, path: String, location: String, field: String) throws(ImportError) -> (coordinate: Coordinate, altitude: Double?) {
+    private static func position(_ value: Any?, path: String, location: String, field: String) throws(ImportError) -> (
+        coordinate: Coordinate, altitude: Double?
+    ) {
         guard let numbers = value as? [NSNumber], numbers.count >= 2 else {
             throw ImportError(file: path, location: location, field: field, problem: "expected [longitude, latitude]")
         }
         let coordinate = Coordinate(latitude: numbers[1].doubleValue, longitude: numbers[0].doubleValue)
         guard coordinate.isValid else {
-            throw ImportError(file: path, location: location, field: field, problem: "not a position (\(coordinate.latitude), \(coordinate.longitude))")
+            throw ImportError(
+                file: path, location: location, field: field,
+                problem: "not a position (\(coordinate.latitude), \(coordinate.longitude))")
         }
         return (coordinate, numbers.count > 2 ? numbers[2].doubleValue : nil)
     }
 
-    private static func timestamp(_ value: Any, path: String, location: String, field: String) throws(ImportError) -> Timestamp {
-        if let text = value as? String, let time = JourneyFile.timestamp(text) { return time }
+    private static func timestamp(
+        _ value: Any, path: String, location: String, field: String, utcOffset: Seconds
+    ) throws(ImportError) -> Timestamp {
+        if let text = value as? String, let time = JourneyFile.timestamp(text, utcOffset: utcOffset) { return time }
         if let number = value as? NSNumber, let time = JourneyFile.timestamp(number.stringValue) { return time }
         throw ImportError(file: path, location: location, field: field, problem: "not a time '\(value)'")
     }

@@ -36,8 +36,8 @@ public struct JourneyExporter: Sendable {
         }
         return spans.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.compactMap { id, span in
             guard let railway = network.railway(id: id),
-                  let start = railway.track.polyline.projection(of: span.first)?.alongTrack,
-                  let end = railway.track.polyline.projection(of: span.last)?.alongTrack
+                let start = railway.track.polyline.projection(of: span.first)?.alongTrack,
+                let end = railway.track.polyline.projection(of: span.last)?.alongTrack
             else { return nil }
             return (railway, railway.track.polyline.slice(from: start, to: end))
         }
@@ -71,7 +71,8 @@ public struct JourneyExporter: Sendable {
             if let course = location.course { xml += "<tt:course>\(course)</tt:course>" }
             if let accuracy = location.horizontalAccuracy { xml += "<tt:hAcc>\(accuracy)</tt:hAcc>" }
             if let best = item.result.best {
-                xml += "<tt:railway>\(escape(best.railwayID))</tt:railway><tt:direction>\(escape(best.directionName))</tt:direction>"
+                xml +=
+                    "<tt:railway>\(escape(best.railwayID))</tt:railway><tt:direction>\(escape(best.directionName))</tt:direction>"
                 xml += "<tt:station>\(escape(best.focusStationID))</tt:station><tt:phase>\(best.phase.rawValue)</tt:phase>"
             }
             xml += "</extensions></trkpt>\n"
@@ -79,7 +80,8 @@ public struct JourneyExporter: Sendable {
         xml += "</trkseg></trk>\n"
         for (railway, coordinates) in matchedLines(replayed) {
             xml += "<rte><name>\(escape(railway.name))</name><type>railway</type>"
-            xml += "<extensions><tt:railway>\(escape(railway.id))</tt:railway><tt:color>\(railway.color)</tt:color></extensions>\n"
+            xml +=
+                "<extensions><tt:railway>\(escape(railway.id))</tt:railway><tt:color>\(railway.color)</tt:color></extensions>\n"
             for coordinate in coordinates {
                 xml += "<rtept lat=\"\(coordinate.latitude)\" lon=\"\(coordinate.longitude)\"/>\n"
             }
