@@ -7,7 +7,7 @@ import TrainTrackerTestSupport
 @Suite struct HelpSnapshotTests {
     static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
-    @Test(arguments: ["", "demo", "replay", "sessions", "network", "bench", "journey"])
+    @Test(arguments: ["", "demo", "replay", "sessions", "network", "bench", "journey", "import", "import-sessions", "export"])
     func helpMatchesItsSnapshot(command: String) throws {
         let arguments = (command.isEmpty ? [] : [command]) + ["--help"]
         let outcome = try ToolRunner.run(arguments)
