@@ -52,7 +52,7 @@ public struct Replayer: Sendable {
             let (fixes, report) = try CommandFailure.wrapping { () throws(StorageError) in try database.fixes(sessionID: id) }
             if !report.isClean { warn("warning: \(database.path): session \(id): \(report.summary)") }
             let heading = SessionHeading(id: id, start: summary.session.startDate, fixCount: fixes.count)
-            var replayed: [(fix: RecordedFix, result: TrackingResult)] = []
+            var replayed: [ReplayedFix] = []
             var timeline = TimelineWriter(formatter: formatter)
             if format == .text {
                 if index > 0 { output.line("") }
@@ -63,7 +63,7 @@ public struct Replayer: Sendable {
                 case .jsonl: output.line(formatter.jsonLine(sessionID: id, fix: fix, result: result))
                 case .text: if let line = timeline.line(for: fix, result: result) { output.line(line) }
                 }
-                if pictureDirectory != nil { replayed.append((fix, result)) }
+                if pictureDirectory != nil { replayed.append(ReplayedFix(fix: fix, result: result)) }
             }
             if let pictureDirectory {
                 let picture = SessionPicture(network: network, formatter: formatter).svg(session: heading, replayed: replayed)

@@ -14,7 +14,7 @@ struct SessionPicture {
     private static let phaseColors: [FocusPhase: String] = [.next: "#3A7BD5", .soon: "#F39C12", .now: "#27AE60"]
 
     /// The SVG document for `session`, given each fix with the tracker's result.
-    func svg(session: SessionHeading, replayed: [(fix: RecordedFix, result: TrackingResult)]) -> String {
+    func svg(session: SessionHeading, replayed: [ReplayedFix]) -> String {
         let height = Self.mapHeight + Self.stripHeight + 3 * Self.margin + 30
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(Int(height))" \
@@ -34,15 +34,15 @@ struct SessionPicture {
     }
 
     /// The railways that were the best answer at some fix, most frequent first.
-    private func namedRailways(_ replayed: [(fix: RecordedFix, result: TrackingResult)]) -> [Railway] {
+    private func namedRailways(_ replayed: [ReplayedFix]) -> [Railway] {
         var counts: [String: Int] = [:]
-        for (_, result) in replayed {
+        for result in replayed.map(\.result) {
             if let id = result.best?.railwayID { counts[id, default: 0] += 1 }
         }
         return counts.sorted { $0.value > $1.value }.compactMap { network.railway(id: $0.key) }
     }
 
-    private func map(replayed: [(fix: RecordedFix, result: TrackingResult)], railways: [Railway], frame: MapFrame) -> String {
+    private func map(replayed: [ReplayedFix], railways: [Railway], frame: MapFrame) -> String {
         var svg = """
             <clipPath id="map"><rect x="\(frame.origin.x)" y="\(frame.origin.y)" width="\(frame.size.width)" \
             height="\(frame.size.height)"/></clipPath>
@@ -58,7 +58,8 @@ struct SessionPicture {
                 "<path d=\"\(path.joined(separator: " "))\" fill=\"none\" stroke=\"\(railway.color)\" stroke-width=\"5\" "
                 + "stroke-opacity=\"0.45\" stroke-linejoin=\"round\"><title>\(escape(railway.name))</title></path>\n"
         }
-        for (fix, result) in replayed {
+        for item in replayed {
+            let (fix, result) = (item.fix, item.result)
             let point = frame.point(fix.location.coordinate)
             let color = result.best.map { Self.phaseColors[$0.phase] ?? "#999999" } ?? "#BBBBBB"
             let title = formatter.timelineLine(at: fix.location.timestamp, best: result.best)
@@ -95,7 +96,7 @@ struct SessionPicture {
 
     /// The timeline: a band per fix coloured by the answer's railway, phase ticks below, and
     /// the station names where the answer becomes "Now".
-    private func strip(replayed: [(fix: RecordedFix, result: TrackingResult)], top: Double) -> String {
+    private func strip(replayed: [ReplayedFix], top: Double) -> String {
         let left = Self.margin
         let width = Self.width - 2 * Self.margin
         let start = replayed[0].fix.location.timestamp
@@ -103,7 +104,8 @@ struct SessionPicture {
         func x(_ timestamp: Timestamp) -> Double { left + width * timestamp.seconds(since: start) / span }
         var svg = "<text x=\"\(left)\" y=\"\(format(top + 10))\" font-weight=\"bold\">Answer over time</text>\n"
         let bandTop = top + 18
-        for (index, (fix, result)) in replayed.enumerated() {
+        for (index, item) in replayed.enumerated() {
+            let (fix, result) = (item.fix, item.result)
             let x0 = x(fix.location.timestamp)
             let x1 = index + 1 < replayed.count ? x(replayed[index + 1].fix.location.timestamp) : x0 + 1
             let railwayColor = result.best.flatMap { network.railway(id: $0.railwayID)?.color } ?? "#DDDDDD"
@@ -115,7 +117,8 @@ struct SessionPicture {
         }
         var lastNow: String?
         var labelRow = 0
-        for (fix, result) in replayed {
+        for item in replayed {
+            let (fix, result) = (item.fix, item.result)
             guard let best = result.best, best.phase == .now else { continue }
             guard best.focusStationID != lastNow else { continue }
             lastNow = best.focusStationID

@@ -1,20 +1,6 @@
 import Foundation
 import TrainTrackerCore
 
-/// A replayed fix: the fix and the tracker's answer after it.
-public struct ReplayedFix: Sendable {
-    /// The fix as recorded.
-    public var fix: RecordedFix
-    /// The tracker's answer.
-    public var result: TrackingResult
-
-    /// Creates a replayed fix.
-    public init(fix: RecordedFix, result: TrackingResult) {
-        self.fix = fix
-        self.result = result
-    }
-}
-
 /// Writes a session with its tracking results as GPX 1.1 or GeoJSON, so results open in
 /// any map tool: every fix with the answer after it, and each railway the tracker named
 /// as a line along its track between the first and last fix it was named for.
