@@ -13,7 +13,8 @@ public struct TrainTrackerCommand: ParsableCommand {
             "Tells a train rider which railway they are on, which way it goes and what the next station is, from GPS fixes alone.",
         subcommands: [
             DemoCommand.self, ReplayCommand.self, SessionsCommand.self, NetworkCommand.self, BenchCommand.self,
-            JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self,
+            JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self, SimulateCommand.self,
+            EvaluateCommand.self,
         ]
     )
 

@@ -33,13 +33,16 @@ public struct TrackingCandidate: Hashable, Sendable {
     public var phase: FocusPhase
     /// Up to two stations after the focus station, in travel order.
     public var laterStationIDs: [String]
+    /// The next station the train stops at, for algorithms that know the stopping pattern;
+    /// `nil` otherwise (the published algorithm knows stations, not stops).
+    public var nextStopID: String?
     /// The ranking score, higher is more likely.
     public var score: Double
 
     /// Creates a candidate.
     public init(
         railwayID: String, direction: TravelDirection, directionName: String, destinationStationID: String?,
-        focusStationID: String, phase: FocusPhase, laterStationIDs: [String], score: Double
+        focusStationID: String, phase: FocusPhase, laterStationIDs: [String], score: Double, nextStopID: String? = nil
     ) {
         self.railwayID = railwayID
         self.direction = direction
@@ -49,6 +52,7 @@ public struct TrackingCandidate: Hashable, Sendable {
         self.phase = phase
         self.laterStationIDs = laterStationIDs
         self.score = score
+        self.nextStopID = nextStopID
     }
 }
 

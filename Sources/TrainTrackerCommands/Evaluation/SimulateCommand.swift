@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import TrainTrackerCore
+import TrainTrackerImport
+import TrainTrackerStorage
+
+/// The cases file beside `sessions.sqlite`.
+struct CasesFile: Codable {
+    /// How the cases were made.
+    var seed: UInt64
+    var countPerScenario: Int
+    var railways: String
+    var phone: String
+    var cases: [CaseTruth]
+}
+
+/// `traintracker simulate`: realistic recordings of real timetabled trips with ground truth.
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Simulate phone recordings of real timetabled trains, with exact ground truth.",
+        discussion: """
+            Writes DIR/sessions.sqlite (Eki session schema) and DIR/truth.json (per session the railway, \
+            direction, train, type and stops; per fix the true along-track position, speed, focus station \
+            and phase, and next stop). The same seed gives the same files. Scenarios: \
+            \(Scenario.all.map(\.name).joined(separator: ", ")), or all.
+            """
+    )
+
+    @OptionGroup var railways: RailwaysOption
+
+    @Option(
+        help: ArgumentHelp(
+            "Timetables, when --railways has none (a mini-tokyo-3d folder, a GTFS feed or an imported Eki file).",
+            valueName: "path"))
+    var timetables: String?
+
+    @Option(help: ArgumentHelp("The folder to write.", valueName: "directory"))
+    var out: String
+
+    @Option(help: "Rides per scenario (or in all, without --scenario).")
+    var count: Int = 10
+
+    @Option(help: "Seed of every random choice.")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("railway"), help: ArgumentHelp("Ride only these railways (repeatable).", valueName: "id"))
+    var railwayIDs: [String] = []
+
+    @Option(name: .customLong("scenario"), help: ArgumentHelp("A named scenario, or all (repeatable).", valueName: "name"))
+    var scenarios: [String] = []
+
+    @Flag(help: "Replace the files in --out if they exist.")
+    var force = false
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("--count must be at least 1") }
+        let known = Set(Scenario.all.map(\.name) + ["all"])
+        if let unknown = scenarios.first(where: { !known.contains($0) }) {
+            throw ValidationError(
+                "unknown scenario '\(unknown)'; choose from \(Scenario.all.map(\.name).joined(separator: ", ")), all")
+        }
+    }
+
+    func run() throws {
+        var dataset = try railways.loadDataset(timetables: true)
+        if let timetables {
+            let other = try RailwaysOption.parse(["--railways", timetables]).loadDataset(timetables: true)
+            dataset.timetable = other.timetable
+        }
+        guard !dataset.timetable.trains.isEmpty else {
+            throw CommandFailure("\(railways.railways): no timetables; give --timetables (a mini-tokyo-3d folder or a GTFS feed)")
+        }
+        var filters: [RideFilter] = []
+        if scenarios.isEmpty {
+            filters = [RideFilter(railways: Set(railwayIDs))]
+        } else {
+            let chosen = scenarios.contains("all") ? Scenario.all : Scenario.all.filter { scenarios.contains($0.name) }
+            for scenario in chosen {
+                guard scenario.applies(to: dataset.network) else {
+                    if !scenarios.contains("all") {
+                        throw CommandFailure(
+                            "\(railways.railways): scenario \(scenario.name) needs railways \(scenario.filter.railways.sorted().joined(separator: ", "))"
+                        )
+                    }
+                    continue
+                }
+                filters.append(scenario.filter)
+            }
+        }
+        let sessionsPath = URL(fileURLWithPath: out).appendingPathComponent("sessions.sqlite").path
+        let truthPath = URL(fileURLWithPath: out).appendingPathComponent("truth.json").path
+        if !force, FileManager.default.fileExists(atPath: sessionsPath) {
+            throw CommandFailure("\(sessionsPath): file exists; not overwriting it (use --force)")
+        }
+        let generator = CaseGenerator(dataset: dataset)
+        var cases: [SimulatedCase] = []
+        var progress = ProgressBar(label: "simulate", total: filters.count)
+        for (index, filter) in filters.enumerated() {
+            let made = generator.cases(count: count, seed: seed &+ UInt64(index) &* 7919, filter: filter)
+            if made.count < count {
+                StandardError.line("warning: \(filter.name ?? "rides"): \(made.count) of \(count) rides could be simulated")
+            }
+            cases += made
+            progress.update(index + 1)
+        }
+        progress.finish()
+        guard !cases.isEmpty else {
+            throw CommandFailure("\(railways.railways): no ride matches; check --railway and --scenario")
+        }
+        try write(cases, sessionsPath: sessionsPath, truthPath: truthPath)
+        StandardError.line("wrote \(cases.count) sessions, \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)")
+    }
+
+    private func write(_ cases: [SimulatedCase], sessionsPath: String, truthPath: String) throws {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("\(out): cannot create the folder")
+        }
+        if force {
+            try? manager.removeItem(atPath: sessionsPath)
+            try? manager.removeItem(atPath: truthPath)
+        }
+        let file = CasesFile(
+            seed: seed, countPerScenario: count, railways: railways.railways, phone: String(describing: PhoneModel()),
+            cases: cases.map(\.truth))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do {
+            data = try encoder.encode(file)
+        } catch {
+            throw CommandFailure("\(truthPath): cannot encode the truth (\(error))")
+        }
+        do {
+            let database = try SessionDatabase.create(path: sessionsPath)
+            try database.insert(
+                cases.map {
+                    (
+                        Session(
+                            id: $0.sessionID, startDate: $0.start, endDate: $0.fixes.last?.location.timestamp,
+                            notes: "simulated \($0.truth.trainID)", isOnTrain: true), $0.fixes
+                    )
+                })
+            try data.write(to: URL(fileURLWithPath: truthPath), options: .atomic)
+        } catch let error as StorageError {
+            try? manager.removeItem(atPath: sessionsPath)
+            throw CommandFailure(error)
+        } catch {
+            try? manager.removeItem(atPath: sessionsPath)
+            throw CommandFailure("\(truthPath): cannot be written")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+/// How one algorithm did on one simulated session.
+public struct CaseScore: Hashable, Sendable, Codable {
+    /// The session.
+    public var sessionID: String
+    /// Its scenario, if any.
+    public var scenario: String?
+    /// Fixes scored: those from `warmUp` seconds after the first departure on.
+    public var scoredFixes: Int
+    /// Scored fixes whose best answer named the true railway.
+    public var railwayCorrect: Int
+    /// ... the true railway and direction.
+    public var directionCorrect: Int
+    /// ... a station and phase the truth shows within ±20 s.
+    public var focusCorrect: Int
+    /// ... the true next stop (the focus station for algorithms without a next stop) within ±20 s.
+    public var nextStopCorrect: Int
+    /// Whether the answer settled on the true railway and direction and kept it to the end.
+    public var locked: Bool
+    /// Seconds from the first departure to that lock.
+    public var lockTime: Seconds?
+    /// The algorithm's time per fix, in microseconds.
+    public var microsecondsPerFix: Double
+}
+
+/// The summary of one algorithm over a set of cases.
+public struct AlgorithmScore: Hashable, Sendable, Codable {
+    /// The algorithm's name.
+    public var algorithm: String
+    /// The cases scored.
+    public var sessions: Int
+    /// Scored fixes in all.
+    public var fixes: Int
+    /// Shares of scored fixes, 0 ... 1.
+    public var railwayAccuracy: Double
+    public var directionAccuracy: Double
+    public var focusAccuracy: Double
+    public var nextStopAccuracy: Double
+    /// The share of sessions that locked and stayed locked.
+    public var lockedShare: Double
+    /// The median lock time after the first departure, over locked sessions.
+    public var medianLockTime: Seconds?
+    /// Time per fix over all cases, in microseconds.
+    public var microsecondsPerFix: Double
+
+    /// Sums `scores` into one line.
+    public init(algorithm: String, scores: [CaseScore]) {
+        self.algorithm = algorithm
+        sessions = scores.count
+        let fixes = scores.reduce(0) { $0 + $1.scoredFixes }
+        self.fixes = fixes
+        func share(_ value: (CaseScore) -> Int) -> Double {
+            fixes == 0 ? 0 : Double(scores.reduce(0) { $0 + value($1) }) / Double(fixes)
+        }
+        railwayAccuracy = share(\.railwayCorrect)
+        directionAccuracy = share(\.directionCorrect)
+        focusAccuracy = share(\.focusCorrect)
+        nextStopAccuracy = share(\.nextStopCorrect)
+        lockedShare = scores.isEmpty ? 0 : Double(scores.filter(\.locked).count) / Double(scores.count)
+        let times = scores.compactMap(\.lockTime).sorted()
+        medianLockTime =
+            times.isEmpty
+            ? nil : (times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2)
+        let weighted = scores.reduce(0.0) { $0 + $1.microsecondsPerFix * Double($1.scoredFixes) }
+        microsecondsPerFix = fixes == 0 ? 0 : weighted / Double(fixes)
+    }
+}
+
+/// Scores tracking algorithms against simulated ground truth.
+public struct Evaluator: Sendable {
+    /// Fixes in the first seconds after departure are not scored (the algorithm is still learning).
+    public var warmUp: Seconds = 90
+    /// A focus or next stop counts when the truth shows it within this many seconds.
+    public var tolerance: Seconds = 20
+
+    /// The defaults: scoring from 90 s after departure, ±20 s tolerance.
+    public init() {}
+
+    /// Replays `fixes` through `tracker` and scores the answers against `truth`.
+    ///
+    /// - Complexity: O(n) in the number of fixes, plus the algorithm's own cost.
+    public func score(
+        fixes: [RecordedFix], truth: CaseTruth, tracker: some TrackingAlgorithm, clock: some Clock<Duration> = ContinuousClock()
+    ) -> CaseScore {
+        var tracker = tracker
+        var results: [TrackingResult] = []
+        results.reserveCapacity(fixes.count)
+        let elapsed = clock.measure {
+            for fix in fixes { results.append(tracker.process(fix.location)) }
+        }
+        let truthByID = Dictionary(truth.fixes.map { ($0.locationID, $0) }, uniquingKeysWith: { first, _ in first })
+        let timeline = truth.fixes.sorted { $0.time < $1.time }
+        var score = CaseScore(
+            sessionID: truth.sessionID, scenario: truth.scenario, scoredFixes: 0, railwayCorrect: 0, directionCorrect: 0,
+            focusCorrect: 0, nextStopCorrect: 0, locked: false, lockTime: nil,
+            microsecondsPerFix: fixes.isEmpty ? 0 : elapsed.microseconds / Double(fixes.count))
+        var lockStart: Double?
+        for (fix, result) in zip(fixes, results) {
+            guard let actual = truthByID[fix.id] else { continue }
+            let best = result.best
+            let rightLine = best?.railwayID == truth.railwayID && best?.directionName == truth.directionName
+            if actual.time >= truth.departure {
+                if rightLine { lockStart = lockStart ?? actual.time } else { lockStart = nil }
+            }
+            guard actual.time >= truth.departure + warmUp else { continue }
+            score.scoredFixes += 1
+            guard let best, best.railwayID == truth.railwayID else { continue }
+            score.railwayCorrect += 1
+            if best.directionName == truth.directionName { score.directionCorrect += 1 }
+            let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
+            if window.contains(where: { $0.station == best.focusStationID && $0.phase == best.phase }) { score.focusCorrect += 1 }
+            let nextStop = best.nextStopID ?? best.focusStationID
+            if window.contains(where: { $0.nextStop == nextStop }) { score.nextStopCorrect += 1 }
+        }
+        if let lockStart {
+            score.locked = true
+            score.lockTime = max(0, lockStart - truth.departure)
+        }
+        return score
+    }
+
+    /// The truth records within `tolerance` seconds of `time` (`timeline` is in time order).
+    static func window(_ timeline: [TruthFix], around time: Double, tolerance: Seconds) -> ArraySlice<TruthFix> {
+        var low = 0
+        var high = timeline.count
+        while low < high {
+            let middle = (low + high) / 2
+            if timeline[middle].time < time - tolerance { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < timeline.count, timeline[end].time <= time + tolerance { end += 1 }
+        return timeline[low..<end]
+    }
+}
+
+extension Duration {
+    /// The duration in microseconds.
+    var microseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+    }
+}

@@ -1,0 +1,173 @@
+/// A simulated recording with its ground truth.
+public struct SimulatedCase: Sendable {
+    /// The session as it is written to the sessions file.
+    public var sessionID: String
+    /// When recording started.
+    public var start: Timestamp
+    /// The recorded fixes.
+    public var fixes: [RecordedFix]
+    /// What really happened.
+    public var truth: CaseTruth
+}
+
+/// Which rides a set of cases is drawn from.
+public struct RideFilter: Hashable, Sendable {
+    /// The name the cases carry (a scenario's), if any.
+    public var name: String?
+    /// Railways to ride; all when empty.
+    public var railways: Set<String> = []
+    /// Train types to ride (`TimetabledTrain.trainTypeID`); all when empty.
+    public var trainTypes: Set<String> = []
+    /// The ride must call at or pass one of these stations; any ride when empty.
+    public var throughStations: Set<String> = []
+    /// The fewest and most stops in a ride, both ends counted.
+    public var stops: ClosedRange<Int> = 3...8
+
+    /// A filter; the defaults take any ride of 3 to 8 stops.
+    public init(
+        name: String? = nil, railways: Set<String> = [], trainTypes: Set<String> = [], throughStations: Set<String> = [],
+        stops: ClosedRange<Int> = 3...8
+    ) {
+        self.name = name
+        self.railways = railways
+        self.trainTypes = trainTypes
+        self.throughStations = throughStations
+        self.stops = stops
+    }
+}
+
+/// Picks real trains from a timetable and simulates rides on them: the same seed gives
+/// the same cases.
+public struct CaseGenerator: Sendable {
+    /// The network and timetable rides are drawn from.
+    public let dataset: TransitDataset
+    /// The phone's behaviour.
+    public var phone = PhoneModel()
+    /// The train's motion limits.
+    public var limits = TimetabledRide.Limits()
+    /// The day rides are dated on (its midnight, UTC); the timetable's clock times are added.
+    public var serviceDay = Timestamp(secondsSince1970: 1_758_499_200)  // 2025-09-22, a Monday
+
+    private let bigStations: Set<String>
+
+    /// A generator over `dataset`.
+    public init(dataset: TransitDataset) {
+        self.dataset = dataset
+        // Big stations: several railways' stations within 300 m of each other.
+        let network = dataset.network
+        var big = Set<String>()
+        for station in network.stations {
+            let projection = LocalProjection(origin: station.coordinate)
+            let railways = Set(
+                network.stations.lazy.filter { abs($0.coordinate.latitude - station.coordinate.latitude) < 0.003 }
+                    .filter { projection.distance(to: $0.coordinate) <= 300 }.map(\.railwayID))
+            if railways.count >= 3 { big.insert(station.id) }
+        }
+        bigStations = big
+    }
+
+    /// `count` cases drawn with `seed` from the rides `filter` allows.
+    ///
+    /// - Returns: fewer cases when the timetable holds no ride the filter allows.
+    /// - Complexity: O(count · ride length), plus one pass over the timetable.
+    public func cases(count: Int, seed: UInt64, filter: RideFilter = RideFilter(), idPrefix: String = "") -> [SimulatedCase] {
+        let network = dataset.network
+        let trains = dataset.timetable.trains.filter { train in
+            (filter.railways.isEmpty || filter.railways.contains(train.railwayID))
+                && (filter.trainTypes.isEmpty || train.trainTypeID.map(filter.trainTypes.contains) == true)
+                && train.stops.count >= filter.stops.lowerBound && network.railway(id: train.railwayID) != nil
+        }
+        guard !trains.isEmpty else { return [] }
+        var generator = SeededGenerator(seed: seed)
+        var cases: [SimulatedCase] = []
+        var attempts = 0
+        while cases.count < count, attempts < count * 200 {
+            attempts += 1
+            let train = trains[Int.random(in: 0..<trains.count, using: &generator)]
+            let length = Int.random(
+                in: filter.stops.lowerBound...min(filter.stops.upperBound, train.stops.count), using: &generator)
+            let first = Int.random(in: 0...(train.stops.count - length), using: &generator)
+            let stretch = Array(train.stops[first..<(first + length)])
+            guard
+                let ride = ride(
+                    train: train, stretch: stretch, filter: filter, index: cases.count, seed: generator.next(), idPrefix: idPrefix
+                )
+            else { continue }
+            cases.append(ride)
+        }
+        return cases
+    }
+
+    private func ride(
+        train: TimetabledTrain, stretch: [TimetableStop], filter: RideFilter, index: Int, seed: UInt64, idPrefix: String
+    ) -> SimulatedCase? {
+        let network = dataset.network
+        guard let railway = network.railway(id: train.railwayID), let direction = railway.direction(named: train.directionName)
+        else { return nil }
+        let stationIDs = railway.stationIDs
+        let positions = network.stationPositions(of: railway)
+        let positionOf = Dictionary(zip(stationIDs, positions), uniquingKeysWith: { first, _ in first })
+        let walk = TrackWalk(railway: railway, direction: direction)
+        guard stretch.allSatisfy({ positionOf[$0.stationID] != nil }) else { return nil }
+        // Stations passed or called at between the ends, for the through-station filter.
+        let firstIndex = stationIDs.firstIndex(of: stretch[0].stationID) ?? 0
+        let lastIndex = stationIDs.firstIndex(of: stretch[stretch.count - 1].stationID) ?? 0
+        let covered = Set(stationIDs[min(firstIndex, lastIndex)...max(firstIndex, lastIndex)])
+        if !filter.throughStations.isEmpty, filter.throughStations.isDisjoint(with: covered), !railway.isLoop { return nil }
+        let plan = TimetabledRide(
+            stops: stretch.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
+        let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
+        let start = serviceDay.adding(scheduledDeparture - plan.departureOffset)
+        let sessionID = "\(idPrefix)\(filter.name.map { "\($0)-" } ?? "")\(String(index + 1).leftPadded(3))-\(train.id)"
+        let railwayTruth = FocusTruth(stations: Array(zip(stationIDs, positions)).map { ($0.0, $0.1) }, walk: walk)
+        let stopTruth = FocusTruth(stations: stretch.map { ($0.stationID, positionOf[$0.stationID] ?? 0) }, walk: walk)
+        let stationCoordinates = network.stations(of: railway)
+        var phone = Phone(model: phone, seed: seed)
+        var fixes: [RecordedFix] = []
+        var truths: [TruthFix] = []
+        var time: Seconds = 0
+        var number = 0
+        while time <= plan.duration {
+            defer { time += phone.model.interval }
+            let (position, speed) = plan.state(at: time)
+            if railway.track.isUnderground(atAlongTrack: position) { continue }
+            let (coordinate, trackCourse) = railway.track.polyline.point(atAlongTrack: position)
+            let course = direction == .ascending ? trackCourse : (trackCourse + 180).truncatingRemainder(dividingBy: 360)
+            let nearest = stationCoordinates.min {
+                $0.coordinate.distance(to: coordinate) < $1.coordinate.distance(to: coordinate)
+            }
+            let stationDistance = nearest.map { $0.coordinate.distance(to: coordinate) } ?? .infinity
+            let timestamp = start.adding(time)
+            guard
+                let location = phone.report(
+                    coordinate: coordinate, course: course, speed: speed, time: timestamp,
+                    nearStation: stationDistance <= phone.model.stationRadius,
+                    atBigStation: stationDistance <= 200 && nearest.map { bigStations.contains($0.id) } == true)
+            else { continue }
+            number += 1
+            let id = "\(sessionID)-\(String(number).leftPadded(5))"
+            guard let focus = railwayTruth.focus(at: position) else { continue }
+            let stop = stopTruth.focus(at: position)
+            fixes.append(RecordedFix(id: id, location: location))
+            truths.append(
+                TruthFix(
+                    locationID: id, time: timestamp.secondsSince1970, alongTrack: position, speed: speed, station: focus.station,
+                    phase: focus.phase, nextStop: stop?.station, nextStopPhase: stop?.phase))
+        }
+        guard fixes.count >= 30 else { return nil }  // wholly underground rides give nothing to track
+        let truth = CaseTruth(
+            sessionID: sessionID, scenario: filter.name, railwayID: railway.id, directionName: train.directionName,
+            trainID: train.id, trainTypeID: train.trainTypeID, stops: stretch.map(\.stationID),
+            departure: start.adding(plan.departureOffset).secondsSince1970,
+            arrival: start.adding(plan.arrivalOffset).secondsSince1970,
+            fixes: truths)
+        return SimulatedCase(sessionID: sessionID, start: start, fixes: fixes, truth: truth)
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,98 @@
+/// What really happened at one simulated fix.
+public struct TruthFix: Hashable, Sendable, Codable {
+    /// The recorded fix's id.
+    public var locationID: String
+    /// When, in seconds since 1970.
+    public var time: Double
+    /// The train's true position along its railway's track.
+    public var alongTrack: Meters
+    /// The train's true speed.
+    public var speed: MetersPerSecond
+    /// The true focus station of the railway: `now` within 200 m of a station, `soon` within
+    /// 500 m before the next station ahead, otherwise `next` for that station.
+    public var station: String
+    /// The phase of `station`.
+    public var phase: FocusPhase
+    /// The same rule over the stations this train stops at: the next stop.
+    public var nextStop: String?
+    /// The phase of `nextStop`.
+    public var nextStopPhase: FocusPhase?
+
+    /// Creates a truth record.
+    public init(
+        locationID: String, time: Double, alongTrack: Meters, speed: MetersPerSecond, station: String, phase: FocusPhase,
+        nextStop: String?, nextStopPhase: FocusPhase?
+    ) {
+        self.locationID = locationID
+        self.time = time
+        self.alongTrack = alongTrack
+        self.speed = speed
+        self.station = station
+        self.phase = phase
+        self.nextStop = nextStop
+        self.nextStopPhase = nextStopPhase
+    }
+}
+
+/// The ground truth of one simulated session.
+public struct CaseTruth: Hashable, Sendable, Codable {
+    /// The session's id in the sessions file.
+    public var sessionID: String
+    /// The named scenario it belongs to, if any.
+    public var scenario: String?
+    /// The railway ridden.
+    public var railwayID: String
+    /// The direction's name, e.g. `Outbound`.
+    public var directionName: String
+    /// The timetabled train ridden.
+    public var trainID: String
+    /// Its type, e.g. `Tokyu.Express`.
+    public var trainTypeID: String?
+    /// The stations it stops at during the ride, in order.
+    public var stops: [String]
+    /// When it leaves the first station, in seconds since 1970.
+    public var departure: Double
+    /// When it reaches the last station, in seconds since 1970.
+    public var arrival: Double
+    /// Every recorded fix's truth, in time order.
+    public var fixes: [TruthFix]
+
+    /// Creates a case's truth.
+    public init(
+        sessionID: String, scenario: String?, railwayID: String, directionName: String, trainID: String, trainTypeID: String?,
+        stops: [String], departure: Double, arrival: Double, fixes: [TruthFix]
+    ) {
+        self.sessionID = sessionID
+        self.scenario = scenario
+        self.railwayID = railwayID
+        self.directionName = directionName
+        self.trainID = trainID
+        self.trainTypeID = trainTypeID
+        self.stops = stops
+        self.departure = departure
+        self.arrival = arrival
+        self.fixes = fixes
+    }
+}
+
+/// Works out the true focus station of a position, by the rule the truth files use.
+struct FocusTruth: Sendable {
+    static let nowRadius: Meters = 200
+    static let soonDistance: Meters = 500
+
+    /// (station id, along-track position) in line order.
+    let stations: [(id: String, position: Meters)]
+    let walk: TrackWalk
+
+    /// The focus at `position`, or `nil` when no station lies ahead (past the last).
+    func focus(at position: Meters) -> (station: String, phase: FocusPhase)? {
+        if let here = stations.min(by: { walk.separation($0.position, position) < walk.separation($1.position, position) }),
+            walk.separation(here.position, position) <= Self.nowRadius
+        {
+            return (here.id, .now)
+        }
+        let ahead = stations.map { ($0.id, walk.distanceAhead(from: position, to: $0.position)) }.filter { $0.1 > 0 }
+        guard let next = ahead.min(by: { $0.1 < $1.1 }) else { return nil }
+        return (next.0, next.1 <= Self.soonDistance ? .soon : .next)
+    }
+}
