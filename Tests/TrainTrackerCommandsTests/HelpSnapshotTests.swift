@@ -7,7 +7,10 @@ import TrainTrackerTestSupport
 @Suite struct HelpSnapshotTests {
     static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
-    @Test(arguments: ["", "demo", "replay", "sessions", "network", "bench", "journey", "import", "import-sessions", "export"])
+    @Test(arguments: [
+        "", "demo", "replay", "sessions", "network", "bench", "journey", "import", "import-sessions", "export", "simulate",
+        "evaluate",
+    ])
     func helpMatchesItsSnapshot(command: String) throws {
         let arguments = (command.isEmpty ? [] : [command]) + ["--help"]
         let outcome = try ToolRunner.run(arguments)

@@ -6,9 +6,13 @@ struct TrackWalk: Sendable {
     let sign: Double
 
     init(railway: Railway, direction: TravelDirection) {
-        length = railway.track.polyline.length
-        isLoop = railway.isLoop
-        sign = direction == .ascending ? 1 : -1
+        self.init(length: railway.track.polyline.length, isLoop: railway.isLoop, sign: direction == .ascending ? 1 : -1)
+    }
+
+    init(length: Meters, isLoop: Bool, sign: Double) {
+        self.length = length
+        self.isLoop = isLoop
+        self.sign = sign
     }
 
     /// The position `distance` metres further on from `position`.

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TrainTrackerTestSupport
+
+@Suite struct SimulateCommandTests {
+    func simulate(_ out: String, seed: Int, extra: [String] = []) throws -> ToolOutcome {
+        try ToolRunner.run(
+            [
+                "simulate", "--railways", SharedPaths.caltrain, "--out", out, "--count", "2", "--seed", "\(seed)", "--scenario",
+                "caltrain",
+            ] + extra)
+    }
+
+    @Test func theSameSeedWritesTheSameCases() throws {
+        let directory = try TemporaryDirectory()
+        let first = directory.path("a")
+        let second = directory.path("b")
+        let third = directory.path("c")
+        #expect(try simulate(first, seed: 5).status == 0)
+        #expect(try simulate(second, seed: 5).status == 0)
+        #expect(try simulate(third, seed: 6).status == 0)
+        let truth = { (folder: String) in try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent("truth.json"))
+        }
+        #expect(try truth(first) == truth(second))
+        #expect(try truth(first) != truth(third))
+        let sessions = try ToolRunner.run(["sessions", "--sessions", first + "/sessions.sqlite"])
+        #expect(
+            sessions.standardOutput
+                == (try ToolRunner.run(["sessions", "--sessions", second + "/sessions.sqlite"])).standardOutput)
+        #expect(sessions.standardOutput.hasSuffix("2 sessions\n"))
+        let json = try #require(try JSONSerialization.jsonObject(with: truth(first)) as? [String: Any])
+        let cases = try #require(json["cases"] as? [[String: Any]])
+        #expect(cases.count == 2)
+        #expect(cases.allSatisfy { ($0["scenario"] as? String) == "caltrain" && ($0["fixes"] as? [Any])?.isEmpty == false })
+        let fix = try #require((cases.first?["fixes"] as? [[String: Any]])?.first)
+        #expect(Set(fix.keys) == ["locationID", "time", "alongTrack", "speed", "station", "phase", "nextStop", "nextStopPhase"])
+    }
+
+    @Test func evaluateReportsEveryMeasureAsATableAndAsJSON() throws {
+        let directory = try TemporaryDirectory()
+        let cases = directory.path("cases")
+        #expect(try simulate(cases, seed: 3).status == 0)
+        let table = try ToolRunner.run(["evaluate", "--railways", SharedPaths.caltrain, "--cases", cases, "--per-session"])
+        #expect(table.status == 0)
+        let lines = table.standardOutput.split(separator: "\n")
+        #expect(
+            lines.first?.split(separator: " ", omittingEmptySubsequences: true).prefix(4) == [
+                "algorithm", "cases", "sessions", "fixes",
+            ])
+        #expect(lines.count == 1 + 2 + 2, "header, all, the scenario, two sessions")
+        let json = try ToolRunner.run(["evaluate", "--railways", SharedPaths.caltrain, "--cases", cases, "--format", "json"])
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        let summary = try #require(reports.first?["summary"] as? [String: Any])
+        for key in [
+            "railwayAccuracy", "directionAccuracy", "focusAccuracy", "nextStopAccuracy", "lockedShare", "microsecondsPerFix",
+        ] {
+            #expect((summary[key] as? Double).map { (0...1_000).contains($0) } == true, "\(key)")
+        }
+        #expect((reports.first?["scenarios"] as? [String: Any])?.keys.sorted() == ["caltrain"])
+    }
+
+    @Test func badArgumentsAreExplained() throws {
+        let directory = try TemporaryDirectory()
+        let unknown = try ToolRunner.run([
+            "simulate", "--railways", SharedPaths.caltrain, "--out", directory.path("x"), "--scenario", "moon",
+        ])
+        #expect(unknown.standardError.contains("unknown scenario 'moon'"))
+        let wrongNetwork = try ToolRunner.run([
+            "simulate", "--railways", SharedPaths.caltrain, "--out", directory.path("y"), "--scenario", "toyoko-meguro",
+        ])
+        #expect(wrongNetwork.status == 2)
+        #expect(wrongNetwork.standardError.contains("scenario toyoko-meguro needs railways Tokyu.Meguro, Tokyu.Toyoko"))
+        let noTimetables = try ToolRunner.run(["simulate", "--railways", SharedPaths.tokyoRailways, "--out", directory.path("z")])
+        #expect(noTimetables.status == 2)
+        #expect(noTimetables.standardError.contains("no timetables; give --timetables"))
+        let noCases = try ToolRunner.run(["evaluate", "--railways", SharedPaths.caltrain, "--cases", directory.path("none")])
+        #expect(noCases.status == 2)
+        #expect(noCases.standardError.contains("truth.json: no such file"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty, "nothing written")
+    }
+}

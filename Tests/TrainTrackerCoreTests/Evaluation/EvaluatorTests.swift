@@ -1,0 +1,86 @@
+import Testing
+
+@testable import TrainTrackerCore
+
+/// A tracker that answers from the truth, delayed or wrong as told: for checking the scores.
+struct ScriptedTracker: TrackingAlgorithm {
+    let truth: [Double: TruthFix]
+    let railway: String
+    let direction: String
+    /// Answers the wrong railway before this time.
+    var wrongUntil: Double = 0
+    var silent = false
+
+    mutating func process(_ location: Location) -> TrackingResult {
+        guard !silent, let actual = truth[location.timestamp.secondsSince1970] else { return TrackingResult(candidates: []) }
+        let right = location.timestamp.secondsSince1970 >= wrongUntil
+        return TrackingResult(candidates: [
+            TrackingCandidate(
+                railwayID: right ? railway : "Elsewhere", direction: .ascending, directionName: direction,
+                destinationStationID: nil,
+                focusStationID: actual.station, phase: actual.phase, laterStationIDs: [], score: 1, nextStopID: actual.nextStop)
+        ])
+    }
+}
+
+@Suite struct EvaluatorTests {
+    func ride() throws -> SimulatedCase {
+        try #require(
+            CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(
+                count: 1, seed: 4, filter: RideFilter(railways: [DemoNetwork.localID])
+            ).first)
+    }
+
+    func scripted(_ ride: SimulatedCase) -> ScriptedTracker {
+        ScriptedTracker(
+            truth: Dictionary(ride.truth.fixes.map { ($0.time, $0) }, uniquingKeysWith: { first, _ in first }),
+            railway: ride.truth.railwayID, direction: ride.truth.directionName)
+    }
+
+    @Test func aTrackerThatKnowsTheTruthScoresEverything() throws {
+        let ride = try ride()
+        let score = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: scripted(ride))
+        let scored = ride.truth.fixes.filter { $0.time >= ride.truth.departure + 90 }.count
+        #expect(score.scoredFixes == scored && scored > 0)
+        #expect(
+            [score.railwayCorrect, score.directionCorrect, score.focusCorrect, score.nextStopCorrect]
+                == Array(repeating: scored, count: 4))
+        #expect(score.locked && score.lockTime == 0)
+    }
+
+    @Test func aSilentTrackerScoresNothingAndNeverLocks() throws {
+        let ride = try ride()
+        var tracker = scripted(ride)
+        tracker.silent = true
+        let score = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        #expect(score.railwayCorrect == 0 && score.focusCorrect == 0)
+        #expect(!score.locked && score.lockTime == nil)
+        #expect(AlgorithmScore(algorithm: "silent", scores: [score]).railwayAccuracy == 0)
+    }
+
+    @Test func lockTimeIsWhenTheAnswerBecomesRightForGood() throws {
+        let ride = try ride()
+        var tracker = scripted(ride)
+        tracker.wrongUntil = ride.truth.departure + 120
+        let score = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        #expect(score.locked)
+        #expect(score.lockTime.map { $0 >= 120 && $0 <= 123 } == true)
+        let wrong = ride.truth.fixes.filter { $0.time >= ride.truth.departure + 90 && $0.time < ride.truth.departure + 120 }.count
+        #expect(score.railwayCorrect == score.scoredFixes - wrong)
+    }
+
+    @Test func theSummaryAveragesOverFixesAndTakesTheMedianLock() {
+        func score(_ fixes: Int, _ right: Int, lock: Seconds?) -> CaseScore {
+            CaseScore(
+                sessionID: "s", scenario: nil, scoredFixes: fixes, railwayCorrect: right, directionCorrect: right,
+                focusCorrect: right,
+                nextStopCorrect: right, locked: lock != nil, lockTime: lock, microsecondsPerFix: 2)
+        }
+        let summary = AlgorithmScore(
+            algorithm: "x", scores: [score(100, 100, lock: 10), score(300, 0, lock: nil), score(100, 50, lock: 30)])
+        #expect(summary.fixes == 500)
+        #expect(abs(summary.railwayAccuracy - 0.3) < 1e-12)
+        #expect(abs(summary.lockedShare - 2.0 / 3.0) < 1e-12)
+        #expect(summary.medianLockTime == 20)
+    }
+}
