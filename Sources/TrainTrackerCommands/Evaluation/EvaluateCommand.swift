@@ -72,6 +72,9 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Also score each session on its own.")
     var perSession = false
 
+    @Option(help: ArgumentHelp("Also draw the scores per scenario as an SVG bar chart.", valueName: "file"))
+    var svg: String?
+
     func run() throws {
         let network = try railways.load()
         let loaded = try EvaluationCases.load(directory: cases)
@@ -82,6 +85,16 @@ struct EvaluateCommand: ParsableCommand {
             progress.update(index + 1)
         }
         progress.finish()
+        if let svg {
+            let chart = AccuracyChart.svg(
+                title: "Accuracy on \(loaded.cases.count) simulated rides (\(URL(fileURLWithPath: cases).lastPathComponent))",
+                reports: reports.map { ($0.algorithm.rawValue, $0.scores) })
+            do {
+                try chart.write(toFile: svg, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("\(svg): cannot be written")
+            }
+        }
         let output = OutputSink.standardOutput()
         switch format {
         case .table: output.line(Self.table(reports, perSession: perSession))
