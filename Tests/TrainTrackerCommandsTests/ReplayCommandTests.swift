@@ -13,16 +13,22 @@ import TrainTrackerTestSupport
         let sessions = directory.path("sessions.sqlite")
         let count = try writeToyokoSession(to: sessions, network: network)
 
-        let outcome = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions])
+        // The published algorithm says nothing until it knows the direction: the nulls show.
+        let outcome = try ToolRunner.run([
+            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--algorithm", "eki",
+        ])
         #expect(outcome.status == 0)
         #expect(outcome.standardError.isEmpty)
         let lines = outcome.standardOutput.split(separator: "\n")
         #expect(lines.count == count)
         let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let keys: Set<String> = [
-            "sessionID", "locationID", "timestamp", "railway", "direction", "station", "phase", "candidates",
+            "sessionID", "locationID", "timestamp", "railway", "direction", "station", "phase", "trainType", "nextStop", "eta",
+            "confidence", "estimated", "candidates",
         ]
         #expect(objects.allSatisfy { Set($0.keys) == keys })
+        #expect(
+            objects.allSatisfy { $0["estimated"] as? Bool == false && $0["nextStop"] is NSNull && $0["confidence"] is NSNull })
         // No answer at first: every answer key is null.
         let first = try #require(objects.first)
         #expect(["railway", "direction", "station", "phase"].allSatisfy { first[$0] is NSNull })
@@ -43,6 +49,29 @@ import TrainTrackerTestSupport
         #expect(scores == scores.sorted(by: >))
         let phases = Set(objects.compactMap { $0["phase"] as? String })
         #expect(phases == ["next", "soon", "now"])
+    }
+
+    @Test func theDefaultAlgorithmAddsNextStopArrivalConfidenceAndTrainType() throws {
+        let directory = try TemporaryDirectory()
+        let cases = directory.path("cases")
+        let simulated = try ToolRunner.run([
+            "simulate", "--railways", SharedPaths.caltrain, "--out", cases, "--count", "1", "--seed", "4", "--scenario",
+            "caltrain",
+        ])
+        #expect(simulated.status == 0)
+        let outcome = try ToolRunner.run(["replay", "--railways", SharedPaths.caltrain, "--sessions", cases + "/sessions.sqlite"])
+        #expect(outcome.status == 0)
+        let objects = try outcome.standardOutput.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let answered = objects.filter { $0["railway"] is String }
+        #expect(answered.count > objects.count * 9 / 10)
+        let last = try #require(answered.last)
+        #expect((last["confidence"] as? Double).map { $0 > 0 && $0 <= 1 } == true)
+        #expect(last["nextStop"] is String)
+        #expect(last["eta"] is String)
+        #expect(last["estimated"] as? Bool == false)
+        #expect(answered.contains { $0["trainType"] is String }, "the stops tell the train type")
     }
 
     @Test func textIsATimelineOfChanges() throws {

@@ -47,7 +47,7 @@ import TrainTrackerTestSupport
             lines.first?.split(separator: " ", omittingEmptySubsequences: true).prefix(4) == [
                 "algorithm", "cases", "sessions", "fixes",
             ])
-        #expect(lines.count == 1 + 2 + 2, "header, all, the scenario, two sessions")
+        #expect(lines.count == 1 + 2 * (2 + 2), "header; per algorithm (default, eki): all, the scenario, two sessions")
         let json = try ToolRunner.run(["evaluate", "--railways", SharedPaths.caltrain, "--cases", cases, "--format", "json"])
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         let summary = try #require(reports.first?["summary"] as? [String: Any])

@@ -17,7 +17,7 @@ struct BenchCommand: ParsableCommand {
     var sessions: String
 
     @Option(help: "The tracking algorithm.")
-    var algorithm: TrackingAlgorithmName = .eki
+    var algorithm: TrackingAlgorithmName = .default
 
     @Option(
         help: ArgumentHelp("Replay the sessions until at least this many seconds of tracking have run.", valueName: "seconds"))
@@ -31,9 +31,12 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let clock = ContinuousClock()
-        var network: RailwayNetwork?
-        let loadTime = try clock.measure { network = try railways.load() }
-        guard let network else { return }
+        var loaded: TrackerModel?
+        let loadTime = try clock.measure {
+            loaded = TrackerModel(dataset: try railways.loadDataset(timetables: algorithm.usesTimetables))
+        }
+        guard let model = loaded else { return }
+        let network = model.network
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
         let summaries = try CommandFailure.wrapping { () throws(StorageError) in try database.sessions() }
         let sessionFixes = try summaries.map { summary throws(CommandFailure) in
@@ -49,7 +52,7 @@ struct BenchCommand: ParsableCommand {
         repeat {
             elapsed += clock.measure {
                 for fixes in sessionFixes {
-                    var tracker = algorithm.makeTracker(network: network)
+                    var tracker = algorithm.makeTracker(model: model)
                     for fix in fixes where tracker.process(fix).best != nil {
                         answered += 1
                     }

@@ -9,7 +9,7 @@ struct DemoCommand: ParsableCommand {
     )
 
     @Option(help: "The tracking algorithm.")
-    var algorithm: TrackingAlgorithmName = .eki
+    var algorithm: TrackingAlgorithmName = .default
 
     @Option(help: "Seed of the simulated GPS noise.")
     var seed: UInt64 = 7
@@ -25,6 +25,7 @@ struct DemoCommand: ParsableCommand {
     /// The demo's text: for each ride, its timeline and whether the tracker named the right line.
     static func run(algorithm: TrackingAlgorithmName, seed: UInt64) -> [String] {
         let network = DemoNetwork.make()
+        let model = TrackerModel(dataset: TransitDataset(network: network))
         var parameters = JourneySimulator.Parameters()
         parameters.positionNoise = 5
         parameters.speedNoise = 0.3
@@ -46,7 +47,7 @@ struct DemoCommand: ParsableCommand {
             else { continue }
             lines.append("")
             lines.append("Riding the \(label) train, \(railway.name), Minato → Yama (\(fixes.count) fixes):")
-            var tracker = algorithm.makeTracker(network: network)
+            var tracker = algorithm.makeTracker(model: model)
             var timeline = TimelineWriter(formatter: formatter)
             var last: TrackingResult?
             for (index, location) in fixes.enumerated() {

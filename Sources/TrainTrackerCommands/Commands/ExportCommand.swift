@@ -30,7 +30,7 @@ struct ExportCommand: ParsableCommand {
     var sessionID: String?
 
     @Option(help: "The tracking algorithm.")
-    var algorithm: TrackingAlgorithmName = .eki
+    var algorithm: TrackingAlgorithmName = .default
 
     @Option(help: "gpx or geojson (default: from the --out extension).")
     var format: Format?
@@ -45,9 +45,10 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let network = try railways.load()
+        let model = TrackerModel(dataset: try railways.loadDataset(timetables: algorithm.usesTimetables))
+        let network = model.network
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
-        let replayer = Replayer(network: network, algorithm: algorithm)
+        let replayer = Replayer(model: model, algorithm: algorithm)
         let all = try replayer.selectSessions(database, ids: sessionID.map { [$0] } ?? [])
         guard all.count == 1, let summary = all.first else {
             throw CommandFailure("\(sessions): holds \(all.count) sessions; choose one with --session")

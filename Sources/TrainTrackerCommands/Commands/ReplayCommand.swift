@@ -23,7 +23,7 @@ struct ReplayCommand: ParsableCommand {
     var sessionIDs: [String] = []
 
     @Option(help: "The tracking algorithm.")
-    var algorithm: TrackingAlgorithmName = .eki
+    var algorithm: TrackingAlgorithmName = .default
 
     @Option(help: "jsonl (one object per fix) or text (a readable timeline).")
     var format: ReplayFormat = .jsonl
@@ -43,9 +43,9 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let network = try railways.load()
+        let model = TrackerModel(dataset: try railways.loadDataset(timetables: algorithm.usesTimetables))
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
-        let replayer = Replayer(network: network, algorithm: algorithm)
+        let replayer = Replayer(model: model, algorithm: algorithm)
         let selected = try replayer.selectSessions(database, ids: sessionIDs)
         try replayer.run(
             sessions: selected, database: database, format: format, utcOffset: parseUTCOffset(utcOffset) ?? 0,

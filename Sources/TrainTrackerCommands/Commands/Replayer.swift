@@ -4,14 +4,17 @@ import TrainTrackerStorage
 
 /// Replays recorded sessions through a tracking algorithm, in timestamp order.
 public struct Replayer: Sendable {
-    /// The network tracked against.
-    public let network: RailwayNetwork
+    /// The network (and timetable) tracked against.
+    public let model: TrackerModel
     /// The algorithm to run.
     public let algorithm: TrackingAlgorithmName
 
-    /// A replayer of `algorithm` over `network`.
-    public init(network: RailwayNetwork, algorithm: TrackingAlgorithmName) {
-        self.network = network
+    /// The network tracked against.
+    public var network: RailwayNetwork { model.network }
+
+    /// A replayer of `algorithm` over `model`.
+    public init(model: TrackerModel, algorithm: TrackingAlgorithmName) {
+        self.model = model
         self.algorithm = algorithm
     }
 
@@ -31,7 +34,7 @@ public struct Replayer: Sendable {
 
     /// Runs a fresh tracker over `fixes` and hands each fix with its result to `body`.
     public func replay(_ fixes: [RecordedFix], _ body: (RecordedFix, TrackingResult) -> Void) {
-        var tracker = algorithm.makeTracker(network: network)
+        var tracker = algorithm.makeTracker(model: model)
         for fix in fixes {
             body(fix, tracker.process(fix.location))
         }

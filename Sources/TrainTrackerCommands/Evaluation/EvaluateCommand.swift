@@ -35,8 +35,8 @@ struct EvaluationCases {
     }
 
     /// Scores `algorithm` on every case.
-    func score(_ algorithm: TrackingAlgorithmName, network: RailwayNetwork, evaluator: Evaluator = Evaluator()) -> [CaseScore] {
-        cases.map { evaluator.score(fixes: $0.fixes, truth: $0.truth, tracker: algorithm.makeTracker(network: network)) }
+    func score(_ algorithm: TrackingAlgorithmName, model: TrackerModel, evaluator: Evaluator = Evaluator()) -> [CaseScore] {
+        cases.map { evaluator.score(fixes: $0.fixes, truth: $0.truth, tracker: algorithm.makeTracker(model: model)) }
     }
 }
 
@@ -64,7 +64,7 @@ struct EvaluateCommand: ParsableCommand {
     var cases: String
 
     @Option(name: .customLong("algorithm"), help: "Algorithms to score (repeatable).")
-    var algorithms: [TrackingAlgorithmName] = [.eki]
+    var algorithms: [TrackingAlgorithmName] = [.default, .eki]
 
     @Option(help: "table or json.")
     var format: Format = .table
@@ -76,12 +76,14 @@ struct EvaluateCommand: ParsableCommand {
     var svg: String?
 
     func run() throws {
-        let network = try railways.load()
+        let dataset = try railways.loadDataset(timetables: algorithms.contains { $0.usesTimetables })
+        let timetabled = TrackerModel(dataset: dataset)
+        let untimed = TrackerModel(dataset: TransitDataset(network: dataset.network))
         let loaded = try EvaluationCases.load(directory: cases)
         var reports: [(algorithm: TrackingAlgorithmName, scores: [CaseScore])] = []
         var progress = ProgressBar(label: "evaluate", total: algorithms.count)
         for (index, algorithm) in algorithms.enumerated() {
-            reports.append((algorithm, loaded.score(algorithm, network: network)))
+            reports.append((algorithm, loaded.score(algorithm, model: algorithm.usesTimetables ? timetabled : untimed)))
             progress.update(index + 1)
         }
         progress.finish()

@@ -35,9 +35,12 @@ enum AccuracyChart {
 
     static func svg(title: String, reports: [(algorithm: String, scores: [CaseScore])]) -> String {
         let groups = ["all"] + Set(reports.flatMap { $0.scores.compactMap(\.scenario) }).sorted()
-        let barWidth = 9.0, gap = 3.0
+        let barWidth = 9.0
+        let gap = 3.0
         let groupWidth = Double(reports.count * measures.count) * (barWidth + 1) + Double(reports.count) * gap + 24
-        let left = 48.0, top = 40.0, plotHeight = 220.0
+        let left = 48.0
+        let top = 40.0
+        let plotHeight = 220.0
         let width = left + groupWidth * Double(groups.count) + 90
         let height = top + plotHeight + 110
         var svg = """
@@ -60,7 +63,8 @@ enum AccuracyChart {
                     let value = measure.value(summary)
                     let barHeight = plotHeight * value
                     let opacity = algorithmIndex == 0 ? "1" : "0.55"
-                    svg += "<rect x=\"\(x)\" y=\"\(top + plotHeight - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" "
+                    svg +=
+                        "<rect x=\"\(x)\" y=\"\(top + plotHeight - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" "
                         + "fill=\"\(measure.color)\" fill-opacity=\"\(opacity)\"><title>\(report.algorithm) \(group) \(measure.name): "
                         + "\(percentText(value))</title></rect>\n"
                     x += barWidth + 1
@@ -68,7 +72,8 @@ enum AccuracyChart {
                 x += gap
             }
             let labelX = left + groupWidth * Double(groupIndex) + groupWidth / 2
-            svg += "<text transform=\"translate(\(labelX),\(top + plotHeight + 12)) rotate(35)\" fill=\"#333333\">\(group)</text>\n"
+            svg +=
+                "<text transform=\"translate(\(labelX),\(top + plotHeight + 12)) rotate(35)\" fill=\"#333333\">\(group)</text>\n"
         }
         var legendX = left
         for measure in measures {
@@ -76,7 +81,8 @@ enum AccuracyChart {
             svg += "<text x=\"\(legendX + 14)\" y=\"\(height - 9)\">\(measure.name)</text>\n"
             legendX += 90
         }
-        svg += "<text x=\"\(legendX + 10)\" y=\"\(height - 9)\" fill=\"#666666\">algorithms, left to right: "
+        svg +=
+            "<text x=\"\(legendX + 10)\" y=\"\(height - 9)\" fill=\"#666666\">algorithms, left to right: "
             + "\(reports.map(\.algorithm).joined(separator: ", "))</text>\n"
         return svg + "</svg>\n"
     }

@@ -22,7 +22,8 @@ public struct ReplayFormatter: Sendable {
     }
 
     /// One JSON object, exactly the keys `sessionID`, `locationID`, `timestamp`, `railway`,
-    /// `direction`, `station`, `phase` (`null` without an answer) and `candidates`.
+    /// `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`, `confidence` (`null`
+    /// without an answer or when the algorithm does not tell), `estimated` and `candidates`.
     public func jsonLine(sessionID: String, fix: RecordedFix, result: TrackingResult) -> String {
         var object = JSONObjectWriter()
         object.string("sessionID", sessionID)
@@ -33,6 +34,11 @@ public struct ReplayFormatter: Sendable {
         object.string("direction", best?.directionName)
         object.string("station", best?.focusStationID)
         object.string("phase", best?.phase.rawValue)
+        object.string("trainType", best?.trainTypeID)
+        object.string("nextStop", best?.nextStopID)
+        object.string("eta", best?.eta?.iso8601)
+        object.number("confidence", best?.confidence)
+        object.raw("estimated", result.estimated ? "true" : "false")
         let candidates = result.candidates.map { candidate in
             var element = JSONObjectWriter()
             element.string("railway", candidate.railwayID)

@@ -36,13 +36,20 @@ public struct TrackingCandidate: Hashable, Sendable {
     /// The next station the train stops at, for algorithms that know the stopping pattern;
     /// `nil` otherwise (the published algorithm knows stations, not stops).
     public var nextStopID: String?
+    /// The expected arrival at `nextStopID`.
+    public var eta: Timestamp?
+    /// The train type (`TrainType.id`) the stops so far point to, if the timetable tells.
+    public var trainTypeID: String?
+    /// How sure the algorithm is of this candidate, 0 ... 1.
+    public var confidence: Double?
     /// The ranking score, higher is more likely.
     public var score: Double
 
     /// Creates a candidate.
     public init(
         railwayID: String, direction: TravelDirection, directionName: String, destinationStationID: String?,
-        focusStationID: String, phase: FocusPhase, laterStationIDs: [String], score: Double, nextStopID: String? = nil
+        focusStationID: String, phase: FocusPhase, laterStationIDs: [String], score: Double, nextStopID: String? = nil,
+        eta: Timestamp? = nil, trainTypeID: String? = nil, confidence: Double? = nil
     ) {
         self.railwayID = railwayID
         self.direction = direction
@@ -53,6 +60,9 @@ public struct TrackingCandidate: Hashable, Sendable {
         self.laterStationIDs = laterStationIDs
         self.score = score
         self.nextStopID = nextStopID
+        self.eta = eta
+        self.trainTypeID = trainTypeID
+        self.confidence = confidence
     }
 }
 
@@ -60,10 +70,13 @@ public struct TrackingCandidate: Hashable, Sendable {
 public struct TrackingResult: Hashable, Sendable {
     /// Ranked candidates, best first.
     public var candidates: [TrackingCandidate]
+    /// Whether the answer is dead-reckoned (no recent fix) rather than measured.
+    public var estimated: Bool
 
     /// Creates a result.
-    public init(candidates: [TrackingCandidate]) {
+    public init(candidates: [TrackingCandidate], estimated: Bool = false) {
         self.candidates = candidates
+        self.estimated = estimated
     }
 
     /// The best candidate, if any.
@@ -78,13 +91,25 @@ public protocol TrackingAlgorithm: Sendable {
 
 /// The tracking algorithms a user can choose by name.
 public enum TrackingAlgorithmName: String, Hashable, Sendable, CaseIterable, Codable {
+    /// TrainTracker's own algorithm: an online Viterbi over railway and direction with stop
+    /// pattern evidence, timetables, dead reckoning and a confidence.
+    case `default`
     /// The published Eki Live algorithm, as a baseline.
     case eki
 
-    /// A fresh tracker of this kind over `network`.
-    public func makeTracker(network: RailwayNetwork) -> any TrackingAlgorithm {
+    /// A fresh tracker of this kind over `model`.
+    public func makeTracker(model: TrackerModel) -> any TrackingAlgorithm {
         switch self {
-        case .eki: EkiTracker(network: network)
+        case .default: DefaultTracker(model: model)
+        case .eki: EkiTracker(network: model.network)
         }
+    }
+
+    /// Whether the algorithm uses timetables when they are available.
+    public var usesTimetables: Bool { self == .default }
+
+    /// A fresh tracker of this kind over `network`, without timetables.
+    public func makeTracker(network: RailwayNetwork) -> any TrackingAlgorithm {
+        makeTracker(model: TrackerModel(dataset: TransitDataset(network: network)))
     }
 }

@@ -1,0 +1,434 @@
+import RealModule
+
+/// TrainTracker's own algorithm: an online Viterbi over (railway, direction) hypotheses.
+///
+/// Per fix, every railway within reach gets a position likelihood from the fix's distance
+/// to its track (a Gaussian in the fix's reported accuracy, capped so one far-off fix cannot
+/// decide), weighted by how much the train moved; each direction a course and progress
+/// likelihood. Stops (a robust stopped/moving signal) and station passes are evidence
+/// against the service patterns of each hypothesis: stopping where a line has no station, or
+/// passing a station its trains serve, costs; the patterns come from the timetable and
+/// give the train type and the next stop. A hypothesis may take over from the leader at a
+/// fixed cost (cheaper along through-service links), so early mistakes are forgotten once
+/// the evidence turns. Along-track position is filtered per hypothesis, so far-off fixes are
+/// gated out and gaps are bridged by dead reckoning.
+///
+///     let model = TrackerModel(dataset: dataset)   // once per network
+///     var tracker = DefaultTracker(model: model)   // once per rider
+///     let answer = tracker.process(fix)
+///
+/// Memory is bounded: per hypothesis a few numbers and at most a few pending stations, and
+/// hypotheses far from the train are dropped.
+public struct DefaultTracker: TrackingAlgorithm {
+    /// The tuning constants, named after their role.
+    public struct Parameters: Hashable, Sendable {
+        /// Nats a hypothesis must gain on the leader to take over.
+        public var switchCost = 14.0
+        /// ... along a through-service link from the leader's railway.
+        public var throughServiceSwitchCost = 4.0
+        /// The most a single fix's distance can cost, in nats.
+        public var positionCap = 6.0
+        /// Position evidence per fix, as a share of an independent measurement: phone
+        /// errors are correlated over several seconds, so consecutive fixes say less than
+        /// their count suggests.
+        public var positionWeight = 0.25
+        /// Added (in quadrature) to the reported accuracy: the drawn track's own error.
+        public var trackUncertainty: Meters = 10
+        /// Stopping where a line has no station.
+        public var strayStopCost = 4.0
+        /// A pattern's probability of an event it does not explain.
+        public var patternMismatch = 0.03
+        /// Without a timetable, the chance a train passes a station of its line.
+        public var untimedPassProbability = 0.25
+        /// Course agreement weight (nats at 90°).
+        public var courseWeight = 1.5
+        /// Weight of the timetable prior in the ranking (busier lines win ties).
+        public var priorWeight = 0.01
+        /// A stop counts when it lasts this long.
+        public var minimumStop: Seconds = 8
+        /// A stop belongs to a station within this distance.
+        public var stationReach: Meters = 250
+        /// Fixes older than this make the answer estimated.
+        public var staleAfter: Seconds = 3
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The prepared network and timetable.
+    public let model: TrackerModel
+    /// The constants.
+    public let parameters: Parameters
+
+    private var hypotheses: [Int: Hypothesis] = [:]
+    private var motion = MotionState()
+    private var nearestEdges: [Int32]
+    private var lastFix: Location?
+    private var lastSpeed: MetersPerSecond = 0
+    private var leaderKey: Int?
+
+    /// A tracker with no history.
+    public init(model: TrackerModel, parameters: Parameters = Parameters()) {
+        self.model = model
+        self.parameters = parameters
+        nearestEdges = Array(repeating: -1, count: model.network.railways.count)
+    }
+
+    /// Takes the next fix and returns the ranked answer.
+    ///
+    /// - Complexity: O(R log V) for the railways within reach, plus O(H · S) for the
+    ///   hypotheses' station bookkeeping.
+    public mutating func process(_ location: Location) -> TrackingResult {
+        let dt = lastFix.map { max(0.1, location.timestamp.seconds(since: $0.timestamp)) } ?? 1
+        let change = motion.update(location)
+        let stopped = motion.isStopped
+        var speed = location.speed ?? 0
+        if let last = lastFix, location.speed == nil {
+            speed = last.coordinate.distance(to: location.coordinate) / dt
+            if (location.horizontalAccuracy ?? 30) > 50 { speed = lastSpeed }
+        }
+        if stopped { speed = 0 } else if speed < 0.5, lastSpeed > 3 { speed = lastSpeed }  // a lone 0.0 while moving
+        lastSpeed = speed
+        let accuracy = min(max(location.horizontalAccuracy ?? 30, 5), 3_000)
+        let sigma = (accuracy * accuracy + parameters.trackUncertainty * parameters.trackUncertainty).squareRoot()
+        let radius = min(max(4 * sigma, 400), 1_500)
+        let projection = LocalProjection(origin: location.coordinate)
+
+        // Railways within reach.
+        var near: [Int: (distance: Meters, along: Meters, course: Degrees)] = [:]
+        for (index, polyline) in model.network.trackPolylines.enumerated() {
+            let hint = nearestEdges[index] >= 0 ? Int(nearestEdges[index]) : nil
+            guard let nearest = polyline.nearestEdge(from: projection, within: radius, hint: hint) else {
+                nearestEdges[index] = -1
+                continue
+            }
+            nearestEdges[index] = Int32(nearest.edge)
+            near[index] = polyline.alongAndCourse(edge: nearest.edge, projection: projection, distance: nearest.distance)
+        }
+
+        // Every railway within reach is a hypothesis in both directions.
+        let leaderScore = hypotheses.values.map(\.score).max() ?? 0
+        for railway in near.keys {
+            for direction in TravelDirection.allCases {
+                let key = railway * 2 + direction.rawValue
+                if hypotheses[key] == nil {
+                    hypotheses[key] = Hypothesis(
+                        key: key, score: leaderScore - parameters.switchCost, patternWeights: model.patternPriors[key],
+                        walk: TrackWalk(railway: model.network.railways[railway], direction: direction))
+                }
+            }
+        }
+
+        // Viterbi step: any hypothesis may take over from the leader at a cost.
+        let leaderRailway = leaderKey.map { $0 / 2 }
+        let moved = parameters.positionWeight * (stopped ? 0.1 : min(1, max(0.15, speed / 8)))
+        for key in hypotheses.keys {
+            guard var hypothesis = hypotheses[key] else { continue }
+            let railway = key / 2
+            let cost =
+                leaderRailway.map { model.throughService[$0].contains(railway) } == true
+                ? parameters.throughServiceSwitchCost : parameters.switchCost
+            hypothesis.score = max(hypothesis.score, leaderScore - cost)
+            if let place = near[railway] {
+                hypothesis.missed = 0
+                // Huber: quadratic near the track, linear beyond one sigma, so that a stretch of
+                // correlated error does not swing the evidence between two close tracks.
+                let z = place.distance / sigma
+                hypothesis.score -= moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap)
+                if let course = location.course, speed > 2 {
+                    let expected = hypothesis.walk.sign > 0 ? place.course : place.course + 180
+                    let cosine = Double.cos((course - expected) * .pi / 180)
+                    hypothesis.score += parameters.courseWeight * (cosine - 1)
+                }
+                track(
+                    &hypothesis, measured: place.along, distance: place.distance, sigma: sigma, dt: dt, speed: speed,
+                    stopped: stopped)
+            } else {
+                hypothesis.missed += 1
+                hypothesis.score -= moved * parameters.positionCap
+                if let along = hypothesis.along, !stopped {
+                    hypothesis.along = hypothesis.walk.advance(along, by: speed * dt)
+                }
+            }
+            stationEvents(&hypothesis, change: change)
+            hypotheses[key] = hypothesis
+        }
+
+        // Normalise, forget the far-away, pick the leader.
+        let best = hypotheses.values.map(\.score).max() ?? 0
+        for key in Array(hypotheses.keys) {
+            guard var hypothesis = hypotheses[key] else { continue }
+            hypothesis.score -= best
+            if hypothesis.missed > 30, hypothesis.score < -parameters.switchCost - 1 {
+                hypotheses[key] = nil
+            } else {
+                hypotheses[key] = hypothesis
+            }
+        }
+        lastFix = location
+        let result = answer(at: location.timestamp, speed: speed, estimated: false)
+        leaderKey = result.best.flatMap { candidate in
+            model.network.railwayIndex(id: candidate.railwayID).map { $0 * 2 + candidate.direction.rawValue }
+        }
+        return result
+    }
+
+    /// The answer at `time` without a new fix: positions advance with the last speed (and
+    /// stop at the next stop), and the answer says it is estimated once the last fix is
+    /// older than `staleAfter`.
+    public mutating func estimate(at time: Timestamp) -> TrackingResult {
+        guard let last = lastFix else { return TrackingResult(candidates: []) }
+        let elapsed = time.seconds(since: last.timestamp)
+        guard elapsed > parameters.staleAfter else { return answer(at: time, speed: lastSpeed, estimated: false) }
+        var projected = self
+        for key in projected.hypotheses.keys {
+            guard var hypothesis = projected.hypotheses[key], let along = hypothesis.along else { continue }
+            var distance = lastSpeed * elapsed
+            if let stop = projected.nextStop(of: hypothesis, from: along) {
+                distance = min(distance, max(0, hypothesis.walk.distanceAhead(from: along, to: stop.position)))
+            }
+            hypothesis.along = hypothesis.walk.advance(along, by: distance)
+            projected.hypotheses[key] = hypothesis
+        }
+        return projected.answer(at: time, speed: lastSpeed, estimated: true)
+    }
+
+    // MARK: Along-track position
+
+    private func track(
+        _ hypothesis: inout Hypothesis, measured: Meters, distance: Meters, sigma: Meters, dt: Seconds, speed: MetersPerSecond,
+        stopped: Bool
+    ) {
+        guard let along = hypothesis.along else {
+            hypothesis.along = measured
+            hypothesis.previousAlong = measured
+            return
+        }
+        let predicted = stopped ? along : hypothesis.walk.advance(along, by: speed * dt)
+        let innovation = hypothesis.walk.distanceAhead(from: predicted, to: measured)
+        let signedInnovation =
+            hypothesis.walk.isLoop && innovation > hypothesis.walk.length / 2
+            ? innovation - hypothesis.walk.length : innovation
+        // A far-off or inaccurate fix does not move the train; a long gap re-anchors it.
+        if dt > 10 || abs(signedInnovation) > 2_000 {
+            hypothesis.along = measured
+        } else if distance <= max(3 * sigma, 60), sigma <= 150 {
+            let gain = stopped ? 0.2 : 0.6
+            hypothesis.along = hypothesis.walk.advance(predicted, by: gain * signedInnovation)
+        } else {
+            hypothesis.along = predicted
+        }
+        // Progress against the direction of travel counts against it.
+        if !stopped, speed > 2, abs(signedInnovation) < 500 {
+            var progress = hypothesis.walk.distanceAhead(from: along, to: measured)
+            if hypothesis.walk.isLoop, progress > hypothesis.walk.length / 2 { progress -= hypothesis.walk.length }
+            if progress < -max(15, 1.5 * sigma) { hypothesis.score -= 1 }
+        }
+    }
+
+    // MARK: Stops and station passes
+
+    private func stationEvents(_ hypothesis: inout Hypothesis, change: MotionState.Change?) {
+        guard let along = hypothesis.along else { return }
+        let railway = hypothesis.key / 2
+        let positions = model.network.stationAlongTrack[railway]
+        // Stations crossed since the last fix wait until the train is well past them.
+        if let previous = hypothesis.previousAlong {
+            let step = hypothesis.walk.distanceAhead(from: previous, to: along)
+            if step > 0, step < 3_000 {
+                for (index, position) in positions.enumerated() {
+                    let ahead = hypothesis.walk.distanceAhead(from: previous, to: position)
+                    if ahead > 0, ahead <= step, !hypothesis.pending.contains(where: { $0.station == index }) {
+                        hypothesis.pending.append((index, position))
+                    }
+                }
+            }
+        }
+        hypothesis.previousAlong = along
+        switch change {
+        case .started:
+            hypothesis.stopStart = along
+        case .ended(let duration):
+            if duration >= parameters.minimumStop, let at = hypothesis.stopStart {
+                hypothesis.stops.append(at)
+                if hypothesis.stops.count > 6 { hypothesis.stops.removeFirst() }
+                let nearest = positions.enumerated().min {
+                    hypothesis.walk.separation($0.element, at) < hypothesis.walk.separation($1.element, at)
+                }
+                if let nearest, hypothesis.walk.separation(nearest.element, at) <= parameters.stationReach {
+                    if !hypothesis.pending.contains(where: { $0.station == nearest.offset }) {
+                        event(&hypothesis, station: nearest.offset, stopped: true)
+                    }
+                } else {
+                    hypothesis.score -= parameters.strayStopCost
+                }
+            }
+            hypothesis.stopStart = nil
+        case nil:
+            break
+        }
+        // Resolve stations the train has left behind.
+        var remaining: [(station: Int, position: Meters)] = []
+        for item in hypothesis.pending {
+            let behind = hypothesis.walk.distanceAhead(from: item.position, to: along)
+            guard behind > 300, !(hypothesis.walk.isLoop && behind > hypothesis.walk.length / 2) else {
+                remaining.append(item)
+                continue
+            }
+            let stopped = hypothesis.stops.contains { hypothesis.walk.separation($0, item.position) <= parameters.stationReach }
+            event(&hypothesis, station: item.station, stopped: stopped)
+        }
+        hypothesis.pending = remaining
+    }
+
+    /// Evidence from stopping at, or passing, station `station`: the likelihood under the
+    /// hypothesis's service patterns, which are re-weighted by it.
+    private func event(_ hypothesis: inout Hypothesis, station: Int, stopped: Bool) {
+        let patterns = model.patterns[hypothesis.key]
+        let mismatch = model.hasTimetable ? parameters.patternMismatch : parameters.untimedPassProbability
+        var total = -Double.infinity
+        for (index, pattern) in patterns.enumerated() {
+            let stops = station < pattern.stops.count && pattern.stops[station]
+            let probability: Double
+            if stopped {
+                probability = stops ? 1 - parameters.patternMismatch : parameters.patternMismatch
+            } else {
+                probability = stops ? mismatch : 1 - parameters.patternMismatch
+            }
+            hypothesis.patternWeights[index] += Double.log(probability)
+            total = Self.logSumExp(total, hypothesis.patternWeights[index])
+        }
+        // The hypothesis gains the mixture's likelihood; the weights (a log posterior) are renormalised.
+        hypothesis.score += total
+        for index in hypothesis.patternWeights.indices { hypothesis.patternWeights[index] -= total }
+    }
+
+    private static func logSumExp(_ a: Double, _ b: Double) -> Double {
+        if a == -.infinity { return b }
+        if b == -.infinity { return a }
+        let high = max(a, b)
+        return high + Double.log(Double.exp(a - high) + Double.exp(b - high))
+    }
+
+    // MARK: The answer
+
+    private func patternProbabilities(_ hypothesis: Hypothesis) -> [Double] {
+        let logs = hypothesis.patternWeights
+        let top = logs.max() ?? 0
+        let weights = logs.map { Double.exp($0 - top) }
+        let sum = weights.reduce(0, +)
+        return weights.map { $0 / sum }
+    }
+
+    /// The next station at or ahead of `along` where the hypothesis's train more likely stops than not.
+    private func nextStop(of hypothesis: Hypothesis, from along: Meters) -> (station: Int, position: Meters)? {
+        let positions = model.network.stationAlongTrack[hypothesis.key / 2]
+        let patterns = model.patterns[hypothesis.key]
+        let probabilities = patternProbabilities(hypothesis)
+        func stopChance(_ station: Int) -> Double {
+            zip(patterns, probabilities).reduce(0) { $0 + ($1.0.stops[station] ? $1.1 : 0) }
+        }
+        var best: (station: Int, position: Meters, ahead: Meters)?
+        for (index, position) in positions.enumerated() {
+            let ahead = hypothesis.walk.distanceAhead(from: along, to: position)
+            let here = hypothesis.walk.separation(along, position) <= FocusTruth.nowRadius
+            guard here || ahead > 0, stopChance(index) >= 0.5 else { continue }
+            let key = here ? 0 : ahead
+            if best.map({ key < $0.ahead }) ?? true { best = (index, position, key) }
+        }
+        return best.map { ($0.station, $0.position) }
+    }
+
+    private func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool) -> TrackingResult {
+        // Equal evidence (shared track, no telling stop yet): the busier line first.
+        let rank = { (hypothesis: Hypothesis) in
+            hypothesis.score + self.parameters.priorWeight * self.model.logPrior[hypothesis.key]
+        }
+        let ranked = hypotheses.values.filter { $0.along != nil }.sorted {
+            rank($0) != rank($1) ? rank($0) > rank($1) : $0.key < $1.key
+        }
+        guard !ranked.isEmpty else { return TrackingResult(candidates: [], estimated: estimated) }
+        let normaliser = ranked.reduce(0) { $0 + Double.exp($1.score) }
+        let network = model.network
+        let candidates = ranked.prefix(8).compactMap { hypothesis -> TrackingCandidate? in
+            guard let along = hypothesis.along else { return nil }
+            let railwayIndex = hypothesis.key / 2
+            let railway = network.railways[railwayIndex]
+            let direction = TravelDirection(rawValue: hypothesis.key % 2) ?? .ascending
+            let stationIndices = network.railwayStations[railwayIndex]
+            let positions = network.stationAlongTrack[railwayIndex]
+            let truth = FocusTruth(stations: positions.enumerated().map { ("\($0.offset)", $0.element) }, walk: hypothesis.walk)
+            let focus = truth.focus(at: along) ?? ("\(direction == .ascending ? positions.count - 1 : 0)", .now)
+            guard let focusIndex = Int(focus.station) else { return nil }
+            var later: [String] = []
+            var position = focusIndex
+            while later.count < 2 {
+                let next = position + (direction == .ascending ? 1 : -1)
+                let wrapped = railway.isLoop ? (next + positions.count) % positions.count : next
+                guard (0..<positions.count).contains(wrapped), wrapped != focusIndex else { break }
+                later.append(network.stations[stationIndices[wrapped]].id)
+                position = wrapped
+            }
+            let stop = nextStop(of: hypothesis, from: along)
+            var eta: Timestamp?
+            if let stop {
+                let distance = max(0, hypothesis.walk.distanceAhead(from: along, to: stop.position))
+                let cruise = max(speed, 12)
+                eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
+            }
+            let probabilities = patternProbabilities(hypothesis)
+            var typeWeights: [String: Double] = [:]
+            for (pattern, probability) in zip(model.patterns[hypothesis.key], probabilities) {
+                if let type = pattern.trainTypeID { typeWeights[type, default: 0] += probability }
+            }
+            let trainType = typeWeights.max { $0.value < $1.value }.flatMap { $0.value >= 0.6 ? $0.key : nil }
+            let terminal = railway.isLoop ? nil : stationIndices[direction == .ascending ? positions.count - 1 : 0]
+            return TrackingCandidate(
+                railwayID: railway.id, direction: direction, directionName: railway.name(of: direction),
+                destinationStationID: terminal.map { network.stations[$0].id },
+                focusStationID: network.stations[stationIndices[focusIndex]].id, phase: focus.phase, laterStationIDs: later,
+                score: hypothesis.score, nextStopID: stop.map { network.stations[stationIndices[$0.station]].id }, eta: eta,
+                trainTypeID: trainType, confidence: Double.exp(hypothesis.score) / normaliser)
+        }
+        return TrackingResult(candidates: candidates, estimated: estimated)
+    }
+}
+
+/// One (railway, direction) the train may be on.
+struct Hypothesis: Sendable {
+    let key: Int
+    var score: Double
+    /// Log posterior of each service pattern, normalised.
+    var patternWeights: [Double]
+    let walk: TrackWalk
+    var along: Meters?
+    var previousAlong: Meters?
+    var missed = 0
+    var pending: [(station: Int, position: Meters)] = []
+    var stops: [Meters] = []
+    var stopStart: Meters?
+
+    init(key: Int, score: Double, patternWeights: [Double], walk: TrackWalk) {
+        self.key = key
+        self.score = score
+        self.patternWeights = patternWeights
+        self.walk = walk
+    }
+}
+
+extension Polyline {
+    /// The along-track position and the course of edge `edge` at the projection's origin.
+    func alongAndCourse(edge: Int, projection: LocalProjection, distance: Meters) -> (
+        distance: Meters, along: Meters, course: Degrees
+    ) {
+        let coordinates = self.coordinates
+        let lengths = cumulativeLengths
+        guard edge + 1 < coordinates.count else { return (distance, lengths.last ?? 0, 0) }
+        let start = projection.vector(to: coordinates[edge])
+        let segment = projection.vector(to: coordinates[edge + 1]) - start
+        let lengthSquared = segment.dot(segment)
+        let fraction = lengthSquared > 0 ? min(1, max(0, -start.dot(segment) / lengthSquared)) : 0
+        let along = lengths[edge] + (lengths[edge + 1] - lengths[edge]) * fraction
+        return (distance, along, segment.course)
+    }
+}

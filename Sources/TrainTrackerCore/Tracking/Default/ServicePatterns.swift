@@ -1,0 +1,104 @@
+import RealModule
+
+/// The ways trains run along one railway in one direction: which stations they stop at,
+/// how often, and as what train type. Built once from a timetable; without one, a single
+/// pattern stopping everywhere stands in (with a lenient mismatch probability, since
+/// express trains exist that the network alone cannot tell about).
+struct ServicePattern: Sendable {
+    /// Stations stopped at, by position in the railway's station list.
+    var stops: [Bool]
+    /// How many trains run it (its prior weight).
+    var trains: Int
+    /// The commonest train type among them.
+    var trainTypeID: String?
+}
+
+/// Everything the default tracker knows about the network, prepared once and shared by
+/// every tracker (one per rider) on it.
+public struct TrackerModel: Sendable {
+    /// The network.
+    public let network: RailwayNetwork
+    /// Whether patterns come from a timetable.
+    public let hasTimetable: Bool
+    /// `patterns[railway * 2 + direction]`.
+    let patterns: [[ServicePattern]]
+    /// Log prior of each railway and direction: how many trains run it.
+    let logPrior: [Double]
+    /// Railways a train may continue onto (through service, from the timetable's links).
+    let throughService: [Set<Int>]
+    /// `patternPriors[key][p]`: log share of the trains running pattern `p`.
+    let patternPriors: [[Double]]
+
+    /// The most patterns kept per railway and direction (the commonest; rare ones join the nearest).
+    static let maximumPatterns = 24
+
+    /// Prepares `dataset` for tracking.
+    ///
+    /// - Complexity: O(trains · stops) once.
+    public init(dataset: TransitDataset) {
+        let network = dataset.network
+        self.network = network
+        let railwayCount = network.railways.count
+        var collected = Array(repeating: [[Bool]: (count: Int, types: [String: Int])](), count: railwayCount * 2)
+        var trainRailway: [String: Int] = [:]
+        let stationSlots = network.railways.map { railway in
+            Dictionary(railway.stationIDs.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        }
+        for train in dataset.timetable.trains {
+            guard let railway = network.railwayIndex(id: train.railwayID),
+                let direction = network.railways[railway].direction(named: train.directionName)
+            else { continue }
+            trainRailway[train.id] = railway
+            var stops = Array(repeating: false, count: network.railways[railway].stationIDs.count)
+            for stop in train.stops {
+                if let slot = stationSlots[railway][stop.stationID] { stops[slot] = true }
+            }
+            let key = railway * 2 + direction.rawValue
+            var entry = collected[key][stops] ?? (0, [:])
+            entry.count += 1
+            if let type = train.trainTypeID { entry.types[type, default: 0] += 1 }
+            collected[key][stops] = entry
+        }
+        var patterns: [[ServicePattern]] = []
+        var logPrior: [Double] = []
+        for key in 0..<(railwayCount * 2) {
+            let stationCount = network.railways[key / 2].stationIDs.count
+            var list = collected[key].map { stops, entry in
+                ServicePattern(stops: stops, trains: entry.count, trainTypeID: entry.types.max { $0.value < $1.value }?.key)
+            }
+            .sorted {
+                $0.trains != $1.trains ? $0.trains > $1.trains : $0.stops.lexicographicallyPrecedes($1.stops) { !$0 && $1 }
+            }
+            if list.count > Self.maximumPatterns { list = Array(list.prefix(Self.maximumPatterns)) }
+            let trains = list.reduce(0) { $0 + $1.trains }
+            if list.isEmpty {
+                list = [ServicePattern(stops: Array(repeating: true, count: stationCount), trains: 1, trainTypeID: nil)]
+            }
+            patterns.append(list)
+            logPrior.append(dataset.timetable.trains.isEmpty ? 0 : Double.log1p(Double(trains)))
+        }
+        // Through service: railways linked by a train's previous/next train.
+        var links = Array(repeating: Set<Int>(), count: railwayCount)
+        for train in dataset.timetable.trains {
+            guard let from = trainRailway[train.id] else { continue }
+            for next in train.nextTrainIDs + train.previousTrainIDs {
+                if let to = trainRailway[next], to != from {
+                    links[from].insert(to)
+                    links[to].insert(from)
+                }
+            }
+        }
+        self.patterns = patterns
+        self.patternPriors = patterns.map { list in
+            let total = Double(list.reduce(0) { $0 + $1.trains })
+            return list.map { Double.log(Double($0.trains) / total) }
+        }
+        self.logPrior = logPrior
+        self.throughService = links
+        hasTimetable = !dataset.timetable.trains.isEmpty
+    }
+}
+
+extension Double {
+    static func log1p(_ value: Double) -> Double { Double.log(1 + value) }
+}
