@@ -1,3 +1,4 @@
+import Algorithms
 import RealModule
 
 /// TrainTracker's own algorithm: an online Viterbi over (railway, direction) hypotheses.
@@ -60,7 +61,12 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// The constants.
     public let parameters: Parameters
 
-    private var hypotheses: [Int: Hypothesis] = [:]
+    /// Live hypotheses, and where each (railway, direction) key sits among them (-1: none).
+    private var hypotheses: [Hypothesis] = []
+    private var slots: [Int32]
+    /// Railways within reach of the latest fix, with distance, along-track position and course.
+    private var near: [(railway: Int, distance: Meters, along: Meters, course: Degrees)] = []
+    private var nearSlot: [Int32]
     private var motion = MotionState()
     private var nearestEdges: [Int32]
     private var lastFix: Location?
@@ -72,6 +78,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         self.model = model
         self.parameters = parameters
         nearestEdges = Array(repeating: -1, count: model.network.railways.count)
+        slots = Array(repeating: -1, count: model.network.railways.count * 2)
+        nearSlot = Array(repeating: -1, count: model.network.railways.count)
     }
 
     /// Takes the next fix and returns the ranked answer.
@@ -95,81 +103,95 @@ public struct DefaultTracker: TrackingAlgorithm {
         let projection = LocalProjection(origin: location.coordinate)
 
         // Railways within reach.
-        var near: [Int: (distance: Meters, along: Meters, course: Degrees)] = [:]
-        for (index, polyline) in model.network.trackPolylines.enumerated() {
+        for item in near { nearSlot[item.railway] = -1 }
+        near.removeAll(keepingCapacity: true)
+        let polylines = model.network.trackPolylines
+        // The grid lists the railways within its margin; a wider reach asks every railway.
+        let asked: [Int32] =
+            radius <= RailwayGrid.margin
+            ? model.grid.railways(near: location.coordinate) : (0..<Int32(polylines.count)).map { $0 }
+        for railway in asked {
+            let index = Int(railway)
+            let polyline = polylines[index]
             let hint = nearestEdges[index] >= 0 ? Int(nearestEdges[index]) : nil
             guard let nearest = polyline.nearestEdge(from: projection, within: radius, hint: hint) else {
                 nearestEdges[index] = -1
                 continue
             }
             nearestEdges[index] = Int32(nearest.edge)
-            near[index] = polyline.alongAndCourse(edge: nearest.edge, projection: projection, distance: nearest.distance)
+            let place = polyline.alongAndCourse(edge: nearest.edge, projection: projection, distance: nearest.distance)
+            nearSlot[index] = Int32(near.count)
+            near.append((index, place.distance, place.along, place.course))
         }
 
         // Every railway within reach is a hypothesis in both directions.
-        let leaderScore = hypotheses.values.map(\.score).max() ?? 0
-        for railway in near.keys {
+        var leaderScore = hypotheses.isEmpty ? 0 : -Double.infinity
+        for hypothesis in hypotheses { leaderScore = max(leaderScore, hypothesis.score) }
+        for item in near {
             for direction in TravelDirection.allCases {
-                let key = railway * 2 + direction.rawValue
-                if hypotheses[key] == nil {
-                    hypotheses[key] = Hypothesis(
+                let key = item.railway * 2 + direction.rawValue
+                guard slots[key] < 0 else { continue }
+                slots[key] = Int32(hypotheses.count)
+                hypotheses.append(
+                    Hypothesis(
                         key: key, score: leaderScore - parameters.switchCost, patternWeights: model.patternPriors[key],
-                        walk: TrackWalk(railway: model.network.railways[railway], direction: direction))
-                }
+                        stopChance: model.initialStopChance[key],
+                        walk: TrackWalk(railway: model.network.railways[item.railway], direction: direction)))
             }
         }
 
         // Viterbi step: any hypothesis may take over from the leader at a cost.
         let leaderRailway = leaderKey.map { $0 / 2 }
         let moved = parameters.positionWeight * (stopped ? 0.1 : min(1, max(0.15, speed / 8)))
-        for key in hypotheses.keys {
-            guard var hypothesis = hypotheses[key] else { continue }
-            let railway = key / 2
+        var list = hypotheses  // taken out, so that updating them copies nothing
+        hypotheses = []
+        for index in list.indices {
+            let railway = list[index].key / 2
             let cost =
                 leaderRailway.map { model.throughService[$0].contains(railway) } == true
                 ? parameters.throughServiceSwitchCost : parameters.switchCost
-            hypothesis.score = max(hypothesis.score, leaderScore - cost)
-            if let place = near[railway] {
-                hypothesis.missed = 0
+            list[index].score = max(list[index].score, leaderScore - cost)
+            if nearSlot[railway] >= 0 {
+                let place = near[Int(nearSlot[railway])]
+                list[index].missed = 0
                 // Huber: quadratic near the track, linear beyond one sigma, so that a stretch of
                 // correlated error does not swing the evidence between two close tracks.
                 let z = place.distance / sigma
-                hypothesis.score -= moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap)
+                list[index].score -= moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap)
                 if let course = location.course, speed > 2 {
-                    let expected = hypothesis.walk.sign > 0 ? place.course : place.course + 180
+                    let expected = list[index].walk.sign > 0 ? place.course : place.course + 180
                     let cosine = Double.cos((course - expected) * .pi / 180)
-                    hypothesis.score += parameters.courseWeight * (cosine - 1)
+                    list[index].score += parameters.courseWeight * (cosine - 1)
                 }
                 track(
-                    &hypothesis, measured: place.along, distance: place.distance, sigma: sigma, dt: dt, speed: speed,
+                    &list[index], measured: place.along, distance: place.distance, sigma: sigma, dt: dt, speed: speed,
                     stopped: stopped)
             } else {
-                hypothesis.missed += 1
-                hypothesis.score -= moved * parameters.positionCap
-                if let along = hypothesis.along, !stopped {
-                    hypothesis.along = hypothesis.walk.advance(along, by: speed * dt)
+                list[index].missed += 1
+                list[index].score -= moved * parameters.positionCap
+                if let along = list[index].along, !stopped {
+                    list[index].along = list[index].walk.advance(along, by: speed * dt)
                 }
             }
-            stationEvents(&hypothesis, change: change)
-            hypotheses[key] = hypothesis
+            stationEvents(&list[index], change: change)
         }
 
-        // Normalise, forget the far-away, pick the leader.
-        let best = hypotheses.values.map(\.score).max() ?? 0
-        for key in Array(hypotheses.keys) {
-            guard var hypothesis = hypotheses[key] else { continue }
-            hypothesis.score -= best
-            if hypothesis.missed > 30, hypothesis.score < -parameters.switchCost - 1 {
-                hypotheses[key] = nil
-            } else {
-                hypotheses[key] = hypothesis
-            }
+        // Normalise, forget the far-away.
+        var best = list.isEmpty ? 0 : -Double.infinity
+        for hypothesis in list { best = max(best, hypothesis.score) }
+        list.removeAll { $0.missed > 30 && $0.score - best < -parameters.switchCost - 1 }
+        for index in list.indices {
+            list[index].score -= best
+            slots[list[index].key] = Int32(index)
         }
+        for key in slots.indices where slots[key] >= 0 {
+            let slot = Int(slots[key])
+            if slot >= list.count || list[slot].key != key { slots[key] = -1 }
+        }
+        hypotheses = list
         lastFix = location
         let result = answer(at: location.timestamp, speed: speed, estimated: false)
-        leaderKey = result.best.flatMap { candidate in
-            model.network.railwayIndex(id: candidate.railwayID).map { $0 * 2 + candidate.direction.rawValue }
-        }
+        leaderKey = hypotheses.max { $0.score < $1.score }?.key
         return result
     }
 
@@ -181,14 +203,14 @@ public struct DefaultTracker: TrackingAlgorithm {
         let elapsed = time.seconds(since: last.timestamp)
         guard elapsed > parameters.staleAfter else { return answer(at: time, speed: lastSpeed, estimated: false) }
         var projected = self
-        for key in projected.hypotheses.keys {
-            guard var hypothesis = projected.hypotheses[key], let along = hypothesis.along else { continue }
+        for index in projected.hypotheses.indices {
+            guard let along = projected.hypotheses[index].along else { continue }
+            let hypothesis = projected.hypotheses[index]
             var distance = lastSpeed * elapsed
             if let stop = projected.nextStop(of: hypothesis, from: along) {
                 distance = min(distance, max(0, hypothesis.walk.distanceAhead(from: along, to: stop.position)))
             }
-            hypothesis.along = hypothesis.walk.advance(along, by: distance)
-            projected.hypotheses[key] = hypothesis
+            projected.hypotheses[index].along = hypothesis.walk.advance(along, by: distance)
         }
         return projected.answer(at: time, speed: lastSpeed, estimated: true)
     }
@@ -236,10 +258,20 @@ public struct DefaultTracker: TrackingAlgorithm {
         if let previous = hypothesis.previousAlong {
             let step = hypothesis.walk.distanceAhead(from: previous, to: along)
             if step > 0, step < 3_000 {
-                for (index, position) in positions.enumerated() {
-                    let ahead = hypothesis.walk.distanceAhead(from: previous, to: position)
-                    if ahead > 0, ahead <= step, !hypothesis.pending.contains(where: { $0.station == index }) {
-                        hypothesis.pending.append((index, position))
+                let end = hypothesis.walk.advance(previous, by: step)
+                let (low, high) = hypothesis.walk.sign > 0 ? (previous, end) : (end, previous)
+                let order = model.stationOrder[railway]
+                // Positions in (low, high], wrapping once on a loop.
+                var ranges = [(low, high)]
+                if high < low { ranges = [(low, hypothesis.walk.length), (-1, high)] }
+                for (from, to) in ranges {
+                    var index = order.partitioningIndex { $0.position > from }
+                    while index < order.count, order[index].position <= to {
+                        let station = order[index].station
+                        if !hypothesis.pending.contains(where: { $0.station == station }) {
+                            hypothesis.pending.append((station, order[index].position))
+                        }
+                        index += 1
                     }
                 }
             }
@@ -301,6 +333,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         // The hypothesis gains the mixture's likelihood; the weights (a log posterior) are renormalised.
         hypothesis.score += total
         for index in hypothesis.patternWeights.indices { hypothesis.patternWeights[index] -= total }
+        hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
+        hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
     }
 
     private static func logSumExp(_ a: Double, _ b: Double) -> Double {
@@ -312,31 +346,32 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     // MARK: The answer
 
-    private func patternProbabilities(_ hypothesis: Hypothesis) -> [Double] {
-        let logs = hypothesis.patternWeights
-        let top = logs.max() ?? 0
-        let weights = logs.map { Double.exp($0 - top) }
-        let sum = weights.reduce(0, +)
-        return weights.map { $0 / sum }
-    }
-
     /// The next station at or ahead of `along` where the hypothesis's train more likely stops than not.
     private func nextStop(of hypothesis: Hypothesis, from along: Meters) -> (station: Int, position: Meters)? {
         let positions = model.network.stationAlongTrack[hypothesis.key / 2]
-        let patterns = model.patterns[hypothesis.key]
-        let probabilities = patternProbabilities(hypothesis)
-        func stopChance(_ station: Int) -> Double {
-            zip(patterns, probabilities).reduce(0) { $0 + ($1.0.stops[station] ? $1.1 : 0) }
-        }
         var best: (station: Int, position: Meters, ahead: Meters)?
-        for (index, position) in positions.enumerated() {
-            let ahead = hypothesis.walk.distanceAhead(from: along, to: position)
+        for (index, position) in positions.enumerated() where hypothesis.stopChance[index] >= 0.5 {
             let here = hypothesis.walk.separation(along, position) <= FocusTruth.nowRadius
-            guard here || ahead > 0, stopChance(index) >= 0.5 else { continue }
-            let key = here ? 0 : ahead
-            if best.map({ key < $0.ahead }) ?? true { best = (index, position, key) }
+            let ahead = here ? 0 : hypothesis.walk.distanceAhead(from: along, to: position)
+            guard here || ahead > 0 else { continue }
+            if best.map({ ahead < $0.ahead }) ?? true { best = (index, position, ahead) }
         }
         return best.map { ($0.station, $0.position) }
+    }
+
+    /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
+    private func focus(of hypothesis: Hypothesis, at along: Meters) -> (station: Int, phase: FocusPhase) {
+        let positions = model.network.stationAlongTrack[hypothesis.key / 2]
+        var nearest = (station: 0, separation: Double.infinity)
+        var next = (station: -1, ahead: Double.infinity)
+        for (index, position) in positions.enumerated() {
+            let separation = hypothesis.walk.separation(along, position)
+            if separation < nearest.separation { nearest = (index, separation) }
+            let ahead = hypothesis.walk.distanceAhead(from: along, to: position)
+            if ahead > 0, ahead < next.ahead { next = (index, ahead) }
+        }
+        if nearest.separation <= FocusTruth.nowRadius || next.station < 0 { return (nearest.station, .now) }
+        return (next.station, next.ahead <= FocusTruth.soonDistance ? .soon : .next)
     }
 
     private func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool) -> TrackingResult {
@@ -344,51 +379,54 @@ public struct DefaultTracker: TrackingAlgorithm {
         let rank = { (hypothesis: Hypothesis) in
             hypothesis.score + self.parameters.priorWeight * self.model.logPrior[hypothesis.key]
         }
-        let ranked = hypotheses.values.filter { $0.along != nil }.sorted {
-            rank($0) != rank($1) ? rank($0) > rank($1) : $0.key < $1.key
+        var top: [Int] = []
+        var normaliser = 0.0
+        for (index, hypothesis) in hypotheses.enumerated() where hypothesis.along != nil {
+            normaliser += Double.exp(hypothesis.score)
+            let value = rank(hypothesis)
+            guard top.count < 8 || value > rank(hypotheses[top[top.count - 1]]) else { continue }
+            let position =
+                top.firstIndex {
+                    value > rank(hypotheses[$0]) || (value == rank(hypotheses[$0]) && hypothesis.key < hypotheses[$0].key)
+                } ?? top.count
+            top.insert(index, at: position)
+            if top.count > 8 { top.removeLast() }
         }
-        guard !ranked.isEmpty else { return TrackingResult(candidates: [], estimated: estimated) }
-        let normaliser = ranked.reduce(0) { $0 + Double.exp($1.score) }
         let network = model.network
-        let candidates = ranked.prefix(8).compactMap { hypothesis -> TrackingCandidate? in
+        let candidates = top.compactMap { index -> TrackingCandidate? in
+            let hypothesis = hypotheses[index]
             guard let along = hypothesis.along else { return nil }
             let railwayIndex = hypothesis.key / 2
             let railway = network.railways[railwayIndex]
             let direction = TravelDirection(rawValue: hypothesis.key % 2) ?? .ascending
             let stationIndices = network.railwayStations[railwayIndex]
-            let positions = network.stationAlongTrack[railwayIndex]
-            let truth = FocusTruth(stations: positions.enumerated().map { ("\($0.offset)", $0.element) }, walk: hypothesis.walk)
-            let focus = truth.focus(at: along) ?? ("\(direction == .ascending ? positions.count - 1 : 0)", .now)
-            guard let focusIndex = Int(focus.station) else { return nil }
+            let count = stationIndices.count
+            let focus = focus(of: hypothesis, at: along)
             var later: [String] = []
-            var position = focusIndex
+            var position = focus.station
             while later.count < 2 {
                 let next = position + (direction == .ascending ? 1 : -1)
-                let wrapped = railway.isLoop ? (next + positions.count) % positions.count : next
-                guard (0..<positions.count).contains(wrapped), wrapped != focusIndex else { break }
+                let wrapped = railway.isLoop ? (next + count) % count : next
+                guard (0..<count).contains(wrapped), wrapped != focus.station else { break }
                 later.append(network.stations[stationIndices[wrapped]].id)
                 position = wrapped
             }
-            let stop = nextStop(of: hypothesis, from: along)
+            let isBest = index == top.first
+            let stop = isBest ? nextStop(of: hypothesis, from: along) : nil
             var eta: Timestamp?
             if let stop {
                 let distance = max(0, hypothesis.walk.distanceAhead(from: along, to: stop.position))
                 let cruise = max(speed, 12)
                 eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
             }
-            let probabilities = patternProbabilities(hypothesis)
-            var typeWeights: [String: Double] = [:]
-            for (pattern, probability) in zip(model.patterns[hypothesis.key], probabilities) {
-                if let type = pattern.trainTypeID { typeWeights[type, default: 0] += probability }
-            }
-            let trainType = typeWeights.max { $0.value < $1.value }.flatMap { $0.value >= 0.6 ? $0.key : nil }
-            let terminal = railway.isLoop ? nil : stationIndices[direction == .ascending ? positions.count - 1 : 0]
+            let terminal = railway.isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]
             return TrackingCandidate(
                 railwayID: railway.id, direction: direction, directionName: railway.name(of: direction),
                 destinationStationID: terminal.map { network.stations[$0].id },
-                focusStationID: network.stations[stationIndices[focusIndex]].id, phase: focus.phase, laterStationIDs: later,
+                focusStationID: network.stations[stationIndices[focus.station]].id, phase: focus.phase, laterStationIDs: later,
                 score: hypothesis.score, nextStopID: stop.map { network.stations[stationIndices[$0.station]].id }, eta: eta,
-                trainTypeID: trainType, confidence: Double.exp(hypothesis.score) / normaliser)
+                trainTypeID: isBest ? hypothesis.trainTypeID : nil,
+                confidence: normaliser > 0 ? Double.exp(hypothesis.score) / normaliser : nil)
         }
         return TrackingResult(candidates: candidates, estimated: estimated)
     }
@@ -400,6 +438,10 @@ struct Hypothesis: Sendable {
     var score: Double
     /// Log posterior of each service pattern, normalised.
     var patternWeights: [Double]
+    /// The chance the train stops at each station of the railway, under those patterns.
+    var stopChance: [Double]
+    /// The train type those patterns point to, if clear.
+    var trainTypeID: String?
     let walk: TrackWalk
     var along: Meters?
     var previousAlong: Meters?
@@ -408,10 +450,11 @@ struct Hypothesis: Sendable {
     var stops: [Meters] = []
     var stopStart: Meters?
 
-    init(key: Int, score: Double, patternWeights: [Double], walk: TrackWalk) {
+    init(key: Int, score: Double, patternWeights: [Double], stopChance: [Double], walk: TrackWalk) {
         self.key = key
         self.score = score
         self.patternWeights = patternWeights
+        self.stopChance = stopChance
         self.walk = walk
     }
 }

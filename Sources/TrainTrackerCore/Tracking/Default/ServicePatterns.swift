@@ -28,6 +28,12 @@ public struct TrackerModel: Sendable {
     let throughService: [Set<Int>]
     /// `patternPriors[key][p]`: log share of the trains running pattern `p`.
     let patternPriors: [[Double]]
+    /// The chance of a stop at each station before any evidence.
+    let initialStopChance: [[Double]]
+    /// Which railways pass near each part of the network.
+    let grid: RailwayGrid
+    /// Per railway, its stations sorted by along-track position: (position, station index).
+    let stationOrder: [[(position: Meters, station: Int)]]
 
     /// The most patterns kept per railway and direction (the commonest; rare ones join the nearest).
     static let maximumPatterns = 24
@@ -95,7 +101,49 @@ public struct TrackerModel: Sendable {
         }
         self.logPrior = logPrior
         self.throughService = links
+        var initial: [[Double]] = []
+        for (key, priors) in patternPriors.enumerated() {
+            var chance = Array(repeating: 0.0, count: patterns[key].first?.stops.count ?? 0)
+            for (pattern, prior) in zip(patterns[key], priors) {
+                for (station, stops) in pattern.stops.enumerated() where stops { chance[station] += Double.exp(prior) }
+            }
+            initial.append(chance)
+        }
+        initialStopChance = initial
+        grid = RailwayGrid(network: network)
+        stationOrder = network.stationAlongTrack.map { positions in
+            positions.enumerated().map { ($0.element, $0.offset) }.sorted { $0.0 < $1.0 }
+        }
         hasTimetable = !dataset.timetable.trains.isEmpty
+    }
+}
+
+extension TrackerModel {
+    /// Pattern probabilities from their log weights.
+    func probabilities(_ weights: [Double]) -> [Double] {
+        let top = weights.max() ?? 0
+        let values = weights.map { Double.exp($0 - top) }
+        let sum = values.reduce(0, +)
+        return values.map { $0 / sum }
+    }
+
+    /// The chance of a stop at each station of line `key` under pattern log weights `weights`.
+    func stopChance(key: Int, weights: [Double]) -> [Double] {
+        let patterns = self.patterns[key]
+        var chance = Array(repeating: 0.0, count: patterns.first?.stops.count ?? 0)
+        for (pattern, probability) in zip(patterns, probabilities(weights)) {
+            for (station, stops) in pattern.stops.enumerated() where stops { chance[station] += probability }
+        }
+        return chance
+    }
+
+    /// The train type at least 60 % of the pattern weight points to.
+    func trainType(key: Int, weights: [Double]) -> String? {
+        var byType: [String: Double] = [:]
+        for (pattern, probability) in zip(patterns[key], probabilities(weights)) {
+            if let type = pattern.trainTypeID { byType[type, default: 0] += probability }
+        }
+        return byType.max { $0.value < $1.value }.flatMap { $0.value >= 0.6 ? $0.key : nil }
     }
 }
 
