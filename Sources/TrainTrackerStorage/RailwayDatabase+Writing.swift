@@ -44,6 +44,9 @@ extension RailwayDatabase {
                     """
             )
         }
+        migrator.registerMigration("v2: timetable clock") { db in
+            try db.execute(sql: #"CREATE TABLE "timetableInfo" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL)"#)
+        }
         return migrator
     }
 
@@ -179,6 +182,8 @@ extension RailwayDatabase {
     }
 
     private static func writeTimetable(_ timetable: Timetable, network: RailwayNetwork, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO timetableInfo (key, value) VALUES ('utcOffset', ?)", arguments: ["\(Int(timetable.utcOffset))"])
         let type = try db.makeStatement(sql: "INSERT INTO trainType (id, title) VALUES (?, ?)")
         for trainType in timetable.trainTypes {
             try type.execute(arguments: [trainType.id, try json(trainType.names)])

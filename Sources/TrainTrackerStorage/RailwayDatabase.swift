@@ -108,7 +108,13 @@ public enum RailwayDatabase {
                 )
             )
         }
-        return Timetable(trainTypes: trainTypes, trains: trains)
+        var utcOffset: Seconds = 0
+        if try db.tableExists("timetableInfo"),
+            let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = 'utcOffset'")
+        {
+            utcOffset = Seconds(text) ?? 0
+        }
+        return Timetable(trainTypes: trainTypes, trains: trains, utcOffset: utcOffset)
     }
 
     /// One segment's vertices as read.

@@ -45,7 +45,8 @@ public struct CaseGenerator: Sendable {
     public var phone = PhoneModel()
     /// The train's motion limits.
     public var limits = TimetabledRide.Limits()
-    /// The day rides are dated on (its midnight, UTC); the timetable's clock times are added.
+    /// The day rides are dated on: its midnight on the timetable's clock, written as if UTC;
+    /// the timetable's `utcOffset` turns clock times into true UTC timestamps.
     public var serviceDay = Timestamp(secondsSince1970: 1_758_499_200)  // 2025-09-22, a Monday
 
     private let bigStations: Set<String>
@@ -117,7 +118,7 @@ public struct CaseGenerator: Sendable {
         let plan = TimetabledRide(
             stops: stretch.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
         let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
-        let start = serviceDay.adding(scheduledDeparture - plan.departureOffset)
+        let start = serviceDay.adding(scheduledDeparture - plan.departureOffset - dataset.timetable.utcOffset)
         let sessionID = "\(idPrefix)\(filter.name.map { "\($0)-" } ?? "")\(String(index + 1).leftPadded(3))-\(train.id)"
         let railwayTruth = FocusTruth(stations: Array(zip(stationIDs, positions)).map { ($0.0, $0.1) }, walk: walk)
         let stopTruth = FocusTruth(stations: stretch.map { ($0.stationID, positionOf[$0.stationID] ?? 0) }, walk: walk)

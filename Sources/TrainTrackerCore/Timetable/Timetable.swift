@@ -83,11 +83,14 @@ public struct Timetable: Sendable {
     public var trainTypes: [TrainType]
     /// Every scheduled run.
     public var trains: [TimetabledTrain]
+    /// Seconds the timetable's clock runs ahead of UTC (+32,400 for Tokyo).
+    public var utcOffset: Seconds
 
     /// Creates a timetable.
-    public init(trainTypes: [TrainType] = [], trains: [TimetabledTrain] = []) {
+    public init(trainTypes: [TrainType] = [], trains: [TimetabledTrain] = [], utcOffset: Seconds = 0) {
         self.trainTypes = trainTypes
         self.trains = trains
+        self.utcOffset = utcOffset
     }
 
     /// An empty timetable.

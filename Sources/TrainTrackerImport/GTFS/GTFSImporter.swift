@@ -108,10 +108,24 @@ public enum GTFSImporter {
                 warn("warning: \(feed.path): station \(station.name) lies more than 150 m from the track of route \(railway.id)")
             }
         }
-        return TransitDataset(network: network, timetable: Timetable(trainTypes: trainTypes, trains: trains))
+        let offset = try agencyUTCOffset(feed)
+        return TransitDataset(network: network, timetable: Timetable(trainTypes: trainTypes, trains: trains, utcOffset: offset))
     }
 
     // MARK: Reading the tables
+
+    /// The UTC offset of the feed's `agency_timezone` (on 2025-09-22, the simulator's day:
+    /// summer time where it applies); 0 when the feed names none.
+    private static func agencyUTCOffset(_ feed: GTFSFeed) throws(ImportError) -> Seconds {
+        guard let table = try feed.table("agency.txt"), let column = table.column("agency_timezone"),
+            let name = table.rows.indices.lazy.compactMap({ table.text($0, column) }).first
+        else { return 0 }
+        guard let zone = TimeZone(identifier: name) else {
+            throw ImportError(
+                file: table.path, location: table.line(0), field: "agency_timezone", problem: "unknown time zone '\(name)'")
+        }
+        return Seconds(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 1_758_542_400)))
+    }
 
     struct Route {
         var id: String

@@ -5,6 +5,9 @@ import TrainTrackerCore
 /// Imports the mini-tokyo-3d open dataset: railways, stations, track geometry and the
 /// per-railway train timetables.
 public enum MiniTokyo3DImporter {
+    /// The timetables' clock: Japan Standard Time, UTC+9, all year.
+    public static let utcOffset: Seconds = 9 * 3600
+
     /// Whether `path` is a mini-tokyo-3d folder (it holds `railways.json`, `stations.json`
     /// and `coordinates.json`).
     public static func isDataset(at path: String) -> Bool {
@@ -89,7 +92,7 @@ public enum MiniTokyo3DImporter {
         }
         let timetableFolder = folder.appendingPathComponent("train-timetables")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: timetableFolder.path) else {
-            return Timetable(trainTypes: trainTypes)
+            return Timetable(trainTypes: trainTypes, utcOffset: MiniTokyo3DImporter.utcOffset)
         }
         let files = names.filter { $0.hasSuffix(".json") }.sorted().map { timetableFolder.appendingPathComponent($0).path }
         let context = TimetableContext(network: network)
@@ -106,7 +109,7 @@ public enum MiniTokyo3DImporter {
             guard let result else { continue }
             trains += try result.get()
         }
-        return Timetable(trainTypes: trainTypes, trains: trains)
+        return Timetable(trainTypes: trainTypes, trains: trains, utcOffset: MiniTokyo3DImporter.utcOffset)
     }
 }
 

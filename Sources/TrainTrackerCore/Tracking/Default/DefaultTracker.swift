@@ -51,6 +51,10 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var stationReach: Meters = 250
         /// Fixes older than this make the answer estimated.
         public var staleAfter: Seconds = 3
+        /// A departure matches the timetable within this many seconds.
+        public var departureTolerance: Seconds = 90
+        /// The most one departure time can say, in nats.
+        public var departureEvidenceCap = 3.0
 
         /// The defaults.
         public init() {}
@@ -173,7 +177,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                     list[index].along = list[index].walk.advance(along, by: speed * dt)
                 }
             }
-            stationEvents(&list[index], change: change)
+            stationEvents(&list[index], change: change, time: location.timestamp)
         }
 
         // Normalise, forget the far-away.
@@ -250,7 +254,7 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     // MARK: Stops and station passes
 
-    private func stationEvents(_ hypothesis: inout Hypothesis, change: MotionState.Change?) {
+    private func stationEvents(_ hypothesis: inout Hypothesis, change: MotionState.Change?, time: Timestamp) {
         guard let along = hypothesis.along else { return }
         let railway = hypothesis.key / 2
         let positions = model.network.stationAlongTrack[railway]
@@ -291,6 +295,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                     if !hypothesis.pending.contains(where: { $0.station == nearest.offset }) {
                         event(&hypothesis, station: nearest.offset, stopped: true)
                     }
+                    hypothesis.score += departureEvidence(key: hypothesis.key, station: nearest.offset, at: time)
                 } else {
                     hypothesis.score -= parameters.strayStopCost
                 }
@@ -335,6 +340,26 @@ public struct DefaultTracker: TrackingAlgorithm {
         for index in hypothesis.patternWeights.indices { hypothesis.patternWeights[index] -= total }
         hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
         hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
+    }
+
+    /// Evidence from the time a train leaves a station: does this line's timetable have a
+    /// departure there then? Matching counts for more on a sparse line than on a busy one.
+    private func departureEvidence(key: Int, station: Int, at time: Timestamp) -> Double {
+        let scheduled = model.departures[key][station]
+        guard model.hasTimetable else { return 0 }
+        guard !scheduled.isEmpty else { return -parameters.departureEvidenceCap }
+        var clock = (time.secondsSince1970 + model.utcOffset).truncatingRemainder(dividingBy: 86_400)
+        if clock < 0 { clock += 86_400 }
+        let index = scheduled.partitioningIndex { $0 >= clock }
+        var gap = Double.infinity
+        for candidate in [index - 1, index, 0, scheduled.count - 1] where scheduled.indices.contains(candidate) {
+            let difference = abs(scheduled[candidate] - clock)
+            gap = min(gap, min(difference, 86_400 - difference))
+        }
+        // The chance that some departure falls within the tolerance by luck (service over ~18 hours).
+        let chance = min(0.9, Double(scheduled.count) * 2 * parameters.departureTolerance / 64_800)
+        let evidence = gap <= parameters.departureTolerance ? Double.log(0.9 / chance) : Double.log(0.1 / (1 - chance))
+        return min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, evidence))
     }
 
     private static func logSumExp(_ a: Double, _ b: Double) -> Double {

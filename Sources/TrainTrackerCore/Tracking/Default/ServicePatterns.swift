@@ -34,6 +34,10 @@ public struct TrackerModel: Sendable {
     let grid: RailwayGrid
     /// Per railway, its stations sorted by along-track position: (position, station index).
     let stationOrder: [[(position: Meters, station: Int)]]
+    /// `departures[key][station]`: the scheduled departures there, seconds of the day, sorted.
+    let departures: [[[Double]]]
+    /// The timetable's clock, seconds ahead of UTC.
+    let utcOffset: Seconds
 
     /// The most patterns kept per railway and direction (the commonest; rare ones join the nearest).
     static let maximumPatterns = 24
@@ -65,6 +69,23 @@ public struct TrackerModel: Sendable {
             if let type = train.trainTypeID { entry.types[type, default: 0] += 1 }
             collected[key][stops] = entry
         }
+        var departures = (0..<(railwayCount * 2)).map { key in
+            Array(repeating: [Double](), count: network.railways[key / 2].stationIDs.count)
+        }
+        for train in dataset.timetable.trains {
+            guard let railway = network.railwayIndex(id: train.railwayID),
+                let direction = network.railways[railway].direction(named: train.directionName)
+            else { continue }
+            let key = railway * 2 + direction.rawValue
+            for stop in train.stops {
+                guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
+                    continue
+                }
+                departures[key][slot].append(time.truncatingRemainder(dividingBy: 86_400))
+            }
+        }
+        self.departures = departures.map { $0.map { $0.sorted() } }
+        utcOffset = dataset.timetable.utcOffset
         var patterns: [[ServicePattern]] = []
         var logPrior: [Double] = []
         for key in 0..<(railwayCount * 2) {
