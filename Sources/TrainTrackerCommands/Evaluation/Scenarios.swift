@@ -70,6 +70,14 @@ public struct Scenario: Sendable {
                     railways: ["TokyoMetro.Tozai", "Tokyu.DenEnToshi", "MIR.TsukubaExpress", "TokyoMetro.Chiyoda"], stops: 4...10)
             ),
             Scenario(
+                name: "transfer", summary: "a rider changes trains: a first ride, a walk to another line, a second ride",
+                filter: RideFilter(
+                    railways: [
+                        "Tokyu.Toyoko", "JR-East.Yamanote", "JR-East.ChuoRapid", "TokyoMetro.Ginza", "Odakyu.Odawara",
+                        "Keio.Keio",
+                    ],
+                    stops: 2...4, transfer: true)),
+            Scenario(
                 name: "caltrain", summary: "Caltrain Local, Limited and Baby Bullet on one track (Caltrain GTFS)",
                 filter: RideFilter(railways: ["Lo-129", "Li-129", "Bu-129"], stops: 3...10)),
         ].map { scenario in

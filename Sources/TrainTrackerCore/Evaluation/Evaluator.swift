@@ -94,18 +94,22 @@ public struct Evaluator: Sendable {
             focusCorrect: 0, nextStopCorrect: 0, locked: false, lockTime: nil,
             microsecondsPerFix: fixes.isEmpty ? 0 : elapsed.microseconds / Double(fixes.count))
         var lockStart: Double?
+        // After a change of trains, the lock is measured from the second train's departure.
+        let lockFrom = truth.transfer?.secondDeparture ?? truth.departure
         for (fix, result) in zip(fixes, results) {
             guard let actual = truthByID[fix.id] else { continue }
             let best = result.best
-            let rightLine = best?.railwayID == truth.railwayID && best?.directionName == truth.directionName
-            if actual.time >= truth.departure {
+            let railway = actual.railwayID ?? truth.railwayID
+            let direction = actual.directionName ?? truth.directionName
+            let rightLine = best?.railwayID == railway && best?.directionName == direction
+            if actual.time >= lockFrom {
                 if rightLine { lockStart = lockStart ?? actual.time } else { lockStart = nil }
             }
-            guard actual.time >= truth.departure + warmUp else { continue }
+            guard actual.time >= truth.departure + warmUp, actual.scored != false else { continue }
             score.scoredFixes += 1
-            guard let best, best.railwayID == truth.railwayID else { continue }
+            guard let best, best.railwayID == railway else { continue }
             score.railwayCorrect += 1
-            if best.directionName == truth.directionName { score.directionCorrect += 1 }
+            if best.directionName == direction { score.directionCorrect += 1 }
             let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
             if window.contains(where: { $0.station == best.focusStationID && $0.phase == best.phase }) { score.focusCorrect += 1 }
             let nextStop = best.nextStopID ?? best.focusStationID
@@ -113,7 +117,7 @@ public struct Evaluator: Sendable {
         }
         if let lockStart {
             score.locked = true
-            score.lockTime = max(0, lockStart - truth.departure)
+            score.lockTime = max(0, lockStart - lockFrom)
         }
         return score
     }

@@ -22,12 +22,16 @@ public struct RideFilter: Hashable, Sendable {
     public var throughStations: Set<String> = []
     /// The fewest and most stops in a ride, both ends counted.
     public var stops: ClosedRange<Int> = 3...8
+    /// Whether the rider changes trains: a first ride, a walk to another railway's station
+    /// within 300 m, and a second ride on a train leaving there 1 to 25 minutes later.
+    public var transfer = false
 
     /// A filter; the defaults take any ride of 3 to 8 stops.
     public init(
         name: String? = nil, railways: Set<String> = [], trainTypes: Set<String> = [], throughStations: Set<String> = [],
-        stops: ClosedRange<Int> = 3...8
+        stops: ClosedRange<Int> = 3...8, transfer: Bool = false
     ) {
+        self.transfer = transfer
         self.name = name
         self.railways = railways
         self.trainTypes = trainTypes
@@ -90,11 +94,16 @@ public struct CaseGenerator: Sendable {
             let first = Int.random(in: 0...(train.stops.count - length), using: &generator)
             let stretch = Array(train.stops[first..<(first + length)])
             guard
-                let ride = ride(
+                let single = ride(
                     train: train, stretch: stretch, filter: filter, index: cases.count, seed: generator.next(), idPrefix: idPrefix
                 )
             else { continue }
-            cases.append(ride)
+            if filter.transfer {
+                guard let combined = transfer(after: single, filter: filter, generator: &generator) else { continue }
+                cases.append(combined)
+            } else {
+                cases.append(single)
+            }
         }
         return cases
     }
@@ -163,6 +172,93 @@ public struct CaseGenerator: Sendable {
             arrival: start.adding(plan.arrivalOffset).secondsSince1970,
             fixes: truths)
         return SimulatedCase(sessionID: sessionID, start: start, fixes: fixes, truth: truth)
+    }
+}
+
+extension CaseGenerator {
+    /// A second ride from a station within 300 m of where `first` ends, joined to it by a walk.
+    fileprivate func transfer(after first: SimulatedCase, filter: RideFilter, generator: inout SeededGenerator) -> SimulatedCase?
+    {
+        let network = dataset.network
+        guard let endID = first.truth.stops.last, let end = network.station(id: endID), let last = first.fixes.last else {
+            return nil
+        }
+        let options = network.stations.filter {
+            $0.railwayID != first.truth.railwayID && $0.coordinate.distance(to: end.coordinate) <= 300
+        }
+        guard !options.isEmpty else { return nil }
+        let target = options[Int.random(in: 0..<options.count, using: &generator)]
+        let walk = end.coordinate.distance(to: target.coordinate) / 1.2 + 30
+        let ready = last.location.timestamp.adding(walk)
+        let clock = { (time: Timestamp) in
+            time.secondsSince1970 + self.dataset.timetable.utcOffset - self.serviceDay.secondsSince1970
+        }
+        // Trains leaving the target station 1 to 25 minutes after the rider gets there (past its wait).
+        let candidates = dataset.timetable.trains.filter { $0.railwayID == target.railwayID }.compactMap {
+            train -> (TimetabledTrain, Int)? in
+            guard let index = train.stops.firstIndex(where: { $0.stationID == target.id }), index + 2 < train.stops.count,
+                let departure = train.stops[index].departure
+            else { return nil }
+            let wait = departure - clock(ready) - limits.initialWait
+            return wait >= 60 && wait <= 1_500 ? (train, index) : nil
+        }
+        guard let (train, index) = candidates.min(by: { ($0.0.stops[$0.1].departure ?? 0) < ($1.0.stops[$1.1].departure ?? 0) })
+        else { return nil }
+        let length = min(train.stops.count - index, Int.random(in: 3...5, using: &generator))
+        var single = filter
+        single.transfer = false
+        single.throughStations = []
+        guard
+            let second = ride(
+                train: train, stretch: Array(train.stops[index..<(index + length)]), filter: single, index: 0,
+                seed: generator.next(), idPrefix: "")
+        else { return nil }
+        // Join the first ride, the walk (and the wait), and the second ride under one session.
+        let sessionID = "\(first.sessionID)+\(train.railwayID)"
+        var fixes: [RecordedFix] = []
+        var truths: [TruthFix] = []
+        func add(_ location: Location, _ truth: TruthFix) {
+            let id = "\(sessionID)-\(String(fixes.count + 1).leftPadded(5))"
+            fixes.append(RecordedFix(id: id, location: location))
+            var copy = truth
+            copy.locationID = id
+            truths.append(copy)
+        }
+        for (fix, truth) in zip(first.fixes, first.truth.fixes) {
+            var truth = truth
+            truth.railwayID = first.truth.railwayID
+            truth.directionName = first.truth.directionName
+            add(fix.location, truth)
+        }
+        let walkStart = last.location.timestamp
+        let walkEnd = second.fixes.first?.location.timestamp ?? ready
+        let projection = LocalProjection(origin: end.coordinate)
+        let offset = projection.vector(to: target.coordinate)
+        var time = walkStart.adding(1)
+        while time < walkEnd {
+            let fraction = min(1, time.seconds(since: walkStart) / walk)
+            let walking = fraction < 1
+            let location = Location(
+                coordinate: projection.coordinate(at: offset * fraction), timestamp: time, horizontalAccuracy: 12,
+                speed: walking ? 1.2 : 0, course: walking ? offset.course : nil)
+            add(
+                location,
+                TruthFix(
+                    locationID: "", time: time.secondsSince1970, alongTrack: 0, speed: walking ? 1.2 : 0, station: target.id,
+                    phase: .now, nextStop: target.id, nextStopPhase: .now, scored: false))
+            time = time.adding(1)
+        }
+        for (fix, truth) in zip(second.fixes, second.truth.fixes) where fix.location.timestamp > walkStart {
+            add(fix.location, truth)
+        }
+        var truth = second.truth
+        truth.sessionID = sessionID
+        truth.scenario = filter.name
+        truth.departure = first.truth.departure
+        truth.fixes = truths
+        truth.transfer = CaseTruth.Transfer(
+            fromRailwayID: first.truth.railwayID, fromTrainID: first.truth.trainID, secondDeparture: second.truth.departure)
+        return SimulatedCase(sessionID: sessionID, start: first.start, fixes: fixes, truth: truth)
     }
 }
 

@@ -17,12 +17,19 @@ public struct TruthFix: Hashable, Sendable, Codable {
     public var nextStop: String?
     /// The phase of `nextStop`.
     public var nextStopPhase: FocusPhase?
+    /// The railway at this fix when it is not the session's (the first train of a transfer).
+    public var railwayID: String?
+    /// Its direction, likewise.
+    public var directionName: String?
+    /// Whether the fix is scored (`false` while the rider walks between trains).
+    public var scored: Bool?
 
     /// Creates a truth record.
     public init(
         locationID: String, time: Double, alongTrack: Meters, speed: MetersPerSecond, station: String, phase: FocusPhase,
-        nextStop: String?, nextStopPhase: FocusPhase?
+        nextStop: String?, nextStopPhase: FocusPhase?, scored: Bool? = nil
     ) {
+        self.scored = scored
         self.locationID = locationID
         self.time = time
         self.alongTrack = alongTrack
@@ -56,6 +63,18 @@ public struct CaseTruth: Hashable, Sendable, Codable {
     public var arrival: Double
     /// Every recorded fix's truth, in time order.
     public var fixes: [TruthFix]
+    /// For a rider who changed trains: the first train's railway, and when the second departed.
+    public var transfer: Transfer?
+
+    /// The first leg of a ride with a change of trains.
+    public struct Transfer: Hashable, Sendable, Codable {
+        /// The first train's railway.
+        public var fromRailwayID: String
+        /// The first train's id.
+        public var fromTrainID: String
+        /// When the second train leaves, seconds since 1970; lock is measured from here.
+        public var secondDeparture: Double
+    }
 
     /// Creates a case's truth.
     public init(
