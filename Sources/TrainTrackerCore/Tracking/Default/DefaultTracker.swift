@@ -295,7 +295,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                     if !hypothesis.pending.contains(where: { $0.station == nearest.offset }) {
                         event(&hypothesis, station: nearest.offset, stopped: true)
                     }
-                    hypothesis.score += departureEvidence(key: hypothesis.key, station: nearest.offset, at: time)
+                    departureEvidence(&hypothesis, station: nearest.offset, at: time)
                 } else {
                     hypothesis.score -= parameters.strayStopCost
                 }
@@ -344,22 +344,39 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     /// Evidence from the time a train leaves a station: does this line's timetable have a
     /// departure there then? Matching counts for more on a sparse line than on a busy one.
-    private func departureEvidence(key: Int, station: Int, at time: Timestamp) -> Double {
-        let scheduled = model.departures[key][station]
-        guard model.hasTimetable else { return 0 }
-        guard !scheduled.isEmpty else { return -parameters.departureEvidenceCap }
+    /// The patterns of the trains that match gain weight: the train is probably one of them.
+    private func departureEvidence(_ hypothesis: inout Hypothesis, station: Int, at time: Timestamp) {
+        guard model.hasTimetable else { return }
+        let scheduled = model.departures[hypothesis.key][station]
+        guard !scheduled.isEmpty else {
+            hypothesis.score -= parameters.departureEvidenceCap
+            return
+        }
         var clock = (time.secondsSince1970 + model.utcOffset).truncatingRemainder(dividingBy: 86_400)
         if clock < 0 { clock += 86_400 }
-        let index = scheduled.partitioningIndex { $0 >= clock }
-        var gap = Double.infinity
-        for candidate in [index - 1, index, 0, scheduled.count - 1] where scheduled.indices.contains(candidate) {
-            let difference = abs(scheduled[candidate] - clock)
-            gap = min(gap, min(difference, 86_400 - difference))
+        var matched = Set<Int32>()
+        let tolerance = parameters.departureTolerance
+        let start = scheduled.partitioningIndex { $0.time >= clock - tolerance }
+        var index = start
+        while index < scheduled.count, scheduled[index].time <= clock + tolerance {
+            matched.insert(scheduled[index].pattern)
+            index += 1
         }
+        // Around midnight, look at the other end of the day too.
+        for item in scheduled where abs(item.time - clock) > 86_400 - tolerance { matched.insert(item.pattern) }
         // The chance that some departure falls within the tolerance by luck (service over ~18 hours).
-        let chance = min(0.9, Double(scheduled.count) * 2 * parameters.departureTolerance / 64_800)
-        let evidence = gap <= parameters.departureTolerance ? Double.log(0.9 / chance) : Double.log(0.1 / (1 - chance))
-        return min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, evidence))
+        let chance = min(0.9, Double(scheduled.count) * 2 * tolerance / 64_800)
+        let evidence = matched.isEmpty ? Double.log(0.1 / (1 - chance)) : Double.log(0.9 / chance)
+        hypothesis.score += min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, evidence))
+        guard !matched.isEmpty, hypothesis.patternWeights.count > 1 else { return }
+        var total = -Double.infinity
+        for pattern in hypothesis.patternWeights.indices {
+            hypothesis.patternWeights[pattern] += Double.log(matched.contains(Int32(pattern)) ? 0.9 : 0.1)
+            total = Self.logSumExp(total, hypothesis.patternWeights[pattern])
+        }
+        for pattern in hypothesis.patternWeights.indices { hypothesis.patternWeights[pattern] -= total }
+        hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
+        hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
     }
 
     private static func logSumExp(_ a: Double, _ b: Double) -> Double {

@@ -34,8 +34,9 @@ public struct TrackerModel: Sendable {
     let grid: RailwayGrid
     /// Per railway, its stations sorted by along-track position: (position, station index).
     let stationOrder: [[(position: Meters, station: Int)]]
-    /// `departures[key][station]`: the scheduled departures there, seconds of the day, sorted.
-    let departures: [[[Double]]]
+    /// `departures[key][station]`: the scheduled departures there, seconds of the day, sorted,
+    /// each with the service pattern its train runs (-1: a rare pattern not kept).
+    let departures: [[[(time: Double, pattern: Int32)]]]
     /// The timetable's clock, seconds ahead of UTC.
     let utcOffset: Seconds
 
@@ -69,22 +70,6 @@ public struct TrackerModel: Sendable {
             if let type = train.trainTypeID { entry.types[type, default: 0] += 1 }
             collected[key][stops] = entry
         }
-        var departures = (0..<(railwayCount * 2)).map { key in
-            Array(repeating: [Double](), count: network.railways[key / 2].stationIDs.count)
-        }
-        for train in dataset.timetable.trains {
-            guard let railway = network.railwayIndex(id: train.railwayID),
-                let direction = network.railways[railway].direction(named: train.directionName)
-            else { continue }
-            let key = railway * 2 + direction.rawValue
-            for stop in train.stops {
-                guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
-                    continue
-                }
-                departures[key][slot].append(time.truncatingRemainder(dividingBy: 86_400))
-            }
-        }
-        self.departures = departures.map { $0.map { $0.sorted() } }
         utcOffset = dataset.timetable.utcOffset
         var patterns: [[ServicePattern]] = []
         var logPrior: [Double] = []
@@ -104,6 +89,31 @@ public struct TrackerModel: Sendable {
             patterns.append(list)
             logPrior.append(dataset.timetable.trains.isEmpty ? 0 : Double.log1p(Double(trains)))
         }
+        // Departures by station, each with its train's pattern.
+        let patternIndex = patterns.map { list in
+            Dictionary(list.enumerated().map { ($0.element.stops, Int32($0.offset)) }, uniquingKeysWith: { first, _ in first })
+        }
+        var departures = (0..<(railwayCount * 2)).map { key in
+            Array(repeating: [(time: Double, pattern: Int32)](), count: network.railways[key / 2].stationIDs.count)
+        }
+        for train in dataset.timetable.trains {
+            guard let railway = network.railwayIndex(id: train.railwayID),
+                let direction = network.railways[railway].direction(named: train.directionName)
+            else { continue }
+            let key = railway * 2 + direction.rawValue
+            var stops = Array(repeating: false, count: network.railways[railway].stationIDs.count)
+            for stop in train.stops {
+                if let slot = stationSlots[railway][stop.stationID] { stops[slot] = true }
+            }
+            let pattern = patternIndex[key][stops] ?? -1
+            for stop in train.stops {
+                guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
+                    continue
+                }
+                departures[key][slot].append((time.truncatingRemainder(dividingBy: 86_400), pattern))
+            }
+        }
+        self.departures = departures.map { $0.map { $0.sorted { $0.time < $1.time } } }
         // Through service: railways linked by a train's previous/next train.
         var links = Array(repeating: Set<Int>(), count: railwayCount)
         for train in dataset.timetable.trains {
