@@ -103,7 +103,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         lastSpeed = speed
         let accuracy = min(max(location.horizontalAccuracy ?? 30, 5), 3_000)
         let sigma = (accuracy * accuracy + parameters.trackUncertainty * parameters.trackUncertainty).squareRoot()
-        let radius = min(max(4 * sigma, 400), 1_500)
+        // Beyond about seven sigma the position cost is capped anyway: no need to look farther.
+        let radius = min(max(8 * sigma, 150), 1_500)
         let projection = LocalProjection(origin: location.coordinate)
 
         // Railways within reach.
