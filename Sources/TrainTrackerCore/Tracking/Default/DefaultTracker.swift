@@ -178,7 +178,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                     list[index].along = list[index].walk.advance(along, by: speed * dt)
                 }
             }
-            stationEvents(&list[index], change: change, time: location.timestamp)
+            stationEvents(&list[index], change: change, time: location.timestamp, travelled: stopped ? 0 : speed * dt * 1.5 + 40)
         }
 
         // Normalise, forget the far-away.
@@ -198,6 +198,14 @@ public struct DefaultTracker: TrackingAlgorithm {
         let result = answer(at: location.timestamp, speed: speed, estimated: false)
         leaderKey = hypotheses.max { $0.score < $1.score }?.key
         return result
+    }
+
+    /// How many (railway, direction) hypotheses the tracker holds now.
+    public var hypothesisCount: Int { hypotheses.count }
+
+    /// The most entries any hypothesis keeps in its lists (pending stations, stops, patterns).
+    var largestHypothesis: Int {
+        hypotheses.map { max($0.pending.count, $0.stops.count, $0.patternWeights.count) }.max() ?? 0
     }
 
     /// The answer at `time` without a new fix: positions advance with the last speed (and
@@ -227,8 +235,11 @@ public struct DefaultTracker: TrackingAlgorithm {
         stopped: Bool
     ) {
         guard let along = hypothesis.along else {
-            hypothesis.along = measured
-            hypothesis.previousAlong = measured
+            // A position is taken only from a fix good enough to place the train.
+            if distance <= max(3 * sigma, 60), sigma <= 150 {
+                hypothesis.along = measured
+                hypothesis.previousAlong = measured
+            }
             return
         }
         let predicted = stopped ? along : hypothesis.walk.advance(along, by: speed * dt)
@@ -255,14 +266,17 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     // MARK: Stops and station passes
 
-    private func stationEvents(_ hypothesis: inout Hypothesis, change: MotionState.Change?, time: Timestamp) {
+    private func stationEvents(
+        _ hypothesis: inout Hypothesis, change: MotionState.Change?, time: Timestamp, travelled: Meters
+    ) {
         guard let along = hypothesis.along else { return }
         let railway = hypothesis.key / 2
         let positions = model.network.stationAlongTrack[railway]
         // Stations crossed since the last fix wait until the train is well past them.
         if let previous = hypothesis.previousAlong {
             let step = hypothesis.walk.distanceAhead(from: previous, to: along)
-            if step > 0, step < 3_000 {
+            // Only the train's own progress crosses stations, not a correction of its position.
+            if step > 0, step <= travelled {
                 let end = hypothesis.walk.advance(previous, by: step)
                 let (low, high) = hypothesis.walk.sign > 0 ? (previous, end) : (end, previous)
                 let order = model.stationOrder[railway]
@@ -286,7 +300,9 @@ public struct DefaultTracker: TrackingAlgorithm {
         case .started:
             hypothesis.stopStart = along
         case .ended(let duration):
-            if duration >= parameters.minimumStop, let at = hypothesis.stopStart {
+            // Where it stood: the position at the end of the stop, settled by the fixes of the dwell.
+            if duration >= parameters.minimumStop, hypothesis.stopStart != nil {
+                let at = along
                 hypothesis.stops.append(at)
                 if hypothesis.stops.count > 6 { hypothesis.stops.removeFirst() }
                 let nearest = positions.enumerated().min {

@@ -1,0 +1,194 @@
+import Testing
+
+@testable import TrainTrackerCore
+
+/// The default algorithm on hand-made networks and timetables where the answer is known.
+@Suite struct DefaultTrackerTests {
+    static let dataset = CaseGeneratorTests.dataset
+    static let model = TrackerModel(dataset: dataset)
+
+    func ride(_ railway: String, seed: UInt64 = 21) throws -> SimulatedCase {
+        let filter = RideFilter(railways: [railway], stops: 4...8)
+        return try #require(CaseGenerator(dataset: Self.dataset).cases(count: 1, seed: seed, filter: filter).first)
+    }
+
+    func answers(_ fixes: [Location], model: TrackerModel = model) -> [TrackingResult] {
+        var tracker = DefaultTracker(model: model)
+        return fixes.map { tracker.process($0) }
+    }
+
+    @Test(arguments: [DemoNetwork.localID, DemoNetwork.expressID])
+    func localAndExpressOnOneTrackAreToldApartByTheirStops(railway: String) throws {
+        let ride = try ride(railway)
+        let score = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: DefaultTracker(model: Self.model))
+        #expect(score.scoredFixes > 100)
+        #expect(Double(score.railwayCorrect) / Double(score.scoredFixes) > 0.97)
+        #expect(Double(score.focusCorrect) / Double(score.scoredFixes) > 0.95)
+        #expect(Double(score.nextStopCorrect) / Double(score.scoredFixes) > 0.95)
+        #expect(score.locked)
+    }
+
+    @Test func theTimetableGivesTheTrainTypeNextStopAndArrival() throws {
+        let ride = try ride(DemoNetwork.expressID)
+        let results = answers(ride.fixes.map(\.location))
+        let late = try #require(results.last?.best)
+        #expect(late.trainTypeID == DemoNetwork.expressID)
+        // Mid-ride the next stop is an express stop ahead, with an arrival after now.
+        let middle = results[results.count / 2]
+        let best = try #require(middle.best)
+        let stop = try #require(best.nextStopID)
+        #expect(stop.hasPrefix("Demo.Express."))
+        let now = ride.fixes[results.count / 2].location.timestamp
+        #expect(best.eta.map { $0 >= now && $0.seconds(since: now) < 600 } == true)
+    }
+
+    @Test func farOffFixesAndFalseZerosNeverFlipTheAnswer() throws {
+        let ride = try ride(DemoNetwork.localID, seed: 8)
+        var noisy = ride.fixes.map(\.location)
+        var generator = SeededGenerator(seed: 99)
+        for index in noisy.indices where index % 17 == 0 {
+            if noisy[index].speed == 0 {
+                // Inside a station: a fix 1 km away, sometimes claiming good accuracy.
+                let projection = LocalProjection(origin: noisy[index].coordinate)
+                noisy[index].coordinate = projection.coordinate(
+                    at: PlanarVector(course: Double.random(in: 0..<360, using: &generator)) * 1_000)
+                noisy[index].horizontalAccuracy = Bool.random(using: &generator) ? 1_000 : 40
+            } else {
+                noisy[index].speed = 0  // a spurious zero while moving
+            }
+        }
+        let clean = answers(ride.fixes.map(\.location))
+        let dirty = answers(noisy)
+        let departure = ride.truth.departure + 60
+        for (index, fix) in ride.fixes.enumerated() where fix.location.timestamp.secondsSince1970 > departure {
+            #expect(dirty[index].best?.railwayID == clean[index].best?.railwayID)
+            #expect(dirty[index].best?.directionName == clean[index].best?.directionName)
+        }
+    }
+
+    @Test func aGapIsBridgedByDeadReckoningAndReanchoredAfter() throws {
+        let ride = try ride(DemoNetwork.localID, seed: 3)
+        let fixes = ride.fixes.map(\.location)
+        // Find a stretch of fast running and cut 40 s out of it.
+        let start = try #require(
+            fixes.indices.first { index in
+                index > fixes.count / 3 && (fixes[index].speed ?? 0) > 8
+            })
+        var tracker = DefaultTracker(model: Self.model)
+        var before: TrackingResult?
+        for fix in fixes[..<start] { before = tracker.process(fix) }
+        let last = fixes[start - 1].timestamp
+        let estimated = tracker.estimate(at: last.adding(30))
+        #expect(estimated.estimated)
+        #expect(estimated.best?.railwayID == before?.best?.railwayID)
+        let fresh = tracker.estimate(at: last.adding(1))
+        #expect(!fresh.estimated, "a second-old fix is not a gap")
+        // The position moved on: the truth 30 s later has the same focus, or the train stops first.
+        let truthLater = try #require(ride.truth.fixes.first { $0.time >= last.secondsSince1970 + 30 })
+        let local = try #require(DemoNetwork.make().railway(id: DemoNetwork.localID))
+        let order = local.stationIDs
+        let estimatedFocus = try #require(estimated.best?.focusStationID)
+        let beforeFocus = try #require(before?.best?.focusStationID)
+        let estimatedIndex = try #require(order.firstIndex(of: estimatedFocus))
+        let beforeIndex = try #require(order.firstIndex(of: beforeFocus))
+        let truthIndex = try #require(order.firstIndex(of: truthLater.station))
+        #expect(estimatedIndex >= beforeIndex && estimatedIndex <= truthIndex + 1)
+        // Fixes return: the answer is measured again and right.
+        let resumed = fixes[(start + 40)...].map { tracker.process($0) }
+        #expect(resumed.allSatisfy { !$0.estimated })
+        #expect(resumed.suffix(60).allSatisfy { $0.best?.railwayID == DemoNetwork.localID })
+    }
+
+    @Test func confidenceIsLowWhileAmbiguousAndHighOnceTheStopsTell() throws {
+        let ride = try ride(DemoNetwork.expressID, seed: 5)
+        let results = answers(ride.fixes.map(\.location))
+        let confidences = results.compactMap { $0.best?.confidence }
+        #expect(confidences.allSatisfy { $0 > 0 && $0 <= 1 })
+        for result in results {
+            let total = result.candidates.compactMap(\.confidence).reduce(0, +)
+            #expect(total <= 1 + 1e-9)
+        }
+        // At the first station both lines fit; at the end, after passing local stations, one does.
+        #expect((results.first { $0.best != nil }?.best?.confidence ?? 1) < 0.6)
+        #expect((results.last?.best?.confidence ?? 0) > 0.9)
+    }
+
+    @Test func hypothesesStayBoundedOnALongRide() throws {
+        let network = try SharedData.tokyoNetwork()
+        let model = TrackerModel(dataset: TransitDataset(network: network))
+        let fixes = try JourneySimulator(network: network).journey(
+            on: "JR-East.Tokaido", from: "JR-East.Tokaido.Tokyo", to: "JR-East.Tokaido.Odawara", start: morning)
+        var tracker = DefaultTracker(model: model)
+        var most = 0
+        for fix in fixes {
+            _ = tracker.process(fix)
+            most = max(most, tracker.hypothesisCount)
+            #expect(tracker.largestHypothesis <= 64)
+        }
+        #expect(fixes.count > 4_000)
+        #expect(most < 80, "hypotheses are dropped once far behind and out of reach")
+        #expect(tracker.hypothesisCount < 20)
+    }
+
+    @Test func aThroughTrainSwitchesRailwayWithinAMinuteOfTheBoundary() throws {
+        // Two railways end to end on one straight track, linked by through service.
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.7, longitude: 139.5))
+        let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+        let first = (0...40).map { point(Double($0) * 100) }
+        let second = (40...80).map { point(Double($0) * 100) }
+        var stations: [Station] = []
+        for (railway, range) in [("A", 0...4), ("B", 4...8)] {
+            for index in range {
+                stations.append(
+                    Station(
+                        id: "\(railway).\(index)", railwayID: railway, name: "\(index)", coordinate: point(Double(index) * 1_000))
+                )
+            }
+        }
+        let railways = [
+            Railway(
+                id: "A", name: "A", stationIDs: (0...4).map { "A.\($0)" }, ascendingName: "East", descendingName: "West",
+                track: Track(pieces: [(first, false)])),
+            Railway(
+                id: "B", name: "B", stationIDs: (4...8).map { "B.\($0)" }, ascendingName: "East", descendingName: "West",
+                track: Track(pieces: [(second, false)])),
+        ]
+        let network = try RailwayNetwork(railways: railways, stations: stations)
+        func train(_ id: String, _ railway: String, _ range: ClosedRange<Int>, start: Seconds, next: [String], previous: [String])
+            -> TimetabledTrain
+        {
+            TimetabledTrain(
+                id: id, railwayID: railway, directionName: "East", service: "Daily",
+                stops: range.map {
+                    TimetableStop(
+                        stationID: "\(railway).\($0)", arrival: start + Double($0 - range.lowerBound) * 120,
+                        departure: start + Double($0 - range.lowerBound) * 120)
+                },
+                previousTrainIDs: previous, nextTrainIDs: next)
+        }
+        let timetable = Timetable(trains: [
+            train("A1", "A", 0...4, start: 30_000, next: ["B1"], previous: []),
+            train("B1", "B", 4...8, start: 30_480, next: [], previous: ["A1"]),
+        ])
+        let model = TrackerModel(dataset: TransitDataset(network: network, timetable: timetable))
+        #expect(model.throughService[0] == [1])
+        // The rider stays on: a ride along A, a short stop at the shared end station, on along B.
+        let simulator = JourneySimulator(network: network)
+        let onA = try simulator.journey(on: "A", from: "A.0", to: "A.4", start: morning)
+        let boundary = try #require(onA.last).timestamp
+        let onB = try simulator.journey(on: "B", from: "B.4", to: "B.8", start: boundary.adding(1)).dropFirst(15)
+        var tracker = DefaultTracker(model: model)
+        for fix in onA { _ = tracker.process(fix) }
+        let end = try #require(onA.last)
+        #expect(tracker.process(end).best?.railwayID == "A")
+        let departure = try #require(onB.first { ($0.speed ?? 0) > 1 }).timestamp
+        var switched: Timestamp?
+        for fix in onB {
+            let answer = tracker.process(fix)
+            if answer.best?.railwayID == "B", switched == nil { switched = fix.timestamp }
+            if answer.best?.railwayID != "B" { switched = nil }
+        }
+        let at = try #require(switched)
+        #expect(at.seconds(since: departure) <= 60)
+    }
+}
