@@ -27,6 +27,10 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var switchCost = 14.0
         /// ... along a through-service link from the leader's railway.
         public var throughServiceSwitchCost = 4.0
+        /// ... as a stop long enough to change trains ends.
+        public var changeOfTrainsSwitchCost = 4.0
+        /// A stop at least this long may be a change of trains.
+        public var changeOfTrainsStop: Seconds = 90
         /// The most a single fix's distance can cost, in nats.
         public var positionCap = 6.0
         /// Position evidence per fix, as a share of an independent measurement: phone
@@ -152,9 +156,13 @@ public struct DefaultTracker: TrackingAlgorithm {
         hypotheses = []
         for index in list.indices {
             let railway = list[index].key / 2
-            let cost =
+            var cost =
                 leaderRailway.map { model.throughService[$0].contains(railway) } == true
                 ? parameters.throughServiceSwitchCost : parameters.switchCost
+            // A long stop is where riders change trains: the next train starts nearly afresh.
+            if case .ended(let duration) = change, duration >= parameters.changeOfTrainsStop {
+                cost = min(cost, parameters.changeOfTrainsSwitchCost)
+            }
             list[index].score = max(list[index].score, leaderScore - cost)
             if nearSlot[railway] >= 0 {
                 let place = near[Int(nearSlot[railway])]
