@@ -106,7 +106,8 @@ public struct TrackerModel: Sendable {
                 if let slot = stationSlots[railway][stop.stationID] { stops[slot] = true }
             }
             let pattern = patternIndex[key][stops] ?? -1
-            for stop in train.stops {
+            // A train leaves every station it calls at but its last.
+            for stop in train.stops.dropLast() {
                 guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
                     continue
                 }
