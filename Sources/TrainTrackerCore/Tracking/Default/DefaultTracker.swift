@@ -27,6 +27,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var switchCost = 14.0
         /// ... along a through-service link from the leader's railway.
         public var throughServiceSwitchCost = 4.0
+        /// How close to the end of a line the cheaper through-service switch applies.
+        public var throughServiceReach: Meters = 1_500
         /// ... as a stop long enough to change trains ends.
         public var changeOfTrainsSwitchCost = 4.0
         /// A stop at least this long may be a change of trains.
@@ -156,9 +158,14 @@ public struct DefaultTracker: TrackingAlgorithm {
         hypotheses = []
         for index in list.indices {
             let railway = list[index].key / 2
-            var cost =
-                leaderRailway.map { model.throughService[$0].contains(railway) } == true
-                ? parameters.throughServiceSwitchCost : parameters.switchCost
+            // Through service changes railway where one line ends: near a terminal of either.
+            let linked = leaderRailway.map { model.throughService[$0].contains(railway) } == true
+            let atBoundary =
+                linked
+                && [railway, leaderRailway ?? railway].contains { line in
+                    model.terminals[line].contains { projection.distance(to: $0) <= parameters.throughServiceReach }
+                }
+            var cost = atBoundary ? parameters.throughServiceSwitchCost : parameters.switchCost
             // A long stop is where riders change trains: the next train starts nearly afresh.
             if case .ended(let duration) = change, duration >= parameters.changeOfTrainsStop {
                 cost = min(cost, parameters.changeOfTrainsSwitchCost)

@@ -39,6 +39,8 @@ public struct TrackerModel: Sendable {
     let departures: [[[(time: Double, pattern: Int32)]]]
     /// The timetable's clock, seconds ahead of UTC.
     let utcOffset: Seconds
+    /// Where each railway ends: its first and last stations (none on a loop).
+    let terminals: [[Coordinate]]
 
     /// The most patterns kept per railway and direction (the commonest; rare ones join the nearest).
     static let maximumPatterns = 24
@@ -71,6 +73,10 @@ public struct TrackerModel: Sendable {
             collected[key][stops] = entry
         }
         utcOffset = dataset.timetable.utcOffset
+        terminals = network.railways.enumerated().map { index, railway in
+            let coordinates = network.stationCoordinates[index]
+            return railway.isLoop ? [] : [coordinates[0], coordinates[coordinates.count - 1]]
+        }
         var patterns: [[ServicePattern]] = []
         var logPrior: [Double] = []
         for key in 0..<(railwayCount * 2) {
