@@ -43,7 +43,7 @@ public struct TrackerModel: Sendable {
     let terminals: [[Coordinate]]
 
     /// The most patterns kept per railway and direction (the commonest; rare ones join the nearest).
-    static let maximumPatterns = 24
+    static let maximumPatterns = 12
 
     /// Prepares `dataset` for tracking.
     ///
