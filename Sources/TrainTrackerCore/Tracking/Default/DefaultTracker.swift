@@ -471,21 +471,23 @@ public struct DefaultTracker: TrackingAlgorithm {
             let hypothesis = hypotheses[index]
             guard let along = hypothesis.along else { return nil }
             let railwayIndex = hypothesis.key / 2
-            let railway = network.railways[railwayIndex]
+            // Fields read in place: copying a whole Railway costs a dozen reference counts.
+            let isLoop = network.isLoop[railwayIndex]
             let direction = TravelDirection(rawValue: hypothesis.key % 2) ?? .ascending
             let stationIndices = network.railwayStations[railwayIndex]
             let count = stationIndices.count
             let focus = focus(of: hypothesis, at: along)
+            let isBest = index == top.first
+            // The stations after the focus, for the best candidate (the others name their focus only).
             var later: [String] = []
             var position = focus.station
-            while later.count < 2 {
+            while isBest, later.count < 2 {
                 let next = position + (direction == .ascending ? 1 : -1)
-                let wrapped = railway.isLoop ? (next + count) % count : next
+                let wrapped = isLoop ? (next + count) % count : next
                 guard (0..<count).contains(wrapped), wrapped != focus.station else { break }
                 later.append(network.stations[stationIndices[wrapped]].id)
                 position = wrapped
             }
-            let isBest = index == top.first
             let stop = isBest ? nextStop(of: hypothesis, from: along) : nil
             var eta: Timestamp?
             if let stop {
@@ -493,9 +495,11 @@ public struct DefaultTracker: TrackingAlgorithm {
                 let cruise = max(speed, 12)
                 eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
             }
-            let terminal = railway.isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]
+            let terminal = isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]
             return TrackingCandidate(
-                railwayID: railway.id, direction: direction, directionName: railway.name(of: direction),
+                railwayID: network.railways[railwayIndex].id, direction: direction,
+                directionName: direction == .ascending
+                    ? network.railways[railwayIndex].ascendingName : network.railways[railwayIndex].descendingName,
                 destinationStationID: terminal.map { network.stations[$0].id },
                 focusStationID: network.stations[stationIndices[focus.station]].id, phase: focus.phase, laterStationIDs: later,
                 score: hypothesis.score, nextStopID: stop.map { network.stations[stationIndices[$0.station]].id }, eta: eta,
