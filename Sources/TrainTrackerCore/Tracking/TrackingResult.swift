@@ -31,7 +31,8 @@ public struct TrackingCandidate: Hashable, Sendable {
     public var focusStationID: String
     /// Whether the focus station is next, soon or now.
     public var phase: FocusPhase
-    /// Up to two stations after the focus station, in travel order.
+    /// Up to two stations after the focus station, in travel order (the default algorithm
+    /// gives them for its best candidate only).
     public var laterStationIDs: [String]
     /// The next station the train stops at, for algorithms that know the stopping pattern;
     /// `nil` otherwise (the published algorithm knows stations, not stops).
