@@ -52,13 +52,20 @@ public struct ReplayFormatter: Sendable {
         return object.finish()
     }
 
-    /// The readable answer of a candidate, e.g. `Toyoko Line → Yokohama  Soon: Tsunashima`.
+    /// The readable answer of a candidate, e.g. `Toyoko Line → Yokohama  Soon: Tsunashima`,
+    /// with `· stops next at Kikuna 08:14` when the train will pass the station shown.
     public func headline(_ candidate: TrackingCandidate) -> String {
         let railway = network.railway(id: candidate.railwayID)
         let railwayName = railway?.name ?? candidate.railwayID
         let toward = candidate.destinationStationID.flatMap { network.station(id: $0)?.name } ?? candidate.directionName
         let station = network.station(id: candidate.focusStationID)?.name ?? candidate.focusStationID
-        return "\(railwayName) → \(toward)  \(candidate.phase.label): \(station)"
+        var line = "\(railwayName) → \(toward)  \(candidate.phase.label): \(station)"
+        // Where the train stops next, when that is not the station shown (an express passing it).
+        if let stop = candidate.nextStopID, stop != candidate.focusStationID {
+            let name = network.station(id: stop)?.name ?? stop
+            line += "  · stops next at \(name)\(candidate.eta.map { " \($0.timeOfDay(utcOffset: utcOffset).prefix(5))" } ?? "")"
+        }
+        return line
     }
 
     /// The heading line of a session in the text timeline.
