@@ -91,25 +91,7 @@ extension RailwayDatabase {
 
     /// A JSON array of strings, written directly: the timetable has two per train.
     private static func jsonList(_ strings: [String]) -> String {
-        guard !strings.isEmpty else { return "[]" }
-        var text = "["
-        for (index, string) in strings.enumerated() {
-            if index > 0 { text += "," }
-            text += "\""
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case let control where control.value < 0x20:
-                    text +=
-                        "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
-                        + String(control.value, radix: 16)
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-            text += "\""
-        }
-        return text + "]"
+        "[" + strings.map(\.jsonQuoted).joined(separator: ",") + "]"
     }
 
     private static func writeNetwork(_ network: RailwayNetwork, _ db: Database) throws {

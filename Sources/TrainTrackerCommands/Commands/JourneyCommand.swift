@@ -104,12 +104,6 @@ func makeUUID(_ generator: inout SeededGenerator) -> String {
     return text
 }
 
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}
-
 /// FNV-1a over the UTF-8 bytes: a hash that is the same in every process (unlike `Hasher`).
 func stableHash(_ text: String) -> UInt64 {
     text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }

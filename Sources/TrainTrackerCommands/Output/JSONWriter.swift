@@ -1,3 +1,5 @@
+import TrainTrackerCore
+
 /// Writes one JSON object with keys in the order given, `null` for missing values.
 ///
 /// The replay output is a contract with fixed keys; writing it directly keeps the key
@@ -41,20 +43,6 @@ struct JSONObjectWriter {
     static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
 
     static func appendString(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        text += value.jsonQuoted
     }
 }

@@ -148,19 +148,7 @@ struct SessionPicture {
         return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
     }
 
-    private func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    private func escape(_ text: String) -> String { text.xmlEscaped }
 }
 
 /// Maps coordinates into a rectangle of the picture, keeping metres square.

@@ -261,10 +261,3 @@ extension CaseGenerator {
         return SimulatedCase(sessionID: sessionID, start: first.start, fixes: fixes, truth: truth)
     }
 }
-
-extension String {
-    /// The string with leading zeros up to `width` characters.
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

@@ -76,10 +76,7 @@ public struct JourneyExporter: Sendable {
         return xml + "</gpx>\n"
     }
 
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    private func escape(_ text: String) -> String { text.xmlEscaped }
 
     // MARK: GeoJSON
 

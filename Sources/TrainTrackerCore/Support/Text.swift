@@ -1,0 +1,45 @@
+extension String {
+    /// The string with leading zeros up to `width` characters: `"7".leftPadded(3)` is `"007"`.
+    package func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+
+    /// The string as a JSON string literal, quotes included, escaping what JSON requires.
+    ///
+    /// - Complexity: O(n).
+    package var jsonQuoted: String {
+        var text = "\""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
+    /// The string with the characters XML reserves escaped (`&`, `<`, `>`, `"`), for text
+    /// and attribute values.
+    ///
+    /// - Complexity: O(n).
+    package var xmlEscaped: String {
+        var escaped = ""
+        for character in self {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
