@@ -39,19 +39,7 @@ struct ImportCommand: ParsableCommand {
         let started = clock.now
         var railways = try RailwaysOption.parse(["--railways", input])
         railways.routeTypes = routeTypes
-        let dataset: TransitDataset
-        if let from {
-            do throws(ImportError) {
-                dataset = try TransitSource.load(
-                    path: input, format: from,
-                    options: GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes)),
-                    warn: { StandardError.line($0) })
-            } catch {
-                throw CommandFailure(error.description)
-            }
-        } else {
-            dataset = try railways.loadDataset(timetables: true)
-        }
+        let dataset = try railways.loadDataset(timetables: true, format: from)
         try CommandFailure.wrapping { () throws(StorageError) in try RailwayDatabase.write(dataset, to: out, replacing: force) }
         let elapsed = clock.now - started
         StandardError.line(

@@ -57,14 +57,15 @@ struct RailwaysOption: ParsableArguments {
     }
 
     /// The network with its timetable when `timetables` is true.
-    func loadDataset(timetables: Bool) throws(CommandFailure) -> TransitDataset {
+    func loadDataset(timetables: Bool, format: TransitFormat? = nil) throws(CommandFailure) -> TransitDataset {
         let report = ProgressReport()
         let update: @Sendable (Int, Int) -> Void = { done, total in report.update(done, total) }
         let progress = report.isEnabled ? update : nil
         let options = GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes))
         do throws(ImportError) {
             let dataset = try TransitSource.load(
-                path: railways, timetables: timetables, options: options, warn: { StandardError.line($0) }, progress: progress)
+                path: railways, format: format, timetables: timetables, options: options, warn: { StandardError.line($0) },
+                progress: progress)
             report.finish()
             return dataset
         } catch {

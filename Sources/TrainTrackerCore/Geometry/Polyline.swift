@@ -1,3 +1,5 @@
+import Algorithms
+
 /// Where a point projects onto a polyline.
 public struct PolylineProjection: Hashable, Sendable {
     /// The index of the edge (from vertex `edge` to `edge + 1`) holding the nearest point.
@@ -137,12 +139,8 @@ public struct Polyline: Sendable {
     public func point(atAlongTrack alongTrack: Meters) -> (coordinate: Coordinate, course: Degrees) {
         guard coordinates.count > 1 else { return (coordinates[0], 0) }
         let clamped = min(max(alongTrack, 0), length)
-        var low = 0
-        var high = cumulativeLengths.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if cumulativeLengths[middle] <= clamped { low = middle } else { high = middle }
-        }
+        let low = edge(atAlongTrack: clamped)
+        let high = low + 1
         let from = coordinates[low]
         let to = coordinates[high]
         let edgeLength = cumulativeLengths[high] - cumulativeLengths[low]
@@ -152,5 +150,18 @@ public struct Polyline: Sendable {
             longitude: from.longitude + (to.longitude - from.longitude) * fraction
         )
         return (coordinate, from.bearing(to: to))
+    }
+}
+
+extension Polyline {
+    /// The edge holding the point `alongTrack` metres from the first vertex: positions before
+    /// the line fall on the first edge, positions past it on the last.
+    ///
+    /// - Precondition: at least two vertices.
+    /// - Complexity: O(log n).
+    func edge(atAlongTrack alongTrack: Meters) -> Int {
+        let lengths = cumulativeLengths
+        let firstBeyond = lengths.partitioningIndex { $0 > alongTrack }
+        return min(max(firstBeyond - 1, 0), lengths.count - 2)
     }
 }

@@ -108,13 +108,6 @@ public struct Track: Sendable {
     /// Whether the track at `alongTrack` metres runs underground.
     public func isUnderground(atAlongTrack alongTrack: Meters) -> Bool {
         guard !undergroundEdges.isEmpty else { return false }
-        let lengths = polyline.cumulativeLengths
-        var low = 0
-        var high = lengths.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if lengths[middle] <= alongTrack { low = middle } else { high = middle }
-        }
-        return undergroundEdges[min(low, undergroundEdges.count - 1)]
+        return undergroundEdges[min(polyline.edge(atAlongTrack: alongTrack), undergroundEdges.count - 1)]
     }
 }

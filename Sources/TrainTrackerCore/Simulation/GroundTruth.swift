@@ -105,13 +105,30 @@ struct FocusTruth: Sendable {
 
     /// The focus at `position`, or `nil` when no station lies ahead (past the last).
     func focus(at position: Meters) -> (station: String, phase: FocusPhase)? {
-        if let here = stations.min(by: { walk.separation($0.position, position) < walk.separation($1.position, position) }),
-            walk.separation(here.position, position) <= Self.nowRadius
-        {
-            return (here.id, .now)
+        guard let focus = Self.focus(positions: stations.map(\.position), walk: walk, at: position), !focus.pastTheEnd
+        else { return nil }
+        return (stations[focus.station].id, focus.phase)
+    }
+
+    /// The rule itself, over along-track station positions: the nearest station within 200 m
+    /// is `now`; else the next station ahead is `soon` within 500 m and `next` beyond. Past
+    /// the last station the nearest is `now`, with `pastTheEnd` set; `nil` without stations.
+    ///
+    /// - Complexity: O(n) in the number of stations.
+    static func focus(positions: [Meters], walk: TrackWalk, at along: Meters) -> (
+        station: Int, phase: FocusPhase, pastTheEnd: Bool
+    )? {
+        guard !positions.isEmpty else { return nil }
+        var nearest = (station: 0, separation: Double.infinity)
+        var next = (station: -1, ahead: Double.infinity)
+        for (index, position) in positions.enumerated() {
+            let separation = walk.separation(along, position)
+            if separation < nearest.separation { nearest = (index, separation) }
+            let ahead = walk.distanceAhead(from: along, to: position)
+            if ahead > 0, ahead < next.ahead { next = (index, ahead) }
         }
-        let ahead = stations.map { ($0.id, walk.distanceAhead(from: position, to: $0.position)) }.filter { $0.1 > 0 }
-        guard let next = ahead.min(by: { $0.1 < $1.1 }) else { return nil }
-        return (next.0, next.1 <= Self.soonDistance ? .soon : .next)
+        if nearest.separation <= nowRadius { return (nearest.station, .now, false) }
+        guard next.station >= 0 else { return (nearest.station, .now, true) }
+        return (next.station, next.ahead <= soonDistance ? .soon : .next, false)
     }
 }

@@ -434,18 +434,11 @@ public struct DefaultTracker: TrackingAlgorithm {
     }
 
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
+    /// The same rule as the ground truth; past the last station, the last station is `now`.
     private func focus(of hypothesis: Hypothesis, at along: Meters) -> (station: Int, phase: FocusPhase) {
-        let positions = model.network.stationAlongTrack[hypothesis.key / 2]
-        var nearest = (station: 0, separation: Double.infinity)
-        var next = (station: -1, ahead: Double.infinity)
-        for (index, position) in positions.enumerated() {
-            let separation = hypothesis.walk.separation(along, position)
-            if separation < nearest.separation { nearest = (index, separation) }
-            let ahead = hypothesis.walk.distanceAhead(from: along, to: position)
-            if ahead > 0, ahead < next.ahead { next = (index, ahead) }
-        }
-        if nearest.separation <= FocusTruth.nowRadius || next.station < 0 { return (nearest.station, .now) }
-        return (next.station, next.ahead <= FocusTruth.soonDistance ? .soon : .next)
+        let focus = FocusTruth.focus(
+            positions: model.network.stationAlongTrack[hypothesis.key / 2], walk: hypothesis.walk, at: along)
+        return focus.map { ($0.station, $0.phase) } ?? (0, .now)
     }
 
     private func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool) -> TrackingResult {
