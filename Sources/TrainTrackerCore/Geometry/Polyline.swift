@@ -121,15 +121,15 @@ public struct Polyline: Sendable {
     ///
     /// - Complexity: O(log n) expected; close to O(1) with a good hint.
     public func nearestEdge(from projection: LocalProjection, within maximumDistance: Meters, hint: Int?) -> (
-        edge: Int, distance: Meters
+        edge: Int, fraction: Double, distance: Meters
     )? {
         let storage = self.storage
         if storage.coordinates.count == 1 {
             let distance = projection.distance(to: storage.coordinates[0])
-            return distance <= maximumDistance ? (0, distance) : nil
+            return distance <= maximumDistance ? (0, 0, distance) : nil
         }
         return storage.index.nearestEdge(to: projection, within: maximumDistance, vertices: storage.coordinates, hint: hint)
-            .map { ($0.edge, $0.distance) }
+            .map { ($0.edge, $0.fraction, $0.distance) }
     }
 
     /// The point `alongTrack` metres from the first vertex (clamped to the line) and the

@@ -130,7 +130,8 @@ public struct DefaultTracker: TrackingAlgorithm {
                 continue
             }
             nearestEdges[index] = Int32(nearest.edge)
-            let place = polyline.alongAndCourse(edge: nearest.edge, projection: projection, distance: nearest.distance)
+            let place = polyline.alongAndCourse(
+                edge: nearest.edge, fraction: nearest.fraction, projection: projection, distance: nearest.distance)
             nearSlot[index] = Int32(near.count)
             near.append((index, place.distance, place.along, place.course))
         }
@@ -531,17 +532,15 @@ struct Hypothesis: Sendable {
 }
 
 extension Polyline {
-    /// The along-track position and the course of edge `edge` at the projection's origin.
-    func alongAndCourse(edge: Int, projection: LocalProjection, distance: Meters) -> (
+    /// The along-track position of the point `fraction` along edge `edge` (as the nearest-edge
+    /// search found it) and the course of that edge.
+    func alongAndCourse(edge: Int, fraction: Double, projection: LocalProjection, distance: Meters) -> (
         distance: Meters, along: Meters, course: Degrees
     ) {
         let coordinates = self.coordinates
         let lengths = cumulativeLengths
         guard edge + 1 < coordinates.count else { return (distance, lengths.last ?? 0, 0) }
-        let start = projection.vector(to: coordinates[edge])
-        let segment = projection.vector(to: coordinates[edge + 1]) - start
-        let lengthSquared = segment.dot(segment)
-        let fraction = lengthSquared > 0 ? min(1, max(0, -start.dot(segment) / lengthSquared)) : 0
+        let segment = projection.vector(to: coordinates[edge + 1]) - projection.vector(to: coordinates[edge])
         let along = lengths[edge] + (lengths[edge + 1] - lengths[edge]) * fraction
         return (distance, along, segment.course)
     }
