@@ -46,11 +46,13 @@ struct EvaluateCommand: ParsableCommand {
         commandName: "evaluate",
         abstract: "Score tracking algorithms on simulated cases against their ground truth.",
         discussion: """
-            Fixes from 90 s after the first departure are scored. Railway: the best answer names the true \
+            Fixes from 90 s after the first departure are scored; after a change of trains, the walk, the \
+            wait and the first 90 s of the second train are not. Railway: the best answer names the true \
             railway; direction: and its direction; focus: its station and phase appear in the truth within \
             ±20 s; next stop: its next stop (the focus station for algorithms that know no stops) is the \
             true next stop within ±20 s. Locked: the answer settles on the true railway and direction and \
-            keeps it to the end; lock time: from the first departure.
+            keeps it to the end; lock time: from the first departure (from the second train's departure \
+            after a change of trains).
             """
     )
 

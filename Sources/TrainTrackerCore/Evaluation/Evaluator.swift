@@ -4,7 +4,8 @@ public struct CaseScore: Hashable, Sendable, Codable {
     public var sessionID: String
     /// Its scenario, if any.
     public var scenario: String?
-    /// Fixes scored: those from `warmUp` seconds after the first departure on.
+    /// Fixes scored: those from `warmUp` seconds after the first departure on (after a change
+    /// of trains, not the walk, the wait and the first `warmUp` seconds of the second train).
     public var scoredFixes: Int
     /// Scored fixes whose best answer named the true railway.
     public var railwayCorrect: Int
@@ -106,6 +107,12 @@ public struct Evaluator: Sendable {
                 if rightLine { lockStart = lockStart ?? actual.time } else { lockStart = nil }
             }
             guard actual.time >= truth.departure + warmUp, actual.scored != false else { continue }
+            // A rider between trains is on no train yet: the second ride is scored like the first.
+            if let transfer = truth.transfer, let arrival = transfer.firstArrival,
+                actual.time >= arrival, actual.time < transfer.secondDeparture + warmUp
+            {
+                continue
+            }
             score.scoredFixes += 1
             guard let best, best.railwayID == railway else { continue }
             score.railwayCorrect += 1

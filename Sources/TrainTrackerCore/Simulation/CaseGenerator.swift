@@ -257,7 +257,8 @@ extension CaseGenerator {
         truth.departure = first.truth.departure
         truth.fixes = truths
         truth.transfer = CaseTruth.Transfer(
-            fromRailwayID: first.truth.railwayID, fromTrainID: first.truth.trainID, secondDeparture: second.truth.departure)
+            fromRailwayID: first.truth.railwayID, fromTrainID: first.truth.trainID, secondDeparture: second.truth.departure,
+            firstArrival: walkStart.secondsSince1970)
         return SimulatedCase(sessionID: sessionID, start: first.start, fixes: fixes, truth: truth)
     }
 }

@@ -74,6 +74,8 @@ public struct CaseTruth: Hashable, Sendable, Codable {
         public var fromTrainID: String
         /// When the second train leaves, seconds since 1970; lock is measured from here.
         public var secondDeparture: Double
+        /// When the rider got off the first train, seconds since 1970 (absent in older files).
+        public var firstArrival: Double?
     }
 
     /// Creates a case's truth.

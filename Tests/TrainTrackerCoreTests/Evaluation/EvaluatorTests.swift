@@ -69,6 +69,22 @@ struct ScriptedTracker: TrackingAlgorithm {
         #expect(score.railwayCorrect == score.scoredFixes - wrong)
     }
 
+    @Test func betweenTrainsNothingIsScoredUntilTheSecondTrainIsUnderWay() throws {
+        var ride = try ride()
+        // Pretend the rider got off at a third of the ride and boarded again at two thirds.
+        let times = ride.truth.fixes.map(\.time).sorted()
+        let (arrival, secondDeparture) = (times[times.count / 3], times[2 * times.count / 3])
+        ride.truth.transfer = CaseTruth.Transfer(
+            fromRailwayID: "Elsewhere", fromTrainID: "Elsewhere.1", secondDeparture: secondDeparture, firstArrival: arrival)
+        let score = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: scripted(ride))
+        let scored = ride.truth.fixes.filter {
+            $0.time >= ride.truth.departure + 90 && ($0.time < arrival || $0.time >= secondDeparture + 90)
+        }
+        #expect(score.scoredFixes == scored.count && scored.count > 0)
+        // Lock is measured from the second departure.
+        #expect(score.locked && score.lockTime == 0)
+    }
+
     @Test func theSummaryAveragesOverFixesAndTakesTheMedianLock() {
         func score(_ fixes: Int, _ right: Int, lock: Seconds?) -> CaseScore {
             CaseScore(

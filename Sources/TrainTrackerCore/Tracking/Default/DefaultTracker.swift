@@ -33,6 +33,9 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var changeOfTrainsSwitchCost = 4.0
         /// A stop at least this long may be a change of trains.
         public var changeOfTrainsStop: Seconds = 90
+        /// After the rider walks away from a train, how much less likely boarding the same
+        /// line in the same direction again is than any other line.
+        public var walkedAwayPenalty = 3.0
         /// The most a single fix's distance can cost, in nats.
         public var positionCap = 6.0
         /// Position evidence per fix, as a share of an independent measurement: phone
@@ -98,8 +101,10 @@ public struct DefaultTracker: TrackingAlgorithm {
     ///   hypotheses' station bookkeeping.
     public mutating func process(_ location: Location) -> TrackingResult {
         let dt = lastFix.map { max(0.1, location.timestamp.seconds(since: $0.timestamp)) } ?? 1
+        let wasWalking = motion.isWalking
         let change = motion.update(location)
         let stopped = motion.isStopped
+        if motion.isWalking, !wasWalking { leaveTrain() }
         var speed = location.speed ?? 0
         if let last = lastFix, location.speed == nil {
             speed = last.coordinate.distance(to: location.coordinate) / dt
@@ -214,6 +219,24 @@ public struct DefaultTracker: TrackingAlgorithm {
         let result = answer(at: location.timestamp, speed: speed, estimated: false)
         leaderKey = hypotheses.max { $0.score < $1.score }?.key
         return result
+    }
+
+    /// The rider walked away from the train: whatever train comes next starts afresh. Every
+    /// line nearby is equally likely again, less the one just left, by how sure the tracker
+    /// was of it; what the old train's stops said about its service pattern no longer applies.
+    private mutating func leaveTrain() {
+        let total = hypotheses.reduce(0.0) { $0 + Double.exp($1.score) }
+        for index in hypotheses.indices {
+            var hypothesis = hypotheses[index]
+            let share = total > 0 ? Double.exp(hypothesis.score) / total : 0
+            hypothesis.score = -parameters.walkedAwayPenalty * share
+            hypothesis.patternWeights = model.patternPriors[hypothesis.key]
+            hypothesis.stopChance = model.initialStopChance[hypothesis.key]
+            hypothesis.trainTypeID = nil
+            hypothesis.pending = []
+            hypothesis.stops = []
+            hypotheses[index] = hypothesis
+        }
     }
 
     /// How many (railway, direction) hypotheses the tracker holds now.
@@ -360,7 +383,10 @@ public struct DefaultTracker: TrackingAlgorithm {
         for (index, pattern) in patterns.enumerated() {
             let stops = station < pattern.stops.count && pattern.stops[station]
             let probability: Double
-            if stopped {
+            if station < pattern.runs.count, !pattern.runs[station] {
+                // Its trains do not run here at all.
+                probability = parameters.patternMismatch
+            } else if stopped {
                 probability = stops ? 1 - parameters.patternMismatch : parameters.patternMismatch
             } else {
                 probability = stops ? mismatch : 1 - parameters.patternMismatch
@@ -376,8 +402,12 @@ public struct DefaultTracker: TrackingAlgorithm {
     }
 
     /// Evidence from the time a train leaves a station: does this line's timetable have a
-    /// departure there then? Matching counts for more on a sparse line than on a busy one.
-    /// The patterns of the trains that match gain weight: the train is probably one of them.
+    /// departure there then, and which of its service patterns? Each pattern's trains either
+    /// leave within the tolerance (likely if the train runs that pattern, and a coincidence
+    /// as likely as that pattern is busy at this hour) or not; a pattern with no departure
+    /// for half an hour either side is very unlikely. The hypothesis gains the mixture's
+    /// likelihood, so a match with a sparse pattern (one limited express) says far more than
+    /// a match on a busy line.
     private func departureEvidence(_ hypothesis: inout Hypothesis, station: Int, at time: Timestamp) {
         guard model.hasTimetable else { return }
         let scheduled = model.departures[hypothesis.key][station]
@@ -387,29 +417,49 @@ public struct DefaultTracker: TrackingAlgorithm {
         }
         var clock = (time.secondsSince1970 + model.utcOffset).truncatingRemainder(dividingBy: 86_400)
         if clock < 0 { clock += 86_400 }
-        var matched = Set<Int32>()
         let tolerance = parameters.departureTolerance
-        let start = scheduled.partitioningIndex { $0.time >= clock - tolerance }
-        var index = start
-        while index < scheduled.count, scheduled[index].time <= clock + tolerance {
-            matched.insert(scheduled[index].pattern)
-            index += 1
+        let reach = Self.departureNeighbourhood
+        var nearby = Array(repeating: 0, count: hypothesis.patternWeights.count)
+        var matched = Array(repeating: false, count: hypothesis.patternWeights.count)
+        Self.visit(scheduled, within: reach, of: clock) { item, offset in
+            let pattern = Int(item.pattern)
+            guard nearby.indices.contains(pattern) else { return }
+            nearby[pattern] += 1
+            if abs(offset) <= tolerance { matched[pattern] = true }
         }
-        // Around midnight, look at the other end of the day too.
-        for item in scheduled where abs(item.time - clock) > 86_400 - tolerance { matched.insert(item.pattern) }
-        // The chance that some departure falls within the tolerance by luck (service over ~18 hours).
-        let chance = min(0.9, Double(scheduled.count) * 2 * tolerance / 64_800)
-        let evidence = matched.isEmpty ? Double.log(0.1 / (1 - chance)) : Double.log(0.9 / chance)
-        hypothesis.score += min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, evidence))
-        guard !matched.isEmpty, hypothesis.patternWeights.count > 1 else { return }
         var total = -Double.infinity
         for pattern in hypothesis.patternWeights.indices {
-            hypothesis.patternWeights[pattern] += Double.log(matched.contains(Int32(pattern)) ? 0.9 : 0.1)
+            let chance = min(0.9, Double(nearby[pattern]) * 2 * tolerance / (2 * reach))
+            let likelihood =
+                matched[pattern] ? 0.9 / max(chance, 0.01) : (nearby[pattern] == 0 ? 0.02 : 0.1 / (1 - chance))
+            hypothesis.patternWeights[pattern] += Double.log(likelihood)
             total = Self.logSumExp(total, hypothesis.patternWeights[pattern])
         }
+        hypothesis.score += min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, total))
         for pattern in hypothesis.patternWeights.indices { hypothesis.patternWeights[pattern] -= total }
         hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
         hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
+    }
+
+    /// How far either side of a departure the line's service counts as "at this hour".
+    private static let departureNeighbourhood: Seconds = 1_800
+
+    /// Calls `body` with each of `scheduled` (sorted by time of day) within `reach` of
+    /// `clock`, across midnight, and its offset from `clock`.
+    private static func visit(
+        _ scheduled: [(time: Double, pattern: Int32)], within reach: Seconds, of clock: Seconds,
+        _ body: ((time: Double, pattern: Int32), Seconds) -> Void
+    ) {
+        for shift in [-86_400.0, 0, 86_400] {
+            let low = clock - reach - shift
+            let high = clock + reach - shift
+            guard high >= 0, low < 86_400 else { continue }
+            var index = scheduled.partitioningIndex { $0.time >= low }
+            while index < scheduled.count, scheduled[index].time <= high {
+                body(scheduled[index], scheduled[index].time + shift - clock)
+                index += 1
+            }
+        }
     }
 
     private static func logSumExp(_ a: Double, _ b: Double) -> Double {

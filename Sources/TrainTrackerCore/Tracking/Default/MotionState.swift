@@ -10,6 +10,14 @@ struct MotionState: Sendable {
     private(set) var stoppedSince: Timestamp?
     /// The window looked at.
     static let window: Seconds = 6
+    /// Whether the rider is on foot: walking speeds, held longer than a train takes to pass
+    /// through them, mean the rider has left the train.
+    private(set) var isWalking = false
+    /// The run of walking speeds: when it began, when the last one came, how many.
+    private var walkingRun: (start: Timestamp, last: Timestamp, count: Int)?
+    /// Walking speeds, in metres per second, and how long they must last.
+    static let walkingSpeeds: ClosedRange<MetersPerSecond> = 0.6...2.6
+    static let walkingTime: Seconds = 15
 
     /// Takes a fix; returns `.started` or `.ended(duration)` when a stop begins or ends.
     ///
@@ -49,7 +57,8 @@ struct MotionState: Sendable {
             stillByPosition = good >= 3 && span >= 3 && spread < 12 + min(first.accuracy, 30)
         }
         let fastNow = (location.speed ?? 0) > 3 && lastTwoFast
-        let stoppedNow = !fastNow && (slowBySpeed || stillByPosition)
+        updateWalking(location)
+        let stoppedNow = !fastNow && (slowBySpeed || stillByPosition || isWalking)
         defer { isStopped = stoppedNow }
         if stoppedNow, !isStopped {
             stoppedSince = recent.first(where: { ($0.speed ?? 0) < 0.8 })?.time ?? location.timestamp
@@ -60,6 +69,31 @@ struct MotionState: Sendable {
             return .ended(duration: location.timestamp.seconds(since: since))
         }
         return nil
+    }
+
+    /// A run of walking speeds lasts while they keep coming (a slower one now and then is a
+    /// pause); a train's speed ends it.
+    private mutating func updateWalking(_ location: Location) {
+        guard let speed = location.speed else { return }
+        let time = location.timestamp
+        if Self.walkingSpeeds.contains(speed) {
+            if let run = walkingRun, time.seconds(since: run.last) <= 5 {
+                walkingRun = (run.start, time, run.count + 1)
+            } else {
+                walkingRun = (time, time, 1)
+            }
+        } else if speed > Self.walkingSpeeds.upperBound
+            || walkingRun.map({ time.seconds(since: $0.last) > 5 }) == true
+        {
+            walkingRun = nil
+        }
+        guard let run = walkingRun else {
+            isWalking = false
+            return
+        }
+        let span = run.last.seconds(since: run.start)
+        // Mostly walking speeds over the span: one a second, give or take dropped fixes.
+        isWalking = isWalking || (span >= Self.walkingTime && Double(run.count) >= 0.6 * span)
     }
 
     enum Change {

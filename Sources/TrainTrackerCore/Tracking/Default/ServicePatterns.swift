@@ -1,16 +1,105 @@
 import RealModule
 
 /// The ways trains run along one railway in one direction: which stations they stop at,
-/// how often, and as what train type. Built once from a timetable; without one, a single
-/// pattern stopping everywhere stands in (with a lenient mismatch probability, since
-/// express trains exist that the network alone cannot tell about).
+/// over which stretch of the line, how often, and as what train type. Built once from a
+/// timetable; without one, a single pattern stopping everywhere stands in (with a lenient
+/// mismatch probability, since express trains exist that the network alone cannot tell about).
 struct ServicePattern: Sendable {
     /// Stations stopped at, by position in the railway's station list.
     var stops: [Bool]
+    /// Stations on the stretch its trains run (from their first stop to their last): beyond
+    /// it, neither stopping nor passing is what the pattern's trains do.
+    var runs: [Bool]
     /// How many trains run it (its prior weight).
     var trains: Int
     /// The commonest train type among them.
     var trainTypeID: String?
+
+    /// Whether `other` stops where this stops on every station both run through.
+    func agrees(with other: ServicePattern) -> Bool {
+        disagreements(with: other) == 0
+    }
+
+    /// Stations both run through where one stops and the other passes.
+    func disagreements(with other: ServicePattern) -> Int {
+        var count = 0
+        for station in stops.indices where runs[station] && other.runs[station] && stops[station] != other.stops[station] {
+            count += 1
+        }
+        return count
+    }
+
+    /// Takes in `other`'s trains and the stretch it runs beyond this one's.
+    mutating func absorb(_ other: ServicePattern) {
+        for station in stops.indices where other.runs[station] && !runs[station] {
+            runs[station] = true
+            stops[station] = other.stops[station]
+        }
+        trains += other.trains
+    }
+
+    /// Patterns from the trains' stops: trains of one type that stop alike wherever both run
+    /// are one pattern, whatever stretch each covers (a short working of an express is the
+    /// express); beyond `limit` patterns, the rarest join the one they differ least from.
+    /// `patternOf[t]` gives the pattern of `trains[t]`.
+    ///
+    /// - Complexity: O(g · p · s) for g distinct stop lists, p patterns and s stations.
+    static func merging(
+        _ trains: [(stops: [Bool], runs: [Bool], trainTypeID: String?)], limit: Int
+    ) -> (patterns: [ServicePattern], patternOf: [Int]) {
+        struct Group: Hashable {
+            var stops: [Bool]
+            var runs: [Bool]
+            var trainTypeID: String?
+        }
+        var counts: [Group: Int] = [:]
+        for train in trains {
+            counts[Group(stops: train.stops, runs: train.runs, trainTypeID: train.trainTypeID), default: 0] += 1
+        }
+        // Commonest first; ties in a fixed order, so that the result never depends on hashing.
+        let order = { (group: Group) in
+            (group.trainTypeID ?? "") + String(group.stops.map { $0 ? "1" : "0" }) + String(group.runs.map { $0 ? "1" : "0" })
+        }
+        let groups = counts.sorted { $0.value != $1.value ? $0.value > $1.value : order($0.key) < order($1.key) }
+        var patterns: [ServicePattern] = []
+        var groupPattern: [Group: Int] = [:]
+        for (group, count) in groups {
+            let pattern = ServicePattern(stops: group.stops, runs: group.runs, trains: count, trainTypeID: group.trainTypeID)
+            if let index = patterns.firstIndex(where: { $0.trainTypeID == group.trainTypeID && $0.agrees(with: pattern) }) {
+                patterns[index].absorb(pattern)
+                groupPattern[group] = index
+            } else {
+                groupPattern[group] = patterns.count
+                patterns.append(pattern)
+            }
+        }
+        // Too many: keep the busiest, fold each other into its nearest.
+        var remap = Array(patterns.indices)
+        if patterns.count > limit {
+            let ranked = patterns.indices.sorted {
+                patterns[$0].trains > patterns[$1].trains || (patterns[$0].trains == patterns[$1].trains && $0 < $1)
+            }
+            let kept = Array(ranked.prefix(limit)).sorted()
+            var merged = kept.map { patterns[$0] }
+            for index in ranked.dropFirst(limit) {
+                let nearest =
+                    merged.indices.min {
+                        let (a, b) = (
+                            merged[$0].disagreements(with: patterns[index]), merged[$1].disagreements(with: patterns[index])
+                        )
+                        return a != b ? a < b : $0 < $1
+                    } ?? 0
+                merged[nearest].absorb(patterns[index])
+                remap[index] = nearest
+            }
+            for (position, index) in kept.enumerated() { remap[index] = position }
+            patterns = merged
+        }
+        let patternOf = trains.map { train in
+            remap[groupPattern[Group(stops: train.stops, runs: train.runs, trainTypeID: train.trainTypeID)] ?? 0]
+        }
+        return (patterns, patternOf)
+    }
 }
 
 /// Everything the default tracker knows about the network, prepared once and shared by
@@ -35,14 +124,14 @@ public struct TrackerModel: Sendable {
     /// Per railway, its stations sorted by along-track position: (position, station index).
     let stationOrder: [[(position: Meters, station: Int)]]
     /// `departures[key][station]`: the scheduled departures there, seconds of the day, sorted,
-    /// each with the service pattern its train runs (-1: a rare pattern not kept).
+    /// each with the service pattern its train runs.
     let departures: [[[(time: Double, pattern: Int32)]]]
     /// The timetable's clock, seconds ahead of UTC.
     let utcOffset: Seconds
     /// Where each railway ends: its first and last stations (none on a loop).
     let terminals: [[Coordinate]]
 
-    /// The most patterns kept per railway and direction (the commonest; rare ones join the nearest).
+    /// The most patterns kept per railway and direction (the busiest; rarer ones join the nearest).
     static let maximumPatterns = 12
 
     /// Prepares `dataset` for tracking.
@@ -52,25 +141,30 @@ public struct TrackerModel: Sendable {
         let network = dataset.network
         self.network = network
         let railwayCount = network.railways.count
-        var collected = Array(repeating: [[Bool]: (count: Int, types: [String: Int])](), count: railwayCount * 2)
+        var collected = Array(repeating: [(stops: [Bool], runs: [Bool], trainTypeID: String?)](), count: railwayCount * 2)
+        var collectedTrains = Array(repeating: [Int](), count: railwayCount * 2)
         var trainRailway: [String: Int] = [:]
         let stationSlots = network.railways.map { railway in
             Dictionary(railway.stationIDs.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         }
-        for train in dataset.timetable.trains {
+        for (trainIndex, train) in dataset.timetable.trains.enumerated() {
             guard let railway = network.railwayIndex(id: train.railwayID),
                 let direction = network.railways[railway].direction(named: train.directionName)
             else { continue }
             trainRailway[train.id] = railway
-            var stops = Array(repeating: false, count: network.railways[railway].stationIDs.count)
+            let count = network.railways[railway].stationIDs.count
+            var stops = Array(repeating: false, count: count)
             for stop in train.stops {
                 if let slot = stationSlots[railway][stop.stationID] { stops[slot] = true }
             }
+            // The stretch run: between the first and last stop (all of a loop).
+            var runs = Array(repeating: network.isLoop[railway], count: count)
+            if let first = stops.firstIndex(of: true), let last = stops.lastIndex(of: true), !network.isLoop[railway] {
+                for slot in first...last { runs[slot] = true }
+            }
             let key = railway * 2 + direction.rawValue
-            var entry = collected[key][stops] ?? (0, [:])
-            entry.count += 1
-            if let type = train.trainTypeID { entry.types[type, default: 0] += 1 }
-            collected[key][stops] = entry
+            collected[key].append((stops, runs, train.trainTypeID))
+            collectedTrains[key].append(trainIndex)
         }
         utcOffset = dataset.timetable.utcOffset
         terminals = network.railways.enumerated().map { index, railway in
@@ -79,45 +173,34 @@ public struct TrackerModel: Sendable {
         }
         var patterns: [[ServicePattern]] = []
         var logPrior: [Double] = []
+        var patternOfTrain = Array(repeating: Int32(-1), count: dataset.timetable.trains.count)
         for key in 0..<(railwayCount * 2) {
             let stationCount = network.railways[key / 2].stationIDs.count
-            var list = collected[key].map { stops, entry in
-                ServicePattern(stops: stops, trains: entry.count, trainTypeID: entry.types.max { $0.value < $1.value }?.key)
-            }
-            .sorted {
-                $0.trains != $1.trains ? $0.trains > $1.trains : $0.stops.lexicographicallyPrecedes($1.stops) { !$0 && $1 }
-            }
-            if list.count > Self.maximumPatterns { list = Array(list.prefix(Self.maximumPatterns)) }
+            var (list, patternOf) = ServicePattern.merging(collected[key], limit: Self.maximumPatterns)
+            for (train, pattern) in zip(collectedTrains[key], patternOf) { patternOfTrain[train] = Int32(pattern) }
             let trains = list.reduce(0) { $0 + $1.trains }
             if list.isEmpty {
-                list = [ServicePattern(stops: Array(repeating: true, count: stationCount), trains: 1, trainTypeID: nil)]
+                let everywhere = Array(repeating: true, count: stationCount)
+                list = [ServicePattern(stops: everywhere, runs: everywhere, trains: 1, trainTypeID: nil)]
             }
             patterns.append(list)
             logPrior.append(dataset.timetable.trains.isEmpty ? 0 : Double.log1p(Double(trains)))
         }
         // Departures by station, each with its train's pattern.
-        let patternIndex = patterns.map { list in
-            Dictionary(list.enumerated().map { ($0.element.stops, Int32($0.offset)) }, uniquingKeysWith: { first, _ in first })
-        }
         var departures = (0..<(railwayCount * 2)).map { key in
             Array(repeating: [(time: Double, pattern: Int32)](), count: network.railways[key / 2].stationIDs.count)
         }
-        for train in dataset.timetable.trains {
+        for (trainIndex, train) in dataset.timetable.trains.enumerated() {
             guard let railway = network.railwayIndex(id: train.railwayID),
                 let direction = network.railways[railway].direction(named: train.directionName)
             else { continue }
             let key = railway * 2 + direction.rawValue
-            var stops = Array(repeating: false, count: network.railways[railway].stationIDs.count)
-            for stop in train.stops {
-                if let slot = stationSlots[railway][stop.stationID] { stops[slot] = true }
-            }
-            let pattern = patternIndex[key][stops] ?? -1
             // A train leaves every station it calls at but its last.
             for stop in train.stops.dropLast() {
                 guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
                     continue
                 }
-                departures[key][slot].append((time.truncatingRemainder(dividingBy: 86_400), pattern))
+                departures[key][slot].append((time.truncatingRemainder(dividingBy: 86_400), patternOfTrain[trainIndex]))
             }
         }
         self.departures = departures.map { $0.map { $0.sorted { $0.time < $1.time } } }

@@ -1,0 +1,61 @@
+import Testing
+
+@testable import TrainTrackerCore
+
+/// The stopped/moving/walking signal the default tracker reads its stops from.
+@Suite struct MotionStateTests {
+    let start = Timestamp(secondsSince1970: 1_758_520_000)
+    let origin = Coordinate(latitude: 35.68, longitude: 139.76)
+
+    /// Feeds one fix a second with `speeds` from second `from` on, moving east by each
+    /// speed; returns the changes.
+    func run(_ speeds: [Double], from: Int = 0, state: inout MotionState) -> [MotionState.Change?] {
+        let projection = LocalProjection(origin: origin)
+        var east = Double(from) * 10
+        return speeds.enumerated().map { offset, speed in
+            east += speed
+            let fix = Location(
+                coordinate: projection.coordinate(at: PlanarVector(east: east, north: 0)),
+                timestamp: start.adding(Double(from + offset)), horizontalAccuracy: 10, speed: speed, course: 90)
+            return state.update(fix)
+        }
+    }
+
+    @Test func walkingSpeedsHeldForFifteenSecondsMeanTheRiderIsOnFoot() {
+        var state = MotionState()
+        let speeds = Array(repeating: 0.0, count: 20) + Array(repeating: 1.3, count: 30)
+        _ = run(Array(speeds.prefix(30)), state: &state)
+        #expect(!state.isWalking, "ten seconds of walking is not yet a walk")
+        _ = run(Array(speeds.suffix(20)), from: 30, state: &state)
+        #expect(state.isWalking)
+        #expect(state.isStopped, "a rider on foot is on no moving train")
+    }
+
+    @Test func aTrainAcceleratingThroughWalkingSpeedsIsNotWalking() {
+        var state = MotionState()
+        // Standing with speed noise, then 0.8 m/s² up to 20 m/s.
+        let standing = (0..<30).map { Double($0 % 3) * 0.25 }
+        let accelerating = (0..<40).map { min(20, 0.8 * Double($0)) }
+        let changes = run(standing + accelerating, state: &state)
+        #expect(!state.isWalking)
+        #expect(!state.isStopped)
+        #expect(changes.contains { if case .ended = $0 { true } else { false } })
+    }
+
+    @Test func aPauseInTheWalkKeepsItAWalkButATrainsSpeedEndsIt() {
+        var state = MotionState()
+        _ = run(Array(repeating: 1.2, count: 20) + [0, 0, 1.1, 1.2], state: &state)
+        #expect(state.isWalking)
+        _ = run([1.2, 8, 9, 10, 11], from: 24, state: &state)
+        #expect(!state.isWalking)
+    }
+
+    @Test func standingStillIsNeverWalking() {
+        var state = MotionState()
+        // Speed noise while standing: mostly zero, now and then a few tenths, one 0.7.
+        let noise = (0..<120).map { $0 % 11 == 0 ? 0.7 : Double($0 % 4) * 0.1 }
+        _ = run(noise, state: &state)
+        #expect(!state.isWalking)
+        #expect(state.isStopped)
+    }
+}
