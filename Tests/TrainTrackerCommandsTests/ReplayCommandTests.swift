@@ -92,6 +92,20 @@ import TrainTrackerTestSupport
         #expect(lines.count < 40, "one line per change, not per fix")
     }
 
+    @Test func aWesternOffsetIsTakenAsAValueNotAnOption() throws {
+        let network = try Self.network.get()
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("sessions.sqlite")
+        _ = try writeToyokoSession(to: sessions, network: network)
+        let outcome = try ToolRunner.run([
+            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--format", "text", "--utc-offset",
+            "-07:00",
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        // 17:00 in Tokyo is 01:00 the same day at UTC−7.
+        #expect(outcome.standardOutput.hasPrefix("Session TOYOKO-1  2025-09-20 01:00:00"))
+    }
+
     @Test func namedSessionsAreReplayedAloneAndUnknownOnesRejected() throws {
         let network = try Self.network.get()
         let directory = try TemporaryDirectory()

@@ -27,7 +27,10 @@ struct ImportSessionsCommand: ParsableCommand {
     @Flag(help: "Add the sessions to an existing file instead of creating one.")
     var append = false
 
-    @Option(help: ArgumentHelp("Offset from UTC of times written without a zone, e.g. +03:00.", valueName: "offset"))
+    // Unconditional: a western offset such as -07:00 starts with a dash.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Offset from UTC of times written without a zone, e.g. +03:00.", valueName: "offset"))
     var utcOffset: String = "+00:00"
 
     func validate() throws {

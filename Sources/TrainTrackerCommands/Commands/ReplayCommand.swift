@@ -28,7 +28,10 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "jsonl (one object per fix) or text (a readable timeline).")
     var format: ReplayFormat = .jsonl
 
-    @Option(help: ArgumentHelp("Offset from UTC for the times of the text timeline, e.g. +09:00.", valueName: "offset"))
+    // Unconditional: a western offset such as -07:00 starts with a dash.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Offset from UTC for the times of the text timeline, e.g. +09:00.", valueName: "offset"))
     var utcOffset: String = "+00:00"
 
     @Option(
