@@ -74,15 +74,19 @@ import TrainTrackerTestSupport
         #expect(answered.contains { $0["trainType"] is String }, "the stops tell the train type")
     }
 
-    @Test func textIsATimelineOfChanges() throws {
+    /// The text timeline of the Toyoko session with times at `offset`.
+    func replayText(utcOffset offset: String) throws -> ToolOutcome {
         let network = try Self.network.get()
         let directory = try TemporaryDirectory()
         let sessions = directory.path("sessions.sqlite")
         _ = try writeToyokoSession(to: sessions, network: network)
-        let outcome = try ToolRunner.run([
-            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--format", "text", "--utc-offset",
-            "+09:00",
+        return try ToolRunner.run([
+            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--format", "text", "--utc-offset", offset,
         ])
+    }
+
+    @Test func textIsATimelineOfChanges() throws {
+        let outcome = try replayText(utcOffset: "+09:00")
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("Session TOYOKO-1  2025-09-20 17:00:00") == true)
@@ -93,14 +97,7 @@ import TrainTrackerTestSupport
     }
 
     @Test func aWesternOffsetIsTakenAsAValueNotAnOption() throws {
-        let network = try Self.network.get()
-        let directory = try TemporaryDirectory()
-        let sessions = directory.path("sessions.sqlite")
-        _ = try writeToyokoSession(to: sessions, network: network)
-        let outcome = try ToolRunner.run([
-            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--format", "text", "--utc-offset",
-            "-07:00",
-        ])
+        let outcome = try replayText(utcOffset: "-07:00")
         #expect(outcome.status == 0, "\(outcome.standardError)")
         // 17:00 in Tokyo is 01:00 the same day at UTC−7.
         #expect(outcome.standardOutput.hasPrefix("Session TOYOKO-1  2025-09-20 01:00:00"))
