@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "TrainTrackerCore", targets: ["TrainTrackerCore"]),
         .library(name: "TrainTrackerStorage", targets: ["TrainTrackerStorage"]),
         .library(name: "TrainTrackerImport", targets: ["TrainTrackerImport"]),
+        .library(name: "TrainTrackerServer", targets: ["TrainTrackerServer"]),
         .executable(name: "traintracker", targets: ["traintracker"]),
     ],
     dependencies: [
@@ -17,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Pure Swift: no Foundation, no I/O. Runs in an iOS app and on a Linux server alike.
@@ -39,12 +43,23 @@ let package = Package(
                 "TrainTrackerCore", "TrainTrackerStorage", "ZIPFoundation", .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
+        // The live tracking server and the Session Viewer (Hummingbird 2).
+        .target(
+            name: "TrainTrackerServer",
+            dependencies: [
+                "TrainTrackerCore", "TrainTrackerStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Viewer")]
+        ),
         // The command-line tool's commands, as a library so tests can drive them.
         .target(
             name: "TrainTrackerCommands",
             dependencies: [
-                "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerImport",
+                "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(name: "traintracker", dependencies: ["TrainTrackerCommands"]),
@@ -64,6 +79,14 @@ let package = Package(
             dependencies: [
                 "TrainTrackerImport", "TrainTrackerStorage", "TrainTrackerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "TrainTrackerServerTests",
+            dependencies: [
+                "TrainTrackerServer", "TrainTrackerStorage", "TrainTrackerTestSupport", "traintracker",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

@@ -7,7 +7,7 @@ import TrainTrackerCore
 public struct SessionDatabase: Sendable {
     /// The file's path, for messages.
     public let path: String
-    private let queue: DatabaseQueue
+    let queue: any DatabaseWriter
 
     static let schema: [String: [String]] = [
         "sessions": ["id", "startDate", "endDate", "notes", "isFromColdLaunch", "isOnTrain"],
@@ -19,26 +19,25 @@ public struct SessionDatabase: Sendable {
         ],
     ]
 
+    /// The Eki session tables, as the iOS recorder creates them.
+    static let ekiTables = """
+        CREATE TABLE sessions (id TEXT PRIMARY KEY NOT NULL, startDate TEXT NOT NULL, endDate TEXT,
+          notes TEXT, isFromColdLaunch INTEGER NOT NULL DEFAULT 0, isOnTrain INTEGER NOT NULL DEFAULT 0) STRICT;
+        CREATE TABLE locations (id TEXT PRIMARY KEY NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
+          altitude REAL, timestamp TEXT NOT NULL, horizontalAccuracy REAL, verticalAccuracy REAL,
+          course REAL, speed REAL, sessionID TEXT NOT NULL,
+          FOREIGN KEY(sessionID) REFERENCES sessions(id) ON DELETE CASCADE) STRICT;
+        CREATE INDEX locations_on_sessionID_timestamp ON locations(sessionID, timestamp);
+        CREATE TABLE motionActivities (id TEXT PRIMARY KEY NOT NULL, startDate TEXT NOT NULL,
+          confidence TEXT NOT NULL, stationary INTEGER NOT NULL, walking INTEGER NOT NULL,
+          running INTEGER NOT NULL, automotive INTEGER NOT NULL, cycling INTEGER NOT NULL, unknown INTEGER NOT NULL,
+          sessionID TEXT, FOREIGN KEY(sessionID) REFERENCES sessions(id) ON DELETE CASCADE) STRICT;
+        """
+
     /// The schema's migrations. Named migrations are never edited; new ones are appended.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: Eki session schema") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE sessions (id TEXT PRIMARY KEY NOT NULL, startDate TEXT NOT NULL, endDate TEXT,
-                      notes TEXT, isFromColdLaunch INTEGER NOT NULL DEFAULT 0, isOnTrain INTEGER NOT NULL DEFAULT 0) STRICT;
-                    CREATE TABLE locations (id TEXT PRIMARY KEY NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
-                      altitude REAL, timestamp TEXT NOT NULL, horizontalAccuracy REAL, verticalAccuracy REAL,
-                      course REAL, speed REAL, sessionID TEXT NOT NULL,
-                      FOREIGN KEY(sessionID) REFERENCES sessions(id) ON DELETE CASCADE) STRICT;
-                    CREATE INDEX locations_on_sessionID_timestamp ON locations(sessionID, timestamp);
-                    CREATE TABLE motionActivities (id TEXT PRIMARY KEY NOT NULL, startDate TEXT NOT NULL,
-                      confidence TEXT NOT NULL, stationary INTEGER NOT NULL, walking INTEGER NOT NULL,
-                      running INTEGER NOT NULL, automotive INTEGER NOT NULL, cycling INTEGER NOT NULL, unknown INTEGER NOT NULL,
-                      sessionID TEXT, FOREIGN KEY(sessionID) REFERENCES sessions(id) ON DELETE CASCADE) STRICT;
-                    """
-            )
-        }
+        migrator.registerMigration("v1: Eki session schema") { db in try db.execute(sql: ekiTables) }
         return migrator
     }
 

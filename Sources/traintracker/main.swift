@@ -1,3 +1,3 @@
 import TrainTrackerCommands
 
-TrainTrackerCommand.runMain()
+await TrainTrackerCommand.runMain()

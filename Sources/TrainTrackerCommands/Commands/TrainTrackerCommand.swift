@@ -14,7 +14,7 @@ public struct TrainTrackerCommand: ParsableCommand {
         subcommands: [
             DemoCommand.self, ReplayCommand.self, SessionsCommand.self, NetworkCommand.self, BenchCommand.self,
             JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self, SimulateCommand.self,
-            EvaluateCommand.self,
+            EvaluateCommand.self, ServeCommand.self, TokenCommand.self,
         ]
     )
 
@@ -23,10 +23,14 @@ public struct TrainTrackerCommand: ParsableCommand {
 
     /// Parses the process arguments and runs the command: bad input is one line on stderr
     /// and exit status 2; usage errors are ArgumentParser's.
-    public static func runMain() -> Never {
+    public static func runMain() async -> Never {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
             Foundation.exit(0)
         } catch let failure as CommandFailure {
             StandardError.line("traintracker: error: \(failure)")

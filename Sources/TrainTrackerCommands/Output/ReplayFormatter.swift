@@ -25,31 +25,7 @@ public struct ReplayFormatter: Sendable {
     /// `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`, `confidence` (`null`
     /// without an answer or when the algorithm does not tell), `estimated` and `candidates`.
     public func jsonLine(sessionID: String, fix: RecordedFix, result: TrackingResult) -> String {
-        var object = JSONObjectWriter()
-        object.string("sessionID", sessionID)
-        object.string("locationID", fix.id)
-        object.string("timestamp", fix.location.timestamp.iso8601)
-        let best = result.best
-        object.string("railway", best?.railwayID)
-        object.string("direction", best?.directionName)
-        object.string("station", best?.focusStationID)
-        object.string("phase", best?.phase.rawValue)
-        object.string("trainType", best?.trainTypeID)
-        object.string("nextStop", best?.nextStopID)
-        object.string("eta", best?.eta?.iso8601)
-        object.number("confidence", best?.confidence)
-        object.raw("estimated", result.estimated ? "true" : "false")
-        let candidates = result.candidates.map { candidate in
-            var element = JSONObjectWriter()
-            element.string("railway", candidate.railwayID)
-            element.string("direction", candidate.directionName)
-            element.string("station", candidate.focusStationID)
-            element.string("phase", candidate.phase.rawValue)
-            element.number("score", candidate.score)
-            return element.finish()
-        }
-        object.raw("candidates", JSONObjectWriter.array(candidates))
-        return object.finish()
+        result.jsonLine(sessionID: sessionID, fix: fix)
     }
 
     /// The readable answer of a candidate, e.g. `Toyoko Line → Yokohama  Soon: Tsunashima`,

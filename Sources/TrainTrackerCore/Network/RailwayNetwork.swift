@@ -15,7 +15,7 @@ public struct RailwayNetwork: Sendable {
     /// `stationCoordinates[r][k]` is where the `k`-th station of railway `r` stands.
     let stationCoordinates: [[Coordinate]]
     /// `trackPolylines[r]` is railway `r`'s track, kept apart so the per-fix path copies no railway.
-    let trackPolylines: [Polyline]
+    package let trackPolylines: [Polyline]
     /// `isLoop[r]` tells whether railway `r` is a loop line.
     let isLoop: [Bool]
 

@@ -1,11 +1,11 @@
-import TrainTrackerCore
-
 /// Writes one JSON object with keys in the order given, `null` for missing values.
 ///
 /// The replay output is a contract with fixed keys; writing it directly keeps the key
 /// order stable and costs a fraction of a general-purpose encoder per line.
-struct JSONObjectWriter {
-    private(set) var text = "{"
+package struct JSONObjectWriter {
+    package init() {}
+
+    package private(set) var text = "{"
     private var isFirst = true
 
     private mutating func key(_ name: String) {
@@ -15,34 +15,34 @@ struct JSONObjectWriter {
         text += ":"
     }
 
-    mutating func string(_ name: String, _ value: String?) {
+    package mutating func string(_ name: String, _ value: String?) {
         key(name)
         if let value { Self.appendString(value, to: &text) } else { text += "null" }
     }
 
-    mutating func number(_ name: String, _ value: Double?) {
+    package mutating func number(_ name: String, _ value: Double?) {
         key(name)
         if let value, value.isFinite { text += "\(value)" } else { text += "null" }
     }
 
-    mutating func integer(_ name: String, _ value: Int?) {
+    package mutating func integer(_ name: String, _ value: Int?) {
         key(name)
         if let value { text += "\(value)" } else { text += "null" }
     }
 
-    mutating func raw(_ name: String, _ json: String) {
+    package mutating func raw(_ name: String, _ json: String) {
         key(name)
         text += json
     }
 
-    mutating func finish() -> String {
+    package mutating func finish() -> String {
         text += "}"
         return text
     }
 
-    static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
+    package static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
 
-    static func appendString(_ value: String, to text: inout String) {
+    package static func appendString(_ value: String, to text: inout String) {
         text += value.jsonQuoted
     }
 }

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import TrainTrackerCore
+import TrainTrackerServer
+import TrainTrackerStorage
+
+/// `traintracker serve`: the live tracking server and the Session Viewer.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the live tracking server and the Session Viewer.",
+        discussion: """
+            Phones upload fixes in batches and get the tracker's answer back; operators follow sessions \
+            live (server-sent events) and look at them in the Session Viewer at /. Sessions are stored in \
+            the Eki session schema (a file recorded on a phone can be served as it is), in WAL mode: a \
+            batch is acknowledged only once committed. Tokens come from `traintracker token create`. \
+            Prints "listening on http://HOST:PORT" on stderr once it accepts connections.
+            """
+    )
+
+    @OptionGroup var railways: RailwaysOption
+
+    @Option(help: ArgumentHelp("The session SQLite file (created when missing).", valueName: "path"))
+    var db: String
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("The recorder settings JSON that GET /v1/config returns.", valueName: "file"))
+    var config: String?
+
+    @Option(help: "The most fixes or motion activities in one upload.")
+    var maximumBatch = 1_000
+
+    @Option(help: "The largest request body, in bytes.")
+    var maximumBodyBytes = 1 << 20
+
+    @Option(help: ArgumentHelp("Where Leaflet's leaflet.js and leaflet.css are.", valueName: "directory"))
+    var leaflet = "/usr/share/javascript/leaflet"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard maximumBatch > 0 else { throw ValidationError("--maximum-batch must be positive") }
+        guard maximumBodyBytes >= 1_024 else { throw ValidationError("--maximum-body-bytes must be at least 1024") }
+    }
+
+    func run() async throws {
+        let limits = UploadLimits(maximumBatch: maximumBatch, maximumBodyBytes: maximumBodyBytes)
+        let remote: RemoteConfiguration
+        if let config {
+            remote = try CommandFailure.wrappingServer { () throws(ServerError) in
+                try RemoteConfiguration(path: config, limits: limits)
+            }
+        } else {
+            remote = RemoteConfiguration(limits: limits)
+        }
+        let dataset = try railways.loadDataset(timetables: true)
+        let store = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.openStore(path: db) }
+        let settings = ServerSettings(dataset: dataset, store: store, configuration: remote, leafletDirectory: leaflet)
+        let host = host
+        let app = buildApplication(settings, host: host, port: port) { port in
+            StandardError.line("listening on http://\(host):\(port)")
+        }
+        try await app.runService()
+    }
+}
+
+extension CommandFailure {
+    /// Runs `body`, turning server errors into command failures.
+    static func wrappingServer<T>(_ body: () throws(ServerError) -> T) throws(CommandFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+}

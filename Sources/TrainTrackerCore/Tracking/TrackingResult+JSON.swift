@@ -1,0 +1,36 @@
+extension TrackingResult {
+    /// The answer at `fix` as one line of the JSONL contract shared by `traintracker replay`
+    /// and the live server: exactly the keys `sessionID`, `locationID`, `timestamp`,
+    /// `railway`, `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`,
+    /// `confidence` (`null` without an answer or when the algorithm does not tell),
+    /// `estimated` and `candidates` (each with `railway`, `direction`, `station`, `phase`,
+    /// `score`), in that order.
+    ///
+    /// - Complexity: O(c) for the c candidates.
+    public func jsonLine(sessionID: String, fix: RecordedFix) -> String {
+        var object = JSONObjectWriter()
+        object.string("sessionID", sessionID)
+        object.string("locationID", fix.id)
+        object.string("timestamp", fix.location.timestamp.iso8601)
+        object.string("railway", best?.railwayID)
+        object.string("direction", best?.directionName)
+        object.string("station", best?.focusStationID)
+        object.string("phase", best?.phase.rawValue)
+        object.string("trainType", best?.trainTypeID)
+        object.string("nextStop", best?.nextStopID)
+        object.string("eta", best?.eta?.iso8601)
+        object.number("confidence", best?.confidence)
+        object.raw("estimated", estimated ? "true" : "false")
+        let elements = candidates.map { candidate in
+            var element = JSONObjectWriter()
+            element.string("railway", candidate.railwayID)
+            element.string("direction", candidate.directionName)
+            element.string("station", candidate.focusStationID)
+            element.string("phase", candidate.phase.rawValue)
+            element.number("score", candidate.score)
+            return element.finish()
+        }
+        object.raw("candidates", JSONObjectWriter.array(elements))
+        return object.finish()
+    }
+}

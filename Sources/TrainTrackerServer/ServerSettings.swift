@@ -1,0 +1,84 @@
+import Foundation
+import TrainTrackerCore
+
+/// What the server accepts from a phone in one request.
+public struct UploadLimits: Hashable, Sendable, Codable {
+    /// The most fixes (or motion activities) in one batch.
+    public var maximumBatch: Int
+    /// The largest request body, in bytes.
+    public var maximumBodyBytes: Int
+
+    /// The limits: 1,000 items and 1 MiB per request.
+    public init(maximumBatch: Int = 1_000, maximumBodyBytes: Int = 1 << 20) {
+        self.maximumBatch = maximumBatch
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+}
+
+/// The recorder's settings that `GET /v1/config` hands to phones, so their behaviour changes
+/// without an app release: the tracking-mode thresholds (from the `--config` file) and the
+/// server's upload limits.
+public struct RemoteConfiguration: Sendable {
+    /// The settings file's JSON object, as given (or the defaults).
+    public let tracking: String
+    /// The limits the server enforces.
+    public let limits: UploadLimits
+
+    /// The travel-diary recorder's defaults: accuracy asked for per mode and the thresholds
+    /// between modes.
+    public static let defaultTracking = """
+        {"modes":{"activelyMoving":{"desiredAccuracy":10},"stopped":{"desiredAccuracy":100},\
+        "notMoving":{"desiredAccuracy":3000},"inFastVehicle":{"desiredAccuracy":1000}},\
+        "thresholds":{"startedTravellingDistance":250,"stoppedMovingStationaryTime":600,\
+        "sameLocationDistance":100,"stopMovingSameLocationTime":900,"fastSpeedKilometresPerHour":80,\
+        "inVehicleOrStationaryTime":300,"activelyMovingTime":20}}
+        """
+
+    /// The defaults with `limits`.
+    public init(limits: UploadLimits) {
+        self.tracking = Self.defaultTracking
+        self.limits = limits
+    }
+
+    /// Reads the settings file at `path`: a JSON object.
+    ///
+    /// - Throws: `ServerError.badConfiguration` naming the file when it cannot be read or is
+    ///   not a JSON object.
+    public init(path: String, limits: UploadLimits) throws(ServerError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .badConfiguration(path: path, problem: "no such file")
+        }
+        do {
+            guard try JSONSerialization.jsonObject(with: data) is [String: Any] else {
+                throw ServerError.badConfiguration(path: path, problem: "not a JSON object")
+            }
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw .badConfiguration(path: path, problem: "not JSON")
+        }
+        self.tracking = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        self.limits = limits
+    }
+
+    /// The body of `GET /v1/config`.
+    var json: String {
+        """
+        {"tracking":\(tracking),"upload":{"maximumBatch":\(limits.maximumBatch),\
+        "maximumBodyBytes":\(limits.maximumBodyBytes)}}
+        """
+    }
+}
+
+/// Why the server cannot start or a request cannot be served.
+public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The `--config` file cannot be used.
+    case badConfiguration(path: String, problem: String)
+
+    /// One line saying what is wrong.
+    public var description: String {
+        switch self {
+        case .badConfiguration(let path, let problem): "\(path): \(problem)"
+        }
+    }
+}

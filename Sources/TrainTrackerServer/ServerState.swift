@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+import TrainTrackerCore
+import TrainTrackerStorage
+
+/// What the server needs to answer: the prepared network, the store, the live trackers, the
+/// remote configuration, and a cache of the tokens seen.
+public struct ServerSettings: Sendable {
+    /// The network and its timetables.
+    public var dataset: TransitDataset
+    /// The session store (`SessionDatabase.openStore`).
+    public var store: SessionDatabase
+    /// What `GET /v1/config` returns.
+    public var configuration: RemoteConfiguration
+    /// Where Leaflet's files are (Debian's `libjs-leaflet`).
+    public var leafletDirectory: String
+
+    /// The settings; Leaflet from Debian's package location.
+    public init(
+        dataset: TransitDataset, store: SessionDatabase, configuration: RemoteConfiguration,
+        leafletDirectory: String = "/usr/share/javascript/leaflet"
+    ) {
+        self.dataset = dataset
+        self.store = store
+        self.configuration = configuration
+        self.leafletDirectory = leafletDirectory
+    }
+}
+
+/// Shared by every request handler.
+final class ServerState: Sendable {
+    let settings: ServerSettings
+    let model: TrackerModel
+    let live: LiveSessions
+    /// Token hash → grant, for tokens already checked against the store.
+    private let grants = Mutex<[String: AccessGrant]>([:])
+
+    init(settings: ServerSettings) {
+        self.settings = settings
+        model = TrackerModel(dataset: settings.dataset)
+        live = LiveSessions(model: model, store: settings.store)
+    }
+
+    var store: SessionDatabase { settings.store }
+    var limits: UploadLimits { settings.configuration.limits }
+
+    /// The grant of a bearer token, from the cache or the store.
+    func grant(token: String) throws(StorageError) -> AccessGrant? {
+        let hash = AccessTokens.hash(token)
+        if let grant = grants.withLock({ $0[hash] }) { return grant }
+        guard let grant = try store.grant(tokenHash: hash) else { return nil }
+        grants.withLock { $0[hash] = grant }
+        return grant
+    }
+}

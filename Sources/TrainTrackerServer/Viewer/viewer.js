@@ -1,0 +1,337 @@
+// TrainTracker Session Viewer: sessions, a map of the ride over the railways near it, the
+// fixes, and the tracker's answer at each fix, with playback. Talks only to this server.
+"use strict";
+
+const state = {
+  token: "", sessions: [], session: null, fixes: [], results: [], railways: {}, lines: [],
+  selected: -1, playing: false, timer: null, map: null, layers: {}, live: null,
+};
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+
+function setStatus(text) { $("status").textContent = text; }
+
+async function api(path) {
+  const response = await fetch(path, { headers: { Authorization: "Bearer " + state.token } });
+  if (!response.ok) {
+    let message = response.status + " " + response.statusText;
+    try { message = (await response.json()).error.message; } catch (_) { /* keep the status */ }
+    throw new Error(message);
+  }
+  return response.json();
+}
+
+// Red when stopped, through orange, to green at 25 m/s and above.
+function speedColour(speed) {
+  if (speed == null || speed < 0) return "#888";
+  const t = Math.max(0, Math.min(1, speed / 25));
+  const stops = [[215, 48, 31], [253, 174, 97], [26, 150, 65]];
+  const [a, b, u] = t < 0.5 ? [stops[0], stops[1], t * 2] : [stops[1], stops[2], (t - 0.5) * 2];
+  const mix = a.map((value, index) => Math.round(value + (b[index] - value) * u));
+  return `rgb(${mix.join(",")})`;
+}
+
+function formatDuration(seconds) {
+  if (seconds == null) return "–";
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function stationName(id) {
+  for (const railway of Object.values(state.railways)) {
+    const station = railway.stations.find((item) => item.id === id);
+    if (station) return station.name;
+  }
+  return id ? id.split(".").pop() : "–";
+}
+
+function railwayName(id) { return (state.railways[id] && state.railways[id].name) || (id ? id.split(".").pop() : "–"); }
+
+// MARK: Sessions
+
+async function loadSessions() {
+  state.token = $("token").value.trim();
+  localStorage.setItem("traintracker.token", state.token);
+  setStatus("Loading sessions…");
+  try {
+    const body = await api("/v1/sessions");
+    state.sessions = body.sessions;
+    const rows = body.sessions.map((session) => {
+      const row = document.createElement("tr");
+      row.dataset.id = session.id;
+      const chip = session.color ? `<span class="chip" style="background:${session.color}"></span>` : "";
+      row.innerHTML = `<td>${session.startDate.slice(0, 16).replace("T", " ")}</td><td>${formatDuration(session.duration)}</td>` +
+        `<td>${session.fixes}</td><td>${chip}${session.railwayName || "–"}</td>`;
+      row.title = session.id;
+      row.addEventListener("click", () => openSession(session.id));
+      return row;
+    });
+    $("sessions").querySelector("tbody").replaceChildren(...rows);
+    setStatus(`${body.sessions.length} sessions`);
+    const wanted = params.get("session");
+    if (wanted) openSession(wanted);
+  } catch (error) {
+    setStatus("Could not load sessions: " + error.message);
+  }
+}
+
+async function openSession(id) {
+  stopPlayback();
+  stopLive();
+  setStatus("Loading " + id + "…");
+  for (const row of $("sessions").querySelectorAll("tbody tr")) row.classList.toggle("selected", row.dataset.id === id);
+  try {
+    const [results, network] = await Promise.all([
+      api(`/v1/sessions/${encodeURIComponent(id)}/results`), api(`/v1/sessions/${encodeURIComponent(id)}/network`),
+    ]);
+    state.session = id;
+    state.fixes = results.fixes;
+    state.results = results.results;
+    state.railways = {};
+    for (const railway of network.railways) state.railways[railway.id] = railway;
+    for (const railway of results.railways) {
+      state.railways[railway.id] = Object.assign({}, state.railways[railway.id] || {}, railway);
+    }
+    drawMap(network.railways);
+    fillFixes();
+    $("scrubber").max = Math.max(0, state.fixes.length - 1);
+    $("scrubber").disabled = state.fixes.length === 0;
+    $("play").disabled = state.fixes.length === 0;
+    setStatus(`${id}: ${state.fixes.length} fixes` + (results.skipped ? `, ${results.skipped} malformed skipped` : ""));
+    select(state.fixes.length > 0 ? state.fixes.length - 1 : -1, { pan: false });
+    const session = state.sessions.find((item) => item.id === id);
+    if ($("follow").checked && session && !session.endDate) startLive();
+  } catch (error) {
+    setStatus("Could not load " + id + ": " + error.message);
+  }
+}
+
+// MARK: Map
+
+function ensureMap() {
+  if (state.map) return state.map;
+  state.map = L.map("map", { preferCanvas: false, zoomSnap: 0.25 });
+  state.map.attributionControl.setPrefix("Tracks: the loaded railway data");
+  return state.map;
+}
+
+function drawMap(railways) {
+  const map = ensureMap();
+  for (const layer of Object.values(state.layers)) if (layer) map.removeLayer(layer);
+  const tracks = L.layerGroup();
+  for (const railway of railways) {
+    L.polyline(railway.track, { color: railway.color || "#666", weight: 3, opacity: 0.75 })
+      .bindTooltip(railway.name, { sticky: true }).addTo(tracks);
+    for (const station of railway.stations || []) {
+      L.circleMarker(station.position, { radius: 4, color: railway.color || "#666", weight: 2, fillColor: "#fff", fillOpacity: 1 })
+        .bindTooltip(`${station.name} (${railway.name})`)
+        .on("click", () => showStation(station.id)).addTo(tracks);
+    }
+  }
+  const fixes = L.layerGroup();
+  state.markers = state.fixes.map((fix, index) => L.circleMarker([fix.latitude, fix.longitude], {
+    radius: 3, stroke: false, fillColor: speedColour(fix.speed), fillOpacity: 0.9,
+  }).on("click", () => select(index, { pan: false })).addTo(fixes));
+  state.layers = { tracks: tracks.addTo(map), fixes: fixes.addTo(map), selection: null, station: null };
+  if (state.fixes.length > 0) {
+    map.fitBounds(L.latLngBounds(state.fixes.map((fix) => [fix.latitude, fix.longitude])).pad(0.1));
+  } else {
+    map.setView([35.68, 139.76], 11);
+  }
+}
+
+// A marker at the fix and a 150 m arrow along its course.
+function drawSelection(fix) {
+  const map = ensureMap();
+  if (state.layers.selection) map.removeLayer(state.layers.selection);
+  const group = L.layerGroup();
+  L.circleMarker([fix.latitude, fix.longitude], { radius: 8, color: "#000", weight: 2, fillOpacity: 0 }).addTo(group);
+  if (fix.accuracy != null && fix.accuracy > 0) {
+    L.circle([fix.latitude, fix.longitude], { radius: fix.accuracy, color: "#555", weight: 1, dashArray: "3 3", fillOpacity: 0.05 }).addTo(group);
+  }
+  if (fix.course != null && fix.course >= 0) {
+    const radians = fix.course * Math.PI / 180;
+    const north = 150 * Math.cos(radians) / 111320;
+    const east = 150 * Math.sin(radians) / (111320 * Math.cos(fix.latitude * Math.PI / 180));
+    L.polyline([[fix.latitude, fix.longitude], [fix.latitude + north, fix.longitude + east]], { color: "#000", weight: 2 }).addTo(group);
+  }
+  state.layers.selection = group.addTo(map);
+}
+
+// MARK: Fixes and the inspector
+
+function fillFixes() {
+  const rows = state.fixes.map((fix, index) => {
+    const result = state.results[index] || {};
+    const row = document.createElement("tr");
+    const speed = fix.speed != null && fix.speed >= 0 ? (fix.speed * 3.6).toFixed(0) : "–";
+    const course = fix.course != null && fix.course >= 0 ? fix.course.toFixed(0) + "°" : "–";
+    row.innerHTML = `<td>${index + 1}</td><td>${fix.timestamp.slice(11, 19)}</td><td>${speed}</td><td>${course}</td>` +
+      `<td>${fix.accuracy != null ? fix.accuracy.toFixed(0) : "–"}</td><td>${railwayName(result.railway)}</td>` +
+      `<td>${result.direction || "–"}</td><td>${stationName(result.station)}</td><td>${result.phase || "–"}</td>`;
+    row.addEventListener("click", () => select(index, { pan: true }));
+    return row;
+  });
+  $("fixes").querySelector("tbody").replaceChildren(...rows);
+}
+
+function select(index, { pan }) {
+  state.selected = index;
+  const rows = $("fixes").querySelectorAll("tbody tr");
+  rows.forEach((row, position) => row.classList.toggle("selected", position === index));
+  if (index < 0) return;
+  if (rows[index] && !state.playing) rows[index].scrollIntoView({ block: "nearest" });
+  const fix = state.fixes[index];
+  $("scrubber").value = index;
+  $("clock").textContent = fix.timestamp.slice(11, 19) + " UTC";
+  drawSelection(fix);
+  if (pan) ensureMap().panTo([fix.latitude, fix.longitude]);
+  showAnswer(state.results[index], fix);
+}
+
+function showAnswer(result, fix) {
+  const answer = $("answer");
+  if (!result || !result.railway) {
+    answer.innerHTML = `<p class="hint">No answer yet at fix ${fix ? fix.id : ""}.</p>`;
+    $("candidates").querySelector("tbody").replaceChildren();
+    $("stations").replaceChildren();
+    return;
+  }
+  const phaseLabel = { next: "Next", soon: "Soon", now: "Now" }[result.phase] || result.phase;
+  const eta = result.eta ? result.eta.slice(11, 16) + " UTC" : "–";
+  answer.innerHTML = `<div class="headline">${railwayName(result.railway)} · ${result.direction}<br>${phaseLabel}: ${stationName(result.station)}</div>` +
+    `<dl><dt>Fix</dt><dd>${fix.id}</dd><dt>Train type</dt><dd>${result.trainType ? result.trainType.split(".").pop() : "–"}</dd>` +
+    `<dt>Next stop</dt><dd>${stationName(result.nextStop)} (${eta})</dd>` +
+    `<dt>Confidence</dt><dd>${result.confidence != null ? (result.confidence * 100).toFixed(0) + " %" : "–"}</dd>` +
+    `<dt>Estimated</dt><dd>${result.estimated ? "yes (no fix)" : "no"}</dd></dl>`;
+  const rows = (result.candidates || []).map((candidate, rank) => {
+    const row = document.createElement("tr");
+    row.innerHTML = `<td>${rank + 1}</td><td>${railwayName(candidate.railway)}</td><td>${candidate.direction}</td>` +
+      `<td>${stationName(candidate.station)} (${candidate.phase})</td><td>${candidate.score.toFixed(2)}</td>`;
+    return row;
+  });
+  $("candidates").querySelector("tbody").replaceChildren(...rows);
+  showStations(result);
+}
+
+// The best candidate's line: stations behind the focus are passed, the focus carries its phase.
+function showStations(result) {
+  const railway = state.railways[result.railway];
+  const list = $("stations");
+  if (!railway || !railway.stations) { list.replaceChildren(); return; }
+  const stations = railway.stations.slice();
+  if (result.direction === railway.descending) stations.reverse();
+  const focus = stations.findIndex((station) => station.id === result.station);
+  const items = stations.map((station, index) => {
+    const item = document.createElement("li");
+    item.textContent = station.name;
+    if (index < focus) item.className = "passed";
+    if (index === focus) {
+      item.className = "focus";
+      const badge = document.createElement("span");
+      badge.className = "phase " + result.phase;
+      badge.textContent = result.phase;
+      item.appendChild(badge);
+    }
+    item.addEventListener("click", () => showStation(station.id));
+    return item;
+  });
+  list.replaceChildren(...items);
+}
+
+// The fixes whose answer had this station in focus, coloured by phase: what decided it.
+function showStation(id) {
+  const map = ensureMap();
+  if (state.layers.station) map.removeLayer(state.layers.station);
+  const colours = { next: "#2b83ba", soon: "#f08a24", now: "#d7301f" };
+  const counts = { next: 0, soon: 0, now: 0 };
+  const group = L.layerGroup();
+  state.results.forEach((result, index) => {
+    if (result.station !== id) return;
+    counts[result.phase] = (counts[result.phase] || 0) + 1;
+    const fix = state.fixes[index];
+    L.circleMarker([fix.latitude, fix.longitude], { radius: 5, color: colours[result.phase] || "#333", weight: 2, fillOpacity: 0 })
+      .on("click", () => select(index, { pan: false })).addTo(group);
+  });
+  state.layers.station = group.addTo(map);
+  const total = counts.next + counts.soon + counts.now;
+  $("station-detail").innerHTML = `<h3>${stationName(id)}</h3>` + (total === 0
+    ? `<p class="hint">No fix had this station in focus.</p>`
+    : `<p>${total} fixes had it in focus: <span class="phase next">next</span> ${counts.next} ` +
+      `<span class="phase soon">soon</span> ${counts.soon} <span class="phase now">now</span> ${counts.now} (circled on the map).</p>`);
+}
+
+// MARK: Playback
+
+function stopPlayback() {
+  state.playing = false;
+  clearTimeout(state.timer);
+  $("play").textContent = "▶ Play";
+}
+
+function step() {
+  if (!state.playing) return;
+  const next = state.selected + 1;
+  if (next >= state.fixes.length) { stopPlayback(); return; }
+  select(next, { pan: true });
+  const rate = Number($("rate").value);
+  const gap = (Date.parse(state.fixes[Math.min(next + 1, state.fixes.length - 1)].timestamp) - Date.parse(state.fixes[next].timestamp)) / rate;
+  state.timer = setTimeout(step, Math.max(16, Math.min(gap, 5000)));
+}
+
+function togglePlayback() {
+  if (state.playing) { stopPlayback(); return; }
+  if (state.selected >= state.fixes.length - 1) select(0, { pan: true });
+  state.playing = true;
+  $("play").textContent = "❚❚ Pause";
+  step();
+}
+
+// MARK: Live
+
+function stopLive() {
+  if (state.live) { state.live.abort(); state.live = null; }
+}
+
+// Server-sent events over fetch (EventSource cannot send the token).
+async function startLive() {
+  stopLive();
+  const controller = new AbortController();
+  state.live = controller;
+  try {
+    const response = await fetch(`/v1/sessions/${encodeURIComponent(state.session)}/live`, {
+      headers: { Authorization: "Bearer " + state.token }, signal: controller.signal,
+    });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const event = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        if (event.startsWith("data: ")) liveResult(JSON.parse(event.slice(6)));
+      }
+    }
+  } catch (error) {
+    if (error.name !== "AbortError") setStatus("Live stream ended: " + error.message);
+  }
+}
+
+function liveResult(result) {
+  setStatus(`live: ${railwayName(result.railway)} ${result.phase || ""} ${stationName(result.station)} at ${result.timestamp.slice(11, 19)}`);
+  if (!state.results.some((item) => item.locationID === result.locationID)) openSession(state.session);
+}
+
+// MARK: Start
+
+$("connect").addEventListener("click", loadSessions);
+$("play").addEventListener("click", togglePlayback);
+$("scrubber").addEventListener("input", (event) => { stopPlayback(); select(Number(event.target.value), { pan: true }); });
+$("follow").addEventListener("change", (event) => { if (event.target.checked && state.session) startLive(); else stopLive(); });
+$("token").value = params.get("token") || localStorage.getItem("traintracker.token") || "";
+if ($("token").value) loadSessions();

@@ -1,0 +1,275 @@
+import Foundation
+import GRDB
+import TrainTrackerCore
+
+/// Who may do what on the live server.
+public enum AccessRole: String, Hashable, Sendable, CaseIterable {
+    /// A phone: creates sessions and writes to its own, reads nothing.
+    case device
+    /// An operator: reads every session.
+    case admin
+}
+
+/// A token's stored record: its hash (never the token), what it may do, and for a device its name.
+public struct AccessGrant: Hashable, Sendable {
+    /// The role the token carries.
+    public var role: AccessRole
+    /// The device's name (for an admin, the name given or "admin").
+    public var name: String
+
+    /// A grant of `role` to `name`.
+    public init(role: AccessRole, name: String) {
+        self.role = role
+        self.name = name
+    }
+}
+
+/// What a batch of fixes did to the store.
+public struct BatchOutcome: Hashable, Sendable {
+    /// Rows written now.
+    public var inserted: Int
+    /// Rows whose id was already stored (a retried batch): nothing written for them.
+    public var duplicates: Int
+}
+
+extension SessionDatabase {
+    /// The live server's migrations: the Eki session tables when missing (a file recorded on a
+    /// phone already has them), then the server's own tables beside them. The Eki tables are
+    /// never altered, so the file stays readable by the recorder's tools.
+    static var serverMigrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("server v1: Eki session tables if missing") { db in
+            guard try !db.tableExists("sessions") else {
+                if try !db.tableExists("motionActivities") {
+                    try db.execute(
+                        sql: """
+                            CREATE TABLE motionActivities (id TEXT PRIMARY KEY NOT NULL, startDate TEXT NOT NULL,
+                              confidence TEXT NOT NULL, stationary INTEGER NOT NULL, walking INTEGER NOT NULL,
+                              running INTEGER NOT NULL, automotive INTEGER NOT NULL, cycling INTEGER NOT NULL,
+                              unknown INTEGER NOT NULL, sessionID TEXT,
+                              FOREIGN KEY(sessionID) REFERENCES sessions(id) ON DELETE CASCADE) STRICT
+                            """)
+                }
+                return
+            }
+            try db.execute(sql: ekiTables)
+        }
+        migrator.registerMigration("server v2: access tokens and session owners") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE serverAccessToken (hash TEXT PRIMARY KEY NOT NULL, role TEXT NOT NULL, name TEXT NOT NULL,
+                      createdAt TEXT NOT NULL) STRICT;
+                    CREATE TABLE serverSessionOwner (sessionID TEXT PRIMARY KEY NOT NULL, device TEXT NOT NULL) STRICT;
+                    """)
+        }
+        return migrator
+    }
+
+    /// Opens (creating when missing) the live server's session file: WAL mode, so readers never
+    /// wait for the writer and a committed batch survives the process being killed.
+    ///
+    /// - Throws: `StorageError` when the file is not SQLite or holds a table of the Eki schema
+    ///   without its columns.
+    public static func openStore(path: String) throws(StorageError) -> SessionDatabase {
+        do {
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = false  // recorder files may hold fixes of deleted sessions
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try serverMigrator.migrate(pool)
+            try pool.read { db in try DatabaseFile.check(db, path: path, schema: schema, optionalTables: []) }
+            return SessionDatabase(path: path, queue: pool)
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Stores a token by its hash.
+    ///
+    /// - Throws: `StorageError` for a database error.
+    public func storeToken(hash: String, grant: AccessGrant, at time: Timestamp) throws(StorageError) {
+        do {
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO serverAccessToken (hash, role, name, createdAt) VALUES (?, ?, ?, ?)",
+                    arguments: [hash, grant.role.rawValue, grant.name, time.ekiText])
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// The grant of the token with this hash, if any.
+    ///
+    /// - Throws: `StorageError` for a database error.
+    public func grant(tokenHash: String) throws(StorageError) -> AccessGrant? {
+        do {
+            return try queue.read { db in
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: "SELECT role, name FROM serverAccessToken WHERE hash = ?", arguments: [tokenHash]),
+                    let role = AccessRole(rawValue: row[0])
+                else { return nil }
+                return AccessGrant(role: role, name: row[1])
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Every stored grant, for listing.
+    public func grants() throws(StorageError) -> [AccessGrant] {
+        do {
+            return try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT role, name FROM serverAccessToken ORDER BY createdAt, name").compactMap { row in
+                    AccessRole(rawValue: row[0]).map { AccessGrant(role: $0, name: row[1]) }
+                }
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Creates session `session` owned by device `device`; a retried creation of the same
+    /// session by the same device changes nothing.
+    ///
+    /// - Returns: whether the session is the device's (false: another device's, or one
+    ///   recorded elsewhere).
+    /// - Throws: `StorageError` for a database error.
+    public func createSession(_ session: Session, owner device: String) throws(StorageError) -> Bool {
+        do {
+            return try queue.write { db in
+                if try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [session.id]) != nil {
+                    let owner = try String.fetchOne(
+                        db, sql: "SELECT device FROM serverSessionOwner WHERE sessionID = ?", arguments: [session.id])
+                    return owner == device
+                }
+                try db.execute(
+                    sql:
+                        "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        session.id, session.startDate.ekiText, session.endDate?.ekiText, session.notes,
+                        session.isFromColdLaunch, session.isOnTrain,
+                    ])
+                try db.execute(
+                    sql: "INSERT INTO serverSessionOwner (sessionID, device) VALUES (?, ?)", arguments: [session.id, device])
+                return true
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// The device that created session `id` on the server; nil for an unknown session or one
+    /// recorded elsewhere (see `sessionExists`).
+    public func owner(ofSession id: String) throws(StorageError) -> String? {
+        do {
+            return try queue.read { db in
+                try String.fetchOne(db, sql: "SELECT device FROM serverSessionOwner WHERE sessionID = ?", arguments: [id])
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Whether session `id` is stored.
+    public func sessionExists(_ id: String) throws(StorageError) -> Bool {
+        do {
+            return try queue.read { db in
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [id]) != nil
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Marks session `id` as ended at `time`.
+    public func endSession(_ id: String, at time: Timestamp) throws(StorageError) {
+        do {
+            try queue.write { db in
+                try db.execute(sql: "UPDATE sessions SET endDate = ? WHERE id = ?", arguments: [time.ekiText, id])
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Appends fixes to session `sessionID` in one transaction; a fix whose id is stored
+    /// already is left alone, so a retried batch stores nothing twice. When this returns, the
+    /// batch is committed.
+    ///
+    /// - Throws: `StorageError` for a database error; nothing of the batch is written then.
+    public func append(fixes: [RecordedFix], toSession sessionID: String) throws(StorageError) -> BatchOutcome {
+        do {
+            return try queue.write { db in try Self.append(fixes: fixes, toSession: sessionID, db) }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// `append(fixes:toSession:)` without blocking a thread while the writer is busy.
+    public func appending(fixes: [RecordedFix], toSession sessionID: String) async throws(StorageError) -> BatchOutcome {
+        do {
+            return try await queue.write { db in try Self.append(fixes: fixes, toSession: sessionID, db) }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// `append(motionActivities:)` without blocking a thread while the writer is busy.
+    public func appending(motionActivities: [MotionActivity]) async throws(StorageError) -> BatchOutcome {
+        do {
+            return try await queue.write { db in try Self.append(motionActivities: motionActivities, db) }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Appends motion activities in one transaction, leaving stored ids alone.
+    ///
+    /// - Throws: `StorageError` for a database error; nothing of the batch is written then.
+    public func append(motionActivities: [MotionActivity]) throws(StorageError) -> BatchOutcome {
+        do {
+            return try queue.write { db in try Self.append(motionActivities: motionActivities, db) }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    private static func append(fixes: [RecordedFix], toSession sessionID: String, _ db: Database) throws -> BatchOutcome {
+        let statement = try db.makeStatement(
+            sql: """
+                INSERT OR IGNORE INTO locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy,
+                  course, speed, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        var inserted = 0
+        for fix in fixes {
+            let location = fix.location
+            try statement.execute(arguments: [
+                fix.id, location.coordinate.latitude, location.coordinate.longitude, location.altitude,
+                location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1,
+                sessionID,
+            ])
+            inserted += db.changesCount
+        }
+        return BatchOutcome(inserted: inserted, duplicates: fixes.count - inserted)
+    }
+
+    private static func append(motionActivities: [MotionActivity], _ db: Database) throws -> BatchOutcome {
+        var inserted = 0
+        for activity in motionActivities {
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO motionActivities (id, startDate, confidence, stationary, walking, running,
+                      automotive, cycling, unknown, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    activity.id, activity.startDate.ekiText, activity.confidence.rawValue, activity.stationary,
+                    activity.walking, activity.running, activity.automotive, activity.cycling, activity.unknown,
+                    activity.sessionID,
+                ])
+            inserted += db.changesCount
+        }
+        return BatchOutcome(inserted: inserted, duplicates: motionActivities.count - inserted)
+    }
+}
