@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
         // Pure Swift: no Foundation, no I/O. Runs in an iOS app and on a Linux server alike.
@@ -50,6 +52,7 @@ let package = Package(
                 "TrainTrackerCore", "TrainTrackerStorage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             resources: [.copy("Viewer")]
         ),
@@ -85,8 +88,11 @@ let package = Package(
             name: "TrainTrackerServerTests",
             dependencies: [
                 "TrainTrackerServer", "TrainTrackerStorage", "TrainTrackerTestSupport", "traintracker",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(

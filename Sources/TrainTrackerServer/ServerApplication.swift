@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 import Foundation
 import Hummingbird
 import TrainTrackerCore
@@ -70,7 +71,9 @@ struct ServerRoutes: Sendable {
         router.get("/v1/sessions/{id}/live") { request, context in
             try admin(request)
             let stream = try await state.live.listen(to: try existing(sessionID(context)))
-            let events = stream.map { line in ByteBuffer(string: "data: \(line)\n\n") }
+            // A comment first, so a client knows it is listening before any answer comes.
+            let greeting = [ByteBuffer(string: ": listening to \(try sessionID(context))\n\n")].async
+            let events = chain(greeting, stream.map { line in ByteBuffer(string: "data: \(line)\n\n") })
             return Response(
                 status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                 body: ResponseBody(asyncSequence: events))

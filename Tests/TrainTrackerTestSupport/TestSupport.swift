@@ -19,7 +19,7 @@ public enum SharedPaths {
 }
 
 /// A fresh directory under the system's temporary directory, removed when the value goes away.
-public final class TemporaryDirectory {
+public final class TemporaryDirectory: Sendable {
     /// The directory.
     public let url: URL
 

@@ -33,7 +33,7 @@ function speedColour(speed) {
 }
 
 function formatDuration(seconds) {
-  if (seconds == null) return "–";
+  if (seconds == null || seconds < 0) return "–";
   const minutes = Math.round(seconds / 60);
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
@@ -238,6 +238,7 @@ function showStations(result) {
     return item;
   });
   list.replaceChildren(...items);
+  if (focus >= 0 && !state.playing) items[focus].scrollIntoView({ block: "nearest" });
 }
 
 // The fixes whose answer had this station in focus, coloured by phase: what decided it.

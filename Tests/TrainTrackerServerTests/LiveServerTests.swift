@@ -1,0 +1,194 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import Testing
+import TrainTrackerCore
+import TrainTrackerStorage
+import TrainTrackerTestSupport
+
+/// The server as a person uses it: started from the command line, tokens from `token create`,
+/// a simulated phone uploading a ride over loopback, an operator following it live and
+/// looking at it in a browser, and a crash in the middle of uploads.
+@Suite(.serialized) struct LiveServerTests {
+    static let network = Result { try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }
+
+    /// A Toyoko ride, Hiyoshi → Kikuna, as upload bodies of `batch` fixes with ids `prefix-N`.
+    static func rideBatches(prefix: String, batch: Int = 30) throws -> [String] {
+        let fixes = try JourneySimulator(network: try network.get()).journey(
+            on: "Tokyu.Toyoko", from: "Tokyu.Toyoko.Hiyoshi", to: "Tokyu.Toyoko.Kikuna",
+            start: Timestamp(secondsSince1970: 1_758_355_200))
+        let items = fixes.enumerated().map { index, fix in
+            locationJSON(
+                id: "\(prefix)-\(String(index).leftPadded(5))", latitude: fix.coordinate.latitude,
+                longitude: fix.coordinate.longitude, timestamp: fix.timestamp.iso8601, accuracy: fix.horizontalAccuracy,
+                speed: fix.speed, course: fix.course)
+        }
+        return stride(from: 0, to: items.count, by: batch).map { start in
+            "{\"locations\":[" + items[start..<min(items.count, start + batch)].joined(separator: ",") + "]}"
+        }
+    }
+
+    /// A token made with the command-line tool.
+    static func token(_ arguments: [String], db: String) throws -> String {
+        let outcome = try ToolRunner.run(["token", "create", "--db", db] + arguments)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        return outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func theLiveStreamMatchesReplayAndADeviceCannotReadIt() async throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("sessions.sqlite")
+        let admin = try Self.token(["--admin"], db: db)
+        let phoneToken = try Self.token(["--device", "phone-1"], db: db)
+        let server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        defer { server.stop() }
+        let phone = APIClient(server: server, token: phoneToken)
+        let operator_ = APIClient(server: server, token: admin)
+        #expect(
+            try await phone.request(.POST, "/v1/sessions", body: #"{"id":"LIVE-1","startDate":"2025-09-20T08:00:00Z"}"#).status
+                == .created)
+        // The device may write but not watch.
+        #expect(try await phone.request(.GET, "/v1/sessions/LIVE-1/live").status == .forbidden)
+        // Upload only once the stream is open: the server greets a listener first.
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let listening = Task { try await operator_.events("/v1/sessions/LIVE-1/live") { open.yield() } }
+        for await _ in opened { break }
+        var uploaded = 0
+        for body in try Self.rideBatches(prefix: "LIVE-1") {
+            let reply = try await phone.request(.POST, "/v1/sessions/LIVE-1/locations", body: body)
+            #expect(reply.status == .ok)
+            uploaded += reply.json?["accepted"] as? Int ?? 0
+            #expect((reply.json?["result"] as? [String: Any])?["sessionID"] as? String == "LIVE-1")
+        }
+        #expect(try await phone.request(.POST, "/v1/sessions/LIVE-1/end").status == .ok)
+        let (status, streamed) = try await listening.value
+        #expect(status == .ok)
+        // The same answers, byte for byte, as replaying the stored session.
+        let replay = try ToolRunner.run([
+            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", db, "--session", "LIVE-1",
+        ])
+        #expect(replay.status == 0)
+        let replayed = replay.standardOutput.split(separator: "\n").map(String.init)
+        #expect(replayed.count == uploaded && uploaded > 300)
+        #expect(streamed == replayed)
+        #expect(streamed.last?.contains("\"railway\":\"Tokyu.Toyoko\"") == true)
+    }
+
+    @Test func theViewerShowsTheSessionItsMapAndTheInspector() async throws {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        let browser = try #require(chromium, "headless Chromium is needed (Debian's chromium; .ci/run installs it)")
+        #expect(
+            FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js"),
+            "Leaflet is needed (Debian's libjs-leaflet; .ci/run installs it)")
+        let directory = try TemporaryDirectory()
+        let db = directory.path("sessions.sqlite")
+        let admin = try Self.token(["--admin"], db: db)
+        let phoneToken = try Self.token(["--device", "phone-1"], db: db)
+        let server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        defer { server.stop() }
+        let phone = APIClient(server: server, token: phoneToken)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"VIEW-1","startDate":"2025-09-20T08:00:00Z"}"#)
+        for body in try Self.rideBatches(prefix: "VIEW-1", batch: 200) {
+            #expect(try await phone.request(.POST, "/v1/sessions/VIEW-1/locations", body: body).status == .ok)
+        }
+        let page = server.url("/?token=\(admin)&session=VIEW-1")
+        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000", "--virtual-time-budget=20000"]
+        let dom = try run(browser, flags + ["--dump-dom", page])
+        // The sessions list names the session and the railway the tracker found.
+        #expect(dom.contains("data-id=\"VIEW-1\""))
+        #expect(dom.contains("Toyoko Line"))
+        // The map drew tracks and fixes (Leaflet's SVG paths).
+        #expect(dom.components(separatedBy: "leaflet-interactive").count > 100)
+        // The inspector shows the answer at the last fix: the railway and the station phases.
+        #expect(dom.contains("class=\"headline\">Toyoko Line"))
+        #expect(
+            dom.contains("class=\"phase now\"") || dom.contains("class=\"phase soon\"") || dom.contains("class=\"phase next\""))
+        // And a picture of it, for people.
+        let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        let picture = artifacts.appendingPathComponent("viewer.png").path
+        try? FileManager.default.removeItem(atPath: picture)
+        _ = try run(browser, flags + ["--screenshot=\(picture)", page])
+        let size = (try FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int) ?? 0
+        #expect(size > 20_000, "a screenshot at \(picture)")
+    }
+
+    @Test func killingTheServerMidUploadLosesNoAcknowledgedFix() async throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("sessions.sqlite")
+        let phoneToken = try Self.token(["--device", "phone-1"], db: db)
+        let admin = try Self.token(["--admin"], db: db)
+        let server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        let phone = APIClient(server: server, token: phoneToken)
+        // Four phones upload at once, batch after batch; each remembers what was acknowledged.
+        let sessions = (1...4).map { "CRASH-\($0)" }
+        for id in sessions { _ = try await phone.request(.POST, "/v1/sessions", body: "{\"id\":\"\(id)\"}") }
+        let acknowledged = AcknowledgedFixes()
+        let uploads = sessions.map { id in
+            Task {
+                for body in try Self.rideBatches(prefix: id, batch: 10) {
+                    guard let reply = try? await phone.request(.POST, "/v1/sessions/\(id)/locations", body: body) else { return }
+                    guard reply.status == .ok else { return }
+                    await acknowledged.add(body: body)
+                }
+            }
+        }
+        // Kill it once a good number of batches are in, while the others are in flight.
+        await acknowledged.wait(until: 400)
+        server.kill()
+        for upload in uploads { _ = await upload.result }
+        let acknowledgedIDs = await acknowledged.ids
+        #expect(acknowledgedIDs.count >= 400)
+        // Every acknowledged fix is in the file.
+        let store = try SessionDatabase.open(path: db)
+        let stored = Set(try sessions.flatMap { try store.rawFixes(sessionID: $0).map(\.id) })
+        #expect(acknowledgedIDs.isSubset(of: stored), "\(acknowledgedIDs.subtracting(stored).count) acknowledged fixes lost")
+        // A restarted server rebuilds the trackers from the file and carries on.
+        let restarted = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        defer { restarted.stop() }
+        let again = APIClient(server: restarted, token: phoneToken)
+        let batches = try Self.rideBatches(prefix: "CRASH-1", batch: 10)
+        let reply = try await again.request(.POST, "/v1/sessions/CRASH-1/locations", body: batches[batches.count - 1])
+        #expect(reply.status == .ok)
+        #expect((reply.json?["result"] as? [String: Any])?["railway"] as? String == "Tokyu.Toyoko")
+        let listing = try await APIClient(server: restarted, token: admin).request(.GET, "/v1/sessions")
+        #expect((listing.json?["sessions"] as? [Any])?.count == 4)
+    }
+
+    /// Runs a program to the end and returns its standard output.
+    private func run(_ program: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The ids of the fixes the server acknowledged.
+actor AcknowledgedFixes {
+    private(set) var ids = Set<String>()
+    private var waiting: (count: Int, continuation: CheckedContinuation<Void, Never>)?
+
+    func add(body: String) {
+        for match in body.matches(of: /"id":"([^"]+)"/) { ids.insert(String(match.output.1)) }
+        if let waiting, ids.count >= waiting.count {
+            self.waiting = nil
+            waiting.continuation.resume()
+        }
+    }
+
+    /// Returns once at least `count` fixes are acknowledged.
+    func wait(until count: Int) async {
+        guard ids.count < count else { return }
+        await withCheckedContinuation { waiting = (count, $0) }
+    }
+}

@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import TrainTrackerTestSupport
+
+/// `traintracker serve` running as a child process on a free loopback port, as an operator
+/// would start it.
+final class ServerProcess: @unchecked Sendable {
+    let process: Process
+    let port: Int
+    private let errors: PipeReader
+
+    /// Starts the server on `db` with `railways` and waits until it listens.
+    init(railways: String, db: String, extra: [String] = []) throws {
+        process = Process()
+        process.executableURL = ToolRunner.executable
+        process.arguments = ["serve", "--railways", railways, "--db", db, "--port", "0"] + extra
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read stderr until the server says where it listens.
+        var text = ""
+        let handle = error.fileHandleForReading
+        let deadline = Date().addingTimeInterval(120)
+        var found: Int?
+        while found == nil, Date() < deadline {
+            let data = handle.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+            if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                found = Int(text[range].split(separator: ":").last ?? "")
+            }
+        }
+        guard let found else {
+            process.terminate()
+            throw ServerProcessError(message: "the server did not start: \(text)")
+        }
+        port = found
+        errors = PipeReader(error)
+    }
+
+    /// The URL of `path` on this server.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Kills the server at once (SIGKILL), as a crash or the OOM killer would.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Stops the server politely and waits for it.
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+struct ServerProcessError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// A small client over AsyncHTTPClient for the tests.
+struct APIClient: Sendable {
+    let server: ServerProcess
+    let token: String
+
+    struct Reply: Sendable {
+        var status: HTTPResponseStatus
+        var body: String
+        var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+        }
+    }
+
+    func request(_ method: HTTPMethod, _ path: String, body: String? = nil) async throws -> Reply {
+        var request = HTTPClientRequest(url: server.url(path))
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let buffer = try await response.body.collect(upTo: 64 << 20)
+        return Reply(status: response.status, body: String(buffer: buffer))
+    }
+
+    /// The `data:` lines of a server-sent event stream, until the server ends it; `opened`
+    /// is called when the first bytes (the server's greeting) arrive.
+    func events(_ path: String, opened: @Sendable () -> Void = {}) async throws -> (
+        status: HTTPResponseStatus, lines: [String]
+    ) {
+        var request = HTTPClientRequest(url: server.url(path))
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
+        var text = ""
+        for try await chunk in response.body {
+            if text.isEmpty { opened() }
+            text += String(buffer: chunk)
+        }
+        let lines = text.components(separatedBy: "\n\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        return (response.status, lines)
+    }
+}
+
+/// A fix as the upload API takes it.
+func locationJSON(
+    id: String, latitude: Double, longitude: Double, timestamp: String, accuracy: Double?, speed: Double?, course: Double?
+)
+    -> String
+{
+    "{\"id\":\"\(id)\",\"latitude\":\(latitude),\"longitude\":\(longitude),\"timestamp\":\"\(timestamp)\","
+        + "\"horizontalAccuracy\":\(accuracy ?? 10),\"speed\":\(speed ?? -1),\"course\":\(course ?? -1)}"
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a run of the built `traintracker` printed and how it exited.
+public struct ToolOutcome: Sendable {
+    /// The exit status.
+    public var status: Int32
+    /// What it printed on stdout.
+    public var standardOutput: String
+    /// What it printed on stderr.
+    public var standardError: String
+}
+
+/// Runs the `traintracker` executable built beside the test bundle.
+public enum ToolRunner {
+    /// The built executable.
+    public static var executable: URL {
+        let bundle = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
+        return bundle.deletingLastPathComponent().appendingPathComponent("traintracker")
+    }
+
+    /// Runs it with `arguments` to the end.
+    public static func run(_ arguments: [String]) throws -> ToolOutcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        // A fixed width, so help text wraps the same everywhere.
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "100"
+        process.environment = environment
+        try process.run()
+        // Read both pipes to the end before waiting, so a full pipe cannot block the tool.
+        let errorData = Thread.detachNewThreadAndRead(error)
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ToolOutcome(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData.wait(), as: UTF8.self))
+    }
+}
+
+/// Reads a pipe on another thread; `wait()` returns its data once it is closed.
+public final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts reading `pipe`.
+    public init(_ pipe: Pipe) {
+        Thread.detachNewThread { [self] in
+            data = pipe.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// The data, once the pipe is closed.
+    public func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
+
+extension Thread {
+    /// A reader of `pipe` on a new thread.
+    public static func detachNewThreadAndRead(_ pipe: Pipe) -> PipeReader { PipeReader(pipe) }
+}
