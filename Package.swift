@@ -63,6 +63,8 @@ let package = Package(
                 "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(name: "traintracker", dependencies: ["TrainTrackerCommands"]),

@@ -38,15 +38,23 @@ actor LiveSessions {
             live.listeners = listeners
             if let line = live.latest { for listener in listeners.values { listener.yield(line) } }
         } else {
-            for fix in ordered {
-                let line = live.tracker.process(fix.location).jsonLine(sessionID: id, fix: fix)
-                live.latest = line
+            for (index, fix) in ordered.enumerated() {
+                let result = live.tracker.process(fix.location)
                 live.lastTimestamp = fix.location.timestamp
+                // Written out only when someone listens, or for the batch's answer.
+                guard !live.listeners.isEmpty || index == ordered.count - 1 else { continue }
+                let line = result.jsonLine(sessionID: id, fix: fix)
+                live.latest = line
                 for listener in live.listeners.values { listener.yield(line) }
             }
         }
         sessions[id] = live
         return live.latest
+    }
+
+    /// Session `id` was just created here: its tracker starts empty, with nothing to rebuild.
+    func started(_ id: String) {
+        if sessions[id] == nil { sessions[id] = Live(tracker: DefaultTracker(model: model)) }
     }
 
     /// A stream of session `id`'s answers from now on, starting with the latest one; it ends
@@ -80,9 +88,11 @@ actor LiveSessions {
 
     private func rebuilt(_ id: String) throws(StorageError) -> Live {
         var live = Live(tracker: DefaultTracker(model: model))
-        for fix in try store.fixes(sessionID: id).fixes {
-            live.latest = live.tracker.process(fix.location).jsonLine(sessionID: id, fix: fix)
+        let fixes = try store.fixes(sessionID: id).fixes
+        for (index, fix) in fixes.enumerated() {
+            let result = live.tracker.process(fix.location)
             live.lastTimestamp = fix.location.timestamp
+            if index == fixes.count - 1 { live.latest = result.jsonLine(sessionID: id, fix: fix) }
         }
         return live
     }

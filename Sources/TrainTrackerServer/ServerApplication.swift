@@ -20,6 +20,7 @@ import TrainTrackerStorage
 /// - `GET /v1/sessions/{id}/results` (admin): fixes and the answer at each.
 /// - `GET /v1/sessions/{id}/network` (admin): the railways near the session, for the map.
 /// - `GET /v1/sessions/{id}/live` (admin): server-sent events, one JSONL answer per fix.
+/// - `GET /v1/stats` (admin): sessions with a tracker in memory, and the resident memory.
 public func buildApplication(
     _ settings: ServerSettings, host: String = "127.0.0.1", port: Int = 8080,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -59,6 +60,11 @@ struct ServerRoutes: Sendable {
         router.get("/v1/sessions") { request, _ in
             try admin(request)
             return json(try SessionListing(state: state).json())
+        }
+        router.get("/v1/stats") { request, _ in
+            try admin(request)
+            let active = await state.live.activeCount
+            return json("{\"activeSessions\":\(active),\"residentBytes\":\(ProcessMemory.residentBytes)}")
         }
         router.get("/v1/sessions/{id}/results") { request, context in
             try admin(request)
@@ -105,8 +111,10 @@ struct ServerRoutes: Sendable {
             start = parsed
         }
         let owner = grant.role == .admin ? "admin:\(grant.name)" : grant.name
-        guard try state.store.createSession(Session(id: id, startDate: start, notes: creation.notes), owner: owner) else {
-            throw HTTPError(.conflict, message: "session \(id) exists and is not yours")
+        switch try state.store.createSession(Session(id: id, startDate: start, notes: creation.notes), owner: owner) {
+        case .created: await state.live.started(id)
+        case .alreadyYours: break
+        case .taken: throw HTTPError(.conflict, message: "session \(id) exists and is not yours")
         }
         return json("{\"id\":\(id.jsonQuoted)}", status: .created)
     }
@@ -119,7 +127,7 @@ struct ServerRoutes: Sendable {
         let raw = batch.locations.compactMap(\.raw)
         let (fixes, report) = FixSanitizer.clean(raw)
         let skipped = report.skipped + batch.locations.count - raw.count
-        let outcome = try await state.store.appending(fixes: fixes, toSession: id)
+        let outcome = try await state.writer.append(fixes, toSession: id)
         // Committed: from here on the batch is acknowledged, whatever happens to the tracker.
         let latest = try await state.live.accept(fixes, session: id)
         return json(
@@ -161,7 +169,7 @@ struct ServerRoutes: Sendable {
     /// The grant, if it may write to session `id`: the device that created it, or an admin.
     private func writable(_ request: Request, id: String) throws -> AccessGrant {
         let grant = try authorise(request)
-        let owner = try state.store.owner(ofSession: id)
+        let owner = try state.owner(ofSession: id)
         if grant.role == .admin {
             let exists = try owner != nil || state.store.sessionExists(id)
             guard exists else {

@@ -32,13 +32,17 @@ final class ServerState: Sendable {
     let settings: ServerSettings
     let model: TrackerModel
     let live: LiveSessions
+    let writer: GroupCommit
     /// Token hash → grant, for tokens already checked against the store.
     private let grants = Mutex<[String: AccessGrant]>([:])
+    /// Session → the device that created it, for sessions already looked up (owners never change).
+    private let owners = Mutex<[String: String]>([:])
 
     init(settings: ServerSettings) {
         self.settings = settings
         model = TrackerModel(dataset: settings.dataset)
         live = LiveSessions(model: model, store: settings.store)
+        writer = GroupCommit(store: settings.store)
     }
 
     var store: SessionDatabase { settings.store }
@@ -51,5 +55,13 @@ final class ServerState: Sendable {
         guard let grant = try store.grant(tokenHash: hash) else { return nil }
         grants.withLock { $0[hash] = grant }
         return grant
+    }
+
+    /// The device that created session `id` on this server, from the cache or the store.
+    func owner(ofSession id: String) throws(StorageError) -> String? {
+        if let owner = owners.withLock({ $0[id] }) { return owner }
+        guard let owner = try store.owner(ofSession: id) else { return nil }
+        owners.withLock { $0[id] = owner }
+        return owner
     }
 }

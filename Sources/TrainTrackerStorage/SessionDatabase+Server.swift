@@ -130,19 +130,27 @@ extension SessionDatabase {
         }
     }
 
+    /// What creating a session did.
+    public enum SessionCreation: Hashable, Sendable {
+        /// The session is new.
+        case created
+        /// The device had created it already (a retried request): nothing changed.
+        case alreadyYours
+        /// Another device's session, or one recorded elsewhere, has that id.
+        case taken
+    }
+
     /// Creates session `session` owned by device `device`; a retried creation of the same
     /// session by the same device changes nothing.
     ///
-    /// - Returns: whether the session is the device's (false: another device's, or one
-    ///   recorded elsewhere).
     /// - Throws: `StorageError` for a database error.
-    public func createSession(_ session: Session, owner device: String) throws(StorageError) -> Bool {
+    public func createSession(_ session: Session, owner device: String) throws(StorageError) -> SessionCreation {
         do {
             return try queue.write { db in
                 if try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [session.id]) != nil {
                     let owner = try String.fetchOne(
                         db, sql: "SELECT device FROM serverSessionOwner WHERE sessionID = ?", arguments: [session.id])
-                    return owner == device
+                    return owner == device ? .alreadyYours : .taken
                 }
                 try db.execute(
                     sql:
@@ -153,7 +161,7 @@ extension SessionDatabase {
                     ])
                 try db.execute(
                     sql: "INSERT INTO serverSessionOwner (sessionID, device) VALUES (?, ?)", arguments: [session.id, device])
-                return true
+                return .created
             }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
@@ -207,10 +215,29 @@ extension SessionDatabase {
         }
     }
 
-    /// `append(fixes:toSession:)` without blocking a thread while the writer is busy.
-    public func appending(fixes: [RecordedFix], toSession sessionID: String) async throws(StorageError) -> BatchOutcome {
+    /// Fixes for one session, one of several written in one transaction.
+    public struct FixBatch: Sendable {
+        /// The session.
+        public var sessionID: String
+        /// Its fixes.
+        public var fixes: [RecordedFix]
+
+        /// A batch of `fixes` for session `sessionID`.
+        public init(sessionID: String, fixes: [RecordedFix]) {
+            self.sessionID = sessionID
+            self.fixes = fixes
+        }
+    }
+
+    /// Writes several sessions' batches in one transaction (a group commit): all or none.
+    ///
+    /// - Returns: what each batch did, in order.
+    /// - Throws: `StorageError` for a database error; nothing is written then.
+    public func appending(_ batches: [FixBatch]) async throws(StorageError) -> [BatchOutcome] {
         do {
-            return try await queue.write { db in try Self.append(fixes: fixes, toSession: sessionID, db) }
+            return try await queue.write { db in
+                try batches.map { try Self.append(fixes: $0.fixes, toSession: $0.sessionID, db) }
+            }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
         }

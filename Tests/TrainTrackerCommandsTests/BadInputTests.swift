@@ -97,4 +97,35 @@ import TrainTrackerTestSupport
         let format = try ToolRunner.run(["replay", "--railways", "x", "--sessions", "y", "--format", "xml"])
         #expect(format.standardError.contains("xml"))
     }
+
+    @Test func theServerRefusesABadConfigurationFileAndNamesIt() throws {
+        let directory = try TemporaryDirectory()
+        let config = directory.path("recorder.json")
+        try "{\"modes\": ".write(toFile: config, atomically: true, encoding: .utf8)
+        let db = directory.path("live.sqlite")
+        let outcome = try ToolRunner.run([
+            "serve", "--railways", SharedPaths.tokyoRailways, "--db", db, "--port", "0", "--config", config,
+        ])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError == "traintracker: error: \(config): not JSON\n")
+        let missing = try ToolRunner.run([
+            "serve", "--railways", SharedPaths.tokyoRailways, "--db", db, "--config", directory.path("none.json"),
+        ])
+        #expect(missing.standardError == "traintracker: error: \(directory.path("none.json")): no such file\n")
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing written")
+    }
+
+    @Test func aTokenIsForADeviceOrAnAdminNotBoth() throws {
+        let directory = try TemporaryDirectory()
+        let both = try ToolRunner.run(["token", "create", "--db", directory.path("t.sqlite"), "--device", "a", "--admin"])
+        #expect(both.status != 0 && both.status != 2)
+        #expect(both.standardError.contains("give exactly one of --device NAME and --admin"))
+        let neither = try ToolRunner.run(["token", "create", "--db", directory.path("t.sqlite")])
+        #expect(neither.standardError.contains("give exactly one of --device NAME and --admin"))
+        let notSQLite = directory.path("notes.txt")
+        try "not a database".write(toFile: notSQLite, atomically: true, encoding: .utf8)
+        let bad = try ToolRunner.run(["token", "create", "--db", notSQLite, "--admin"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError == "traintracker: error: \(notSQLite): not an SQLite database\n")
+    }
 }

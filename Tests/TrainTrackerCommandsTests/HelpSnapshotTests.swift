@@ -9,13 +9,14 @@ import TrainTrackerTestSupport
 
     @Test(arguments: [
         "", "demo", "replay", "sessions", "network", "bench", "journey", "import", "import-sessions", "export", "simulate",
-        "evaluate",
+        "evaluate", "serve", "token", "token create", "token list", "load",
     ])
     func helpMatchesItsSnapshot(command: String) throws {
-        let arguments = (command.isEmpty ? [] : [command]) + ["--help"]
+        let arguments = command.split(separator: " ").map(String.init) + ["--help"]
         let outcome = try ToolRunner.run(arguments)
         #expect(outcome.status == 0)
-        let file = Self.snapshots.appendingPathComponent("\(command.isEmpty ? "traintracker" : command)-help.txt")
+        let name = command.isEmpty ? "traintracker" : command.replacingOccurrences(of: " ", with: "-")
+        let file = Self.snapshots.appendingPathComponent("\(name)-help.txt")
         if ProcessInfo.processInfo.environment["UPDATE_SNAPSHOTS"] != nil {
             try outcome.standardOutput.write(to: file, atomically: true, encoding: .utf8)
         }

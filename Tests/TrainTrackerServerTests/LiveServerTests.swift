@@ -36,13 +36,10 @@ import TrainTrackerTestSupport
     }
 
     @Test func theLiveStreamMatchesReplayAndADeviceCannotReadIt() async throws {
-        let directory = try TemporaryDirectory()
-        let db = directory.path("sessions.sqlite")
-        let admin = try Self.token(["--admin"], db: db)
-        let phoneToken = try Self.token(["--device", "phone-1"], db: db)
-        let server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        let live = try LiveFixture()
+        let (db, admin, server) = (live.db, live.admin, live.server)
         defer { server.stop() }
-        let phone = APIClient(server: server, token: phoneToken)
+        let phone = APIClient(server: server, token: live.phone)
         let operator_ = APIClient(server: server, token: admin)
         #expect(
             try await phone.request(.POST, "/v1/sessions", body: #"{"id":"LIVE-1","startDate":"2025-09-20T08:00:00Z"}"#).status
@@ -82,13 +79,10 @@ import TrainTrackerTestSupport
         #expect(
             FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js"),
             "Leaflet is needed (Debian's libjs-leaflet; .ci/run installs it)")
-        let directory = try TemporaryDirectory()
-        let db = directory.path("sessions.sqlite")
-        let admin = try Self.token(["--admin"], db: db)
-        let phoneToken = try Self.token(["--device", "phone-1"], db: db)
-        let server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        let live = try LiveFixture()
+        let (admin, server) = (live.admin, live.server)
         defer { server.stop() }
-        let phone = APIClient(server: server, token: phoneToken)
+        let phone = APIClient(server: server, token: live.phone)
         _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"VIEW-1","startDate":"2025-09-20T08:00:00Z"}"#)
         for body in try Self.rideBatches(prefix: "VIEW-1", batch: 200) {
             #expect(try await phone.request(.POST, "/v1/sessions/VIEW-1/locations", body: body).status == .ok)
@@ -117,11 +111,8 @@ import TrainTrackerTestSupport
     }
 
     @Test func killingTheServerMidUploadLosesNoAcknowledgedFix() async throws {
-        let directory = try TemporaryDirectory()
-        let db = directory.path("sessions.sqlite")
-        let phoneToken = try Self.token(["--device", "phone-1"], db: db)
-        let admin = try Self.token(["--admin"], db: db)
-        let server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        let live = try LiveFixture()
+        let (db, admin, phoneToken, server) = (live.db, live.admin, live.phone, live.server)
         let phone = APIClient(server: server, token: phoneToken)
         // Four phones upload at once, batch after batch; each remembers what was acknowledged.
         let sessions = (1...4).map { "CRASH-\($0)" }
@@ -170,6 +161,24 @@ import TrainTrackerTestSupport
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A fresh session file with an admin and a phone token made by `token create`, and the
+/// server started on it.
+struct LiveFixture {
+    let directory: TemporaryDirectory
+    let db: String
+    let admin: String
+    let phone: String
+    let server: ServerProcess
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        db = directory.path("sessions.sqlite")
+        admin = try LiveServerTests.token(["--admin"], db: db)
+        phone = try LiveServerTests.token(["--device", "phone-1"], db: db)
+        server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
     }
 }
 

@@ -8,6 +8,10 @@ extension String {
     ///
     /// - Complexity: O(n).
     package var jsonQuoted: String {
+        // Most strings (ids, names, times) need no escaping: copy them whole.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + self + "\""
+        }
         var text = "\""
         for scalar in unicodeScalars {
             switch scalar {

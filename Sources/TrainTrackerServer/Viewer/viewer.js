@@ -100,7 +100,7 @@ async function openSession(id) {
     $("play").disabled = state.fixes.length === 0;
     setStatus(`${id}: ${state.fixes.length} fixes` + (results.skipped ? `, ${results.skipped} malformed skipped` : ""));
     select(state.fixes.length > 0 ? state.fixes.length - 1 : -1, { pan: false });
-    const session = state.sessions.find((item) => item.id === id);
+      const session = state.sessions.find((item) => item.id === id);
     if ($("follow").checked && session && !session.endDate) startLive();
   } catch (error) {
     setStatus("Could not load " + id + ": " + error.message);
@@ -323,9 +323,29 @@ async function startLive() {
   }
 }
 
+// A new answer: say it, and reload the session (at most one reload at a time).
 function liveResult(result) {
   setStatus(`live: ${railwayName(result.railway)} ${result.phase || ""} ${stationName(result.station)} at ${result.timestamp.slice(11, 19)}`);
-  if (!state.results.some((item) => item.locationID === result.locationID)) openSession(state.session);
+  if (state.reloading || state.results.some((item) => item.locationID === result.locationID)) return;
+  state.reloading = true;
+  reloadSession().finally(() => { state.reloading = false; });
+}
+
+async function reloadSession() {
+  const results = await api(`/v1/sessions/${encodeURIComponent(state.session)}/results`);
+  const atEnd = state.selected >= state.fixes.length - 1;
+  state.fixes = results.fixes;
+  state.results = results.results;
+  const fixes = state.layers.fixes;
+  for (let index = state.markers.length; index < state.fixes.length; index++) {
+    const fix = state.fixes[index];
+    state.markers.push(L.circleMarker([fix.latitude, fix.longitude], {
+      radius: 3, stroke: false, fillColor: speedColour(fix.speed), fillOpacity: 0.9,
+    }).on("click", () => select(index, { pan: false })).addTo(fixes));
+  }
+  fillFixes();
+  $("scrubber").max = Math.max(0, state.fixes.length - 1);
+  if (atEnd) select(state.fixes.length - 1, { pan: true });
 }
 
 // MARK: Start
