@@ -37,6 +37,8 @@ final class ServerState: Sendable {
     private let grants = Mutex<[String: AccessGrant]>([:])
     /// Session → the device that created it, for sessions already looked up (owners never change).
     private let owners = Mutex<[String: String]>([:])
+    /// Session → the railway the tracker named most often, with the fix count it was found at.
+    private let detected = Mutex<[String: (fixes: Int, railway: String?)]>([:])
 
     init(settings: ServerSettings) {
         self.settings = settings
@@ -55,6 +57,16 @@ final class ServerState: Sendable {
         guard let grant = try store.grant(tokenHash: hash) else { return nil }
         grants.withLock { $0[hash] = grant }
         return grant
+    }
+
+    /// The railway detected for session `id` when it had `fixes` fixes, if worked out before.
+    func detectedRailway(of id: String, fixes: Int) -> String?? {
+        detected.withLock { cache in cache[id].flatMap { $0.fixes == fixes ? .some($0.railway) : nil } }
+    }
+
+    /// Remembers the railway detected for session `id` at `fixes` fixes.
+    func remember(railway: String?, of id: String, fixes: Int) {
+        detected.withLock { $0[id] = (fixes, railway) }
     }
 
     /// The device that created session `id` on this server, from the cache or the store.

@@ -7,7 +7,8 @@ struct SessionListing {
     let state: ServerState
 
     /// `GET /v1/sessions`: id, start, end, duration, fixes, and the railway the tracker
-    /// answered most often (its name and colour), newest first.
+    /// answered most often (its name and colour), newest first. That railway is worked out
+    /// once per session and fix count.
     func json() throws -> String {
         let network = state.model.network
         let summaries = try state.store.sessions().sorted { $0.session.startDate > $1.session.startDate }
@@ -18,7 +19,11 @@ struct SessionListing {
             object.string("endDate", summary.session.endDate?.iso8601)
             object.number("duration", summary.duration)
             object.integer("fixes", summary.locationCount)
-            let railway = try mainRailway(of: summary.session.id).flatMap { network.railway(id: $0) }
+            let id = summary.session.id
+            let known = state.detectedRailway(of: id, fixes: summary.locationCount)
+            let found = try known ?? mainRailway(of: id)
+            if known == nil { state.remember(railway: found, of: id, fixes: summary.locationCount) }
+            let railway = found.flatMap { network.railway(id: $0) }
             object.string("railway", railway?.id)
             object.string("railwayName", railway?.name)
             object.string("color", railway?.color)

@@ -161,6 +161,38 @@ import TrainTrackerTestSupport
         }
     }
 
+    @Test func motionActivitiesAreStoredOnceAndMalformedOnesCounted() async throws {
+        let fixture = try Fixture()
+        let body = ByteBuffer(
+            string: """
+                {"motionActivities":[
+                 {"id":"m1","startDate":"2025-09-22T05:00:00Z","confidence":"high","automotive":true},
+                 {"id":"m2","startDate":"2025-09-22T05:01:00Z","confidence":"medium","walking":true,"stationary":"no"},
+                 {"id":"m3","startDate":"soon","confidence":"high"},
+                 {"id":"m4","startDate":"2025-09-22T05:02:00Z","confidence":"certain"}
+                ]}
+                """)
+        try await buildApplication(fixture.settings).test(.router) { client in
+            _ = try await client.execute(
+                uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.phone),
+                body: ByteBuffer(string: #"{"id":"S1"}"#))
+            for attempt in 0..<2 {
+                try await client.execute(
+                    uri: "/v1/sessions/S1/motion-activities", method: .post, headers: Self.headers(fixture.phone), body: body
+                ) { response in
+                    #expect(response.status == .ok)
+                    let outcome = try Self.object(response.body)
+                    #expect(outcome["accepted"] as? Int == (attempt == 0 ? 2 : 0))
+                    #expect(outcome["duplicates"] as? Int == (attempt == 0 ? 0 : 2))
+                    #expect(outcome["skipped"] as? Int == 2)
+                }
+            }
+        }
+        let stored = try fixture.store.motionActivities(sessionID: "S1")
+        #expect(stored.map(\.id) == ["m1", "m2"])
+        #expect(stored.first?.automotive == true && stored.last?.walking == true && stored.last?.stationary == false)
+    }
+
     @Test func aDeviceTokenWritesOnlyItsOwnSessionsAndReadsNothing() async throws {
         let fixture = try Fixture()
         let ride = Array(try Self.ride().prefix(5))
