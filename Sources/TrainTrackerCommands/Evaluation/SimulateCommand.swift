@@ -50,6 +50,10 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("scenario"), help: ArgumentHelp("A named scenario, or all (repeatable).", valueName: "name"))
     var scenarios: [String] = []
 
+    @Option(
+        help: "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes) or sparse (a fix every 10 s).")
+    var phone: PhoneModel.Preset = .good
+
     @Flag(help: "Replace the files in --out if they exist.")
     var force = false
 
@@ -93,7 +97,8 @@ struct SimulateCommand: ParsableCommand {
         if !force, FileManager.default.fileExists(atPath: sessionsPath) {
             throw CommandFailure("\(sessionsPath): file exists; not overwriting it (use --force)")
         }
-        let generator = CaseGenerator(dataset: dataset)
+        var generator = CaseGenerator(dataset: dataset)
+        generator.phone = phone.model
         var cases: [SimulatedCase] = []
         var progress = ProgressBar(label: "simulate", total: filters.count)
         for (index, filter) in filters.enumerated() {
@@ -124,7 +129,7 @@ struct SimulateCommand: ParsableCommand {
             try? manager.removeItem(atPath: truthPath)
         }
         let file = CasesFile(
-            seed: seed, countPerScenario: count, railways: railways.railways, phone: String(describing: PhoneModel()),
+            seed: seed, countPerScenario: count, railways: railways.railways, phone: String(describing: phone.model),
             cases: cases.map(\.truth))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -154,3 +159,5 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 }
+
+extension PhoneModel.Preset: ExpressibleByArgument {}

@@ -35,6 +35,34 @@ public struct PhoneModel: Hashable, Sendable {
 
     /// The documented defaults.
     public init() {}
+
+    /// The phones of the simulator, by name.
+    public enum Preset: String, CaseIterable, Hashable, Sendable {
+        /// The defaults: a good phone in open sky, one fix a second.
+        case good
+        /// A poor phone: speeds off by 1.5 m/s, false zeros one fix in twenty, a third of the
+        /// fixes lost (irregular gaps), accuracy twice as poor.
+        case noisy
+        /// A battery-saving recorder: a fix every 10 s (the travel-diary datasets).
+        case sparse
+
+        /// The phone model.
+        public var model: PhoneModel {
+            var model = PhoneModel()
+            switch self {
+            case .good: break
+            case .noisy:
+                model.speedNoise = 1.5
+                model.falseStopProbability = 0.05
+                model.dropProbability = 0.33
+                model.baseAccuracy = 16
+            case .sparse:
+                model.interval = 10
+                model.dropProbability = 0.1
+            }
+            return model
+        }
+    }
 }
 
 /// The state of one simulated phone: its correlated error and accuracy drift.

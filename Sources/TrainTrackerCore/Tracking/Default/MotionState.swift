@@ -10,6 +10,8 @@ struct MotionState: Sendable {
     private(set) var stoppedSince: Timestamp?
     /// The window looked at.
     static let window: Seconds = 6
+    /// Stops from the reported speeds (three slow readings over two seconds, never a lone 0.0).
+    private var stops = StopDetector()
     /// Whether the rider is on foot: walking speeds, held longer than a train takes to pass
     /// through them, mean the rider has left the train.
     private(set) var isWalking = false
@@ -27,21 +29,21 @@ struct MotionState: Sendable {
         var drop = 0
         while drop < recent.count, location.timestamp.seconds(since: recent[drop].time) > Self.window { drop += 1 }
         if drop > 0 { recent.removeFirst(drop) }
-        // Median and maximum of the reported speeds, by counting (the window is tiny).
+        // How many speeds the window holds, the fastest, and whether the last two were fast.
         var speedCount = 0
-        var slowCount = 0
         var fastest = 0.0
         var lastTwoFast = true
         var seen = 0
         for item in recent.reversed() {
             guard let speed = item.speed else { continue }
             speedCount += 1
-            if speed < 0.8 { slowCount += 1 }
             fastest = max(fastest, speed)
             if seen < 2 { lastTwoFast = lastTwoFast && speed > 2 }
             seen += 1
         }
-        let slowBySpeed = speedCount >= 2 && slowCount * 2 > speedCount && fastest < 3
+        // The speed filters' stop detector decides when the phone reports speeds.
+        let detectorStopped = stops.update(speed: location.speed, at: location.timestamp)
+        let slowBySpeed = speedCount >= 2 && detectorStopped && fastest < 3
         // Staying in place: good fixes within a small circle over the window.
         var stillByPosition = false
         if speedCount == 0, let first = recent.first(where: { $0.accuracy <= 60 }) {

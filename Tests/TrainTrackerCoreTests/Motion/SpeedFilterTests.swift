@@ -1,0 +1,118 @@
+import Testing
+
+@testable import TrainTrackerCore
+
+/// The speed filters: what they make of steady running, a stop, a lone false zero, a gap,
+/// missing speeds and sparse fixes.
+@Suite struct SpeedFilterTests {
+    static let start = Timestamp(secondsSince1970: 1_758_520_000)
+    static let origin = LocalProjection(origin: Coordinate(latitude: 35.68, longitude: 139.76))
+
+    /// Fixes eastwards, one per `interval` seconds, at the speeds given (the phone reports them
+    /// unless `reported` is false).
+    static func fixes(_ speeds: [Double], interval: Seconds = 1, reported: Bool = true, from second: Double = 0) -> [Location] {
+        var east = 0.0
+        return speeds.enumerated().map { index, speed in
+            east += speed * interval
+            return Location(
+                coordinate: origin.coordinate(at: PlanarVector(east: east, north: 0)),
+                timestamp: start.adding(second + Double(index) * interval), horizontalAccuracy: 5,
+                speed: reported ? speed : nil, course: reported && speed > 1.4 ? 90 : nil)
+        }
+    }
+
+    static func run(_ name: SpeedFilterName, _ fixes: [Location]) -> [SpeedEstimate] {
+        var filter = name.makeFilter()
+        return fixes.map { filter.update($0) }
+    }
+
+    static let smoothing: [SpeedFilterName] = [.window, .decay, .kalman]
+
+    @Test(arguments: SpeedFilterName.allCases)
+    func steadyRunningReadsAsItsSpeed(filter: SpeedFilterName) {
+        let estimates = Self.run(filter, Self.fixes(Array(repeating: 12, count: 40)))
+        #expect(abs((estimates.last?.speed ?? 0) - 12) < 0.5)
+        #expect(estimates.allSatisfy { !$0.isStopped })
+    }
+
+    @Test(arguments: smoothing)
+    func aStoppingTrainIsStoppedWithinThreeSeconds(filter: SpeedFilterName) throws {
+        // 15 m/s, braking at 1 m/s² to a stand, then standing.
+        let speeds = Array(repeating: 15.0, count: 20) + (1...15).map { 15 - Double($0) } + Array(repeating: 0, count: 20)
+        let estimates = Self.run(filter, Self.fixes(speeds))
+        let standing = 34  // the first second at 0
+        let stopped = try #require(estimates.indices.first { estimates[$0].isStopped })
+        #expect(stopped >= standing - 1 && stopped <= standing + 3)
+        #expect(estimates.last?.speed == 0)
+    }
+
+    @Test(arguments: smoothing)
+    func aLoneZeroWhileMovingIsNeverAStop(filter: SpeedFilterName) {
+        var speeds = Array(repeating: 15.0, count: 40)
+        speeds[20] = 0
+        speeds[30] = 0
+        speeds[31] = 0
+        let estimates = Self.run(filter, Self.fixes(speeds))
+        #expect(estimates.allSatisfy { !$0.isStopped })
+        if filter == .kalman { #expect(estimates.allSatisfy { $0.speed > 12 }, "the false zero is an outlier") }
+    }
+
+    @Test func theNaiveFilterIsDraggedDownByAFalseZero() {
+        var speeds = Array(repeating: 15.0, count: 10)
+        speeds[5] = 0
+        let estimates = Self.run(.exponential, Self.fixes(speeds))
+        #expect(estimates[5].speed < 5, "three quarters of the weight on one bad reading")
+    }
+
+    @Test func afterAGapOnlyFreshReadingsCount() {
+        // 20 m/s, a minute without fixes, then 5 m/s.
+        let fixes = Self.fixes(Array(repeating: 20, count: 10)) + Self.fixes([5, 5], from: 70)
+        let window = Self.run(.window, fixes)
+        let naive = Self.run(.exponential, fixes)
+        #expect(abs(window[10].speed - 5) < 0.01, "the stale readings have aged out")
+        #expect(naive[10].speed > 8, "the naive filter still trusts readings a minute old")
+    }
+
+    @Test func withoutSpeedsTheKalmanFilterUsesThePositions() {
+        let estimates = Self.run(.kalman, Self.fixes(Array(repeating: 10, count: 30), reported: false))
+        #expect(abs((estimates.last?.speed ?? 0) - 10) < 1)
+        let standing = Self.run(
+            .kalman, Self.fixes(Array(repeating: 10, count: 20) + Array(repeating: 0, count: 15), reported: false))
+        #expect(standing.last?.isStopped == true)
+    }
+
+    @Test(arguments: smoothing)
+    func sparseFixesTenSecondsApartStillStop(filter: SpeedFilterName) {
+        let estimates = Self.run(filter, Self.fixes([12, 12, 12, 0, 0, 0], interval: 10))
+        #expect(estimates[4].isStopped, "two readings of zero ten seconds apart")
+        #expect(!estimates[3].isStopped, "but not one")
+    }
+
+    @Test func theStopDetectorNeedsThreeStandingReadingsAndTwoMovingOnes() {
+        var detector = StopDetector()
+        #expect(!detector.isStopped, "no readings: moving")
+        let readings: [Double?] = [0, nil, 0, 0, 1.5, 1.5]
+        let answers = readings.enumerated().map { index, speed in
+            detector.update(speed: speed, at: Self.start.adding(Double(index)))
+        }
+        // One zero, a missing reading (changes nothing), two more zeros: stopped at the third;
+        // one moving reading is not a departure, the second is.
+        #expect(answers == [false, false, false, true, true, false])
+    }
+
+    @Test func onSimulatedRidesKalmanBeatsTheRawSpeedAndNeverStopsFalsely() throws {
+        let cases = CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(count: 3, seed: 5, filter: RideFilter())
+        #expect(cases.count == 3)
+        var raw = SpeedFilterScore(filter: .raw)
+        var kalman = SpeedFilterScore(filter: .kalman)
+        for ride in cases {
+            raw.add(fixes: ride.fixes, truth: ride.truth.fixes)
+            kalman.add(fixes: ride.fixes, truth: ride.truth.fixes)
+        }
+        #expect(kalman.fixes > 1_000)
+        #expect(kalman.rootMeanSquareError < raw.rootMeanSquareError)
+        #expect(kalman.falseStops == 0)
+        #expect(kalman.missedStops == 0 && !kalman.stopDelays.isEmpty)
+        #expect(try #require(kalman.stopDelay90) <= 5)
+    }
+}
