@@ -27,11 +27,11 @@ public struct RemoteConfiguration: Sendable {
     /// The travel-diary recorder's defaults: accuracy asked for per mode and the thresholds
     /// between modes.
     public static let defaultTracking = """
-        {"modes":{"activelyMoving":{"desiredAccuracy":10},"stopped":{"desiredAccuracy":100},\
-        "notMoving":{"desiredAccuracy":3000},"inFastVehicle":{"desiredAccuracy":1000}},\
-        "thresholds":{"startedTravellingDistance":250,"stoppedMovingStationaryTime":600,\
+        {"modes":{"activelyMoving":{"desiredAccuracy":10,"milliwatts":130},"stopped":{"desiredAccuracy":100,\
+        "milliwatts":30},"notMoving":{"desiredAccuracy":3000,"milliwatts":3},"inFastVehicle":{"desiredAccuracy":1000,\
+        "milliwatts":15}},"thresholds":{"startedTravellingDistance":250,"stoppedMovingStationaryTime":600,\
         "sameLocationDistance":100,"stopMovingSameLocationTime":900,"fastSpeedKilometresPerHour":80,\
-        "inVehicleOrStationaryTime":300,"activelyMovingTime":20}}
+        "inVehicleOrStationaryTime":300,"activelyMovingTime":20},"energy":{"alwaysOnMilliwatts":160}}
         """
 
     /// The defaults with `limits`.
@@ -48,15 +48,8 @@ public struct RemoteConfiguration: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .badConfiguration(path: path, problem: "no such file")
         }
-        do {
-            guard try JSONSerialization.jsonObject(with: data) is [String: Any] else {
-                throw ServerError.badConfiguration(path: path, problem: "not a JSON object")
-            }
-        } catch let error as ServerError {
-            throw error
-        } catch {
-            throw .badConfiguration(path: path, problem: "not JSON")
-        }
+        // Checked as the recorder will read it: the modes, thresholds and energy model.
+        _ = try RecorderSettings.parse(data, path: path)
         self.tracking = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         self.limits = limits
     }

@@ -42,6 +42,7 @@ struct ImportSessionsCommand: ParsableCommand {
 
     func run() throws {
         var sessions: [(session: Session, fixes: [RecordedFix])] = []
+        var activities: [MotionActivity] = []
         for file in files {
             let tracks: [ImportedTrack]
             do throws(ImportError) {
@@ -53,26 +54,42 @@ struct ImportSessionsCommand: ParsableCommand {
                 let sorted = track.locations.sorted { $0.timestamp < $1.timestamp }
                 guard let first = sorted.first, let last = sorted.last else { continue }
                 let name = URL(fileURLWithPath: file).lastPathComponent + (track.name.map { " (\($0))" } ?? "")
+                let id = UUID().uuidString
                 sessions.append(
                     (
-                        Session(
-                            id: UUID().uuidString, startDate: first.timestamp, endDate: last.timestamp,
-                            notes: "imported from \(name)"),
+                        Session(id: id, startDate: first.timestamp, endDate: last.timestamp, notes: "imported from \(name)"),
                         track.locations.map { RecordedFix(id: UUID().uuidString, location: $0) }
                     ))
+                activities += track.activities.map {
+                    MotionActivity(importing: $0.reading, confidence: $0.confidence, sessionID: id)
+                }
             }
         }
         let database = try CommandFailure.wrapping { () throws(StorageError) in
             append ? try SessionDatabase.openForWriting(path: out) : try SessionDatabase.create(path: out)
         }
         do {
-            try database.insert(sessions)
+            try database.insert(sessions, motionActivities: activities)
         } catch {
             if !append { try? FileManager.default.removeItem(atPath: out) }
             throw CommandFailure(error)
         }
+        let activityCounts = Dictionary(grouping: activities, by: { $0.sessionID ?? "" }).mapValues(\.count)
         for (session, fixes) in sessions {
-            StandardError.line("imported session \(session.id): \(fixes.count) fixes, \(session.notes ?? "")")
+            let samples = activityCounts[session.id].map { ", \($0) motion activities" } ?? ""
+            StandardError.line("imported session \(session.id): \(fixes.count) fixes\(samples), \(session.notes ?? "")")
         }
+    }
+}
+
+extension MotionActivity {
+    /// A stored sample for an imported reading: confidence 75 and up is high, 50 and up medium.
+    init(importing reading: ActivityReading, confidence: Double, sessionID: String) {
+        self.init(
+            id: UUID().uuidString, startDate: reading.timestamp,
+            confidence: confidence >= 75 ? .high : confidence >= 50 ? .medium : .low,
+            stationary: reading.kind == .stationary, walking: reading.kind == .walking, running: reading.kind == .running,
+            automotive: reading.kind == .automotive, cycling: reading.kind == .cycling, unknown: reading.kind == .unknown,
+            sessionID: sessionID)
     }
 }

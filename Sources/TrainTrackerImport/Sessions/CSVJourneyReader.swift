@@ -4,7 +4,9 @@ import TrainTrackerCore
 /// Reads a journey from CSV with a header row. Columns are matched loosely (case, spaces,
 /// underscores and units in brackets do not matter): latitude, longitude and timestamp are
 /// required; accuracy, speed, course and altitude are optional. A device, session, track
-/// or user column splits the file into one journey per value.
+/// or user column splits the file into one journey per value. An activity column (Android's
+/// `STILL`, `WALKING`, `IN_VEHICLE`..., or Core Motion's names) with its confidence gives
+/// activity-recognition samples.
 enum CSVJourneyReader {
     /// Accepted names of each column, normalised (lower case, letters and digits only).
     static let aliases: [(field: String, names: [String])] = [
@@ -16,6 +18,15 @@ enum CSVJourneyReader {
         ("course", ["course", "heading", "bearing", "coursedeg"]),
         ("altitude", ["altitude", "alt", "elevation", "ele", "altitudem"]),
         ("track", ["deviceid", "device", "sessionid", "session", "trackid", "track", "tripid", "userid", "user"]),
+        ("activity", ["activity1", "activity", "motionactivity", "activitytype"]),
+        ("activityConfidence", ["activity1conf", "activityconfidence", "activityconf", "confidence"]),
+    ]
+
+    /// Android's and Core Motion's activity names, normalised, as kinds.
+    static let activityKinds: [String: MotionKind] = [
+        "still": .stationary, "stationary": .stationary, "walking": .walking, "onfoot": .walking, "running": .running,
+        "onbicycle": .cycling, "cycling": .cycling, "invehicle": .automotive, "automotive": .automotive,
+        "unknown": .unknown, "tilting": .unknown,
     ]
 
     /// A header name in its comparable form: `Speed (m/s)` → `speedms`.
@@ -39,6 +50,7 @@ enum CSVJourneyReader {
             )
         }
         var tracks: [String: [Location]] = [:]
+        var activities: [String: [(reading: ActivityReading, confidence: Double)]] = [:]
         var trackOrder: [String] = []
         for row in table.rows.indices {
             guard let latitude = try table.number(row, columns["latitude"]),
@@ -60,6 +72,11 @@ enum CSVJourneyReader {
             }
             let track = table.text(row, columns["track"]) ?? ""
             if tracks[track] == nil { trackOrder.append(track) }
+            // An activity name the recogniser does not use is skipped, not an error: a sample is data.
+            if let name = table.text(row, columns["activity"]), let kind = activityKinds[normalise(name)] {
+                let confidence = (try? table.number(row, columns["activityConfidence"])) ?? nil
+                activities[track, default: []].append((ActivityReading(timestamp: time, kind: kind), confidence ?? 50))
+            }
             tracks[track, default: []].append(
                 Location(
                     coordinate: Coordinate(latitude: latitude, longitude: longitude), timestamp: time,
@@ -70,7 +87,9 @@ enum CSVJourneyReader {
         guard !trackOrder.isEmpty else { throw ImportError(file: path, problem: "no rows") }
         let trackColumn = columns["track"].map { table.header[$0] }
         return trackOrder.map { key in
-            ImportedTrack(file: path, name: trackColumn.map { "\($0) \(key)" }, locations: tracks[key] ?? [])
+            ImportedTrack(
+                file: path, name: trackColumn.map { "\($0) \(key)" }, locations: tracks[key] ?? [],
+                activities: activities[key] ?? [])
         }
     }
 }

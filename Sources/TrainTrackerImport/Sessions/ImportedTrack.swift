@@ -9,12 +9,18 @@ public struct ImportedTrack: Sendable {
     public var name: String?
     /// The fixes, in file order.
     public var locations: [Location]
+    /// Activity-recognition samples recorded with the fixes (CSV `activity` columns), with
+    /// the recogniser's confidence, 0 ... 100.
+    public var activities: [(reading: ActivityReading, confidence: Double)] = []
 
     /// Creates a track.
-    public init(file: String, name: String?, locations: [Location]) {
+    public init(
+        file: String, name: String?, locations: [Location], activities: [(reading: ActivityReading, confidence: Double)] = []
+    ) {
         self.file = file
         self.name = name
         self.locations = locations
+        self.activities = activities
     }
 }
 

@@ -1,0 +1,90 @@
+import Foundation
+import TrainTrackerCore
+
+/// The recorder's settings file, the object `GET /v1/config` hands out as `tracking`:
+///
+///     {"modes": {"activelyMoving": {"desiredAccuracy": 10, "milliwatts": 130}, ...},
+///      "thresholds": {"startedTravellingDistance": 250, "fastSpeedKilometresPerHour": 80, ...},
+///      "energy": {"alwaysOnMilliwatts": 160}}
+///
+/// Every part is optional (the travel-diary defaults fill in); a part that is there must be
+/// right, or the file is refused with the key at fault.
+public enum RecorderSettings {
+    /// The threshold keys, with how each is written into the settings.
+    static let thresholds: [(key: String, apply: @Sendable (inout TrackingModeSettings, Double) -> Void)] = [
+        ("startedTravellingDistance", { $0.startedTravellingDistance = $1 }),
+        ("stoppedMovingStationaryTime", { $0.stoppedMovingStationaryTime = $1 }),
+        ("sameLocationDistance", { $0.sameLocationDistance = $1 }),
+        ("stopMovingSameLocationTime", { $0.stopMovingSameLocationTime = $1 }),
+        ("fastSpeedKilometresPerHour", { $0.fastSpeed = $1 / 3.6 }),
+        ("inVehicleOrStationaryTime", { $0.inVehicleOrStationaryTime = $1 }),
+        ("activelyMovingTime", { $0.activelyMovingTime = $1 }),
+    ]
+
+    /// Reads and checks the settings file at `path`.
+    ///
+    /// - Throws: `ServerError.badConfiguration` naming the file and the key at fault.
+    public static func load(path: String) throws(ServerError) -> TrackingModeSettings {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .badConfiguration(path: path, problem: "no such file")
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Checks settings given as JSON; `path` names them in errors.
+    public static func parse(_ data: Data, path: String) throws(ServerError) -> TrackingModeSettings {
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw ServerError.badConfiguration(path: path, problem: "not a JSON object")
+            }
+            object = parsed
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw .badConfiguration(path: path, problem: "not JSON")
+        }
+        func fail(_ problem: String) -> ServerError { .badConfiguration(path: path, problem: problem) }
+        func positive(_ value: Any?, _ key: String) throws(ServerError) -> Double {
+            guard let number = value as? NSNumber, !(value is Bool), number.doubleValue > 0, number.doubleValue.isFinite else {
+                throw fail("\(key) must be a positive number")
+            }
+            return number.doubleValue
+        }
+        func section(_ name: String) throws(ServerError) -> [String: Any] {
+            guard let value = object[name] else { return [:] }
+            guard let dictionary = value as? [String: Any] else { throw fail("\(name) must be an object") }
+            return dictionary
+        }
+        if let unknown = object.keys.sorted().first(where: { !["modes", "thresholds", "energy"].contains($0) }) {
+            throw fail("\(unknown) is not a setting (known: modes, thresholds, energy)")
+        }
+        var settings = TrackingModeSettings()
+        for (name, value) in try section("modes").sorted(by: { $0.key < $1.key }) {
+            guard let mode = TrackingMode(rawValue: name) else {
+                throw fail(
+                    "modes.\(name) is not a mode (known: \(TrackingMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard let fields = value as? [String: Any] else { throw fail("modes.\(name) must be an object") }
+            for (field, number) in fields.sorted(by: { $0.key < $1.key }) {
+                switch field {
+                case "desiredAccuracy": settings.desiredAccuracy[mode] = try positive(number, "modes.\(name).desiredAccuracy")
+                case "milliwatts": settings.milliwatts[mode] = try positive(number, "modes.\(name).milliwatts")
+                default: throw fail("modes.\(name).\(field) is not a setting (known: desiredAccuracy, milliwatts)")
+                }
+            }
+        }
+        let given = try section("thresholds")
+        for key in given.keys.sorted() where !thresholds.contains(where: { $0.key == key }) {
+            throw fail("thresholds.\(key) is not a setting (known: \(thresholds.map(\.key).joined(separator: ", ")))")
+        }
+        for threshold in thresholds {
+            if let value = given[threshold.key] { threshold.apply(&settings, try positive(value, "thresholds.\(threshold.key)")) }
+        }
+        for (key, value) in try section("energy").sorted(by: { $0.key < $1.key }) {
+            guard key == "alwaysOnMilliwatts" else { throw fail("energy.\(key) is not a setting (known: alwaysOnMilliwatts)") }
+            settings.alwaysOnMilliwatts = try positive(value, "energy.alwaysOnMilliwatts")
+        }
+        return settings
+    }
+}
