@@ -48,7 +48,7 @@ struct ModesCommand: ParsableCommand {
     func run() throws {
         let settings =
             try config.map { path throws(CommandFailure) in
-                try CommandFailure.wrappingServer { () throws(ServerError) in try RecorderSettings.load(path: path) }
+                try CommandFailure.wrapping { () throws(ServerError) in try RecorderSettings.load(path: path) }
             } ?? TrackingModeSettings()
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
         let (fixes, report) = try CommandFailure.wrapping { () throws(StorageError) in try database.fixes(sessionID: session) }

@@ -25,3 +25,17 @@ extension CommandFailure {
         }
     }
 }
+
+extension CommandFailure {
+    /// Runs `body`, turning any error that describes itself in one line (import, server
+    /// settings) into a command failure with that line.
+    static func wrapping<T, Failure: Error & CustomStringConvertible>(_ body: () throws(Failure) -> T) throws(CommandFailure)
+        -> T
+    {
+        do {
+            return try body()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+}

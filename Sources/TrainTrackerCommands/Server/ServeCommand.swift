@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         let limits = UploadLimits(maximumBatch: maximumBatch, maximumBodyBytes: maximumBodyBytes)
         let remote: RemoteConfiguration
         if let config {
-            remote = try CommandFailure.wrappingServer { () throws(ServerError) in
+            remote = try CommandFailure.wrapping { () throws(ServerError) in
                 try RemoteConfiguration(path: config, limits: limits)
             }
         } else {
@@ -65,16 +65,5 @@ struct ServeCommand: AsyncParsableCommand {
             StandardError.line("listening on http://\(host):\(port)")
         }
         try await app.runService()
-    }
-}
-
-extension CommandFailure {
-    /// Runs `body`, turning server errors into command failures.
-    static func wrappingServer<T>(_ body: () throws(ServerError) -> T) throws(CommandFailure) -> T {
-        do {
-            return try body()
-        } catch {
-            throw CommandFailure(error.description)
-        }
     }
 }
