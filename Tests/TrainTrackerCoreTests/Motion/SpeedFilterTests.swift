@@ -26,7 +26,7 @@ import Testing
         return fixes.map { filter.update($0) }
     }
 
-    static let smoothing: [SpeedFilterName] = [.window, .decay, .kalman]
+    static let smoothing: [SpeedFilterName] = [.exponential, .window, .decay, .kalman]
 
     @Test(arguments: SpeedFilterName.allCases)
     func steadyRunningReadsAsItsSpeed(filter: SpeedFilterName) {
