@@ -21,6 +21,7 @@ import TrainTrackerStorage
 /// - `GET /v1/sessions/{id}/network` (admin): the railways near the session, for the map.
 /// - `GET /v1/sessions/{id}/live` (admin): server-sent events, one JSONL answer per fix.
 /// - `GET /v1/stats` (admin): sessions with a tracker in memory, and the resident memory.
+/// - `GET /v1/sight?lat=&lon=&heading=&pitch=...` (any token): the point a camera looks at.
 public func buildApplication(
     _ settings: ServerSettings, host: String = "127.0.0.1", port: Int = 8080,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -60,6 +61,10 @@ struct ServerRoutes: Sendable {
         router.get("/v1/sessions") { request, _ in
             try admin(request)
             return json(try SessionListing(state: state).json())
+        }
+        router.get("/v1/sight") { request, _ in
+            _ = try authorise(request)
+            return json(try sight(request))
         }
         router.get("/v1/stats") { request, _ in
             try admin(request)
@@ -144,6 +149,37 @@ struct ServerRoutes: Sendable {
         let skipped = batch.motionActivities.count - activities.count
         let outcome = try await state.store.appending(motionActivities: activities)
         return json("{\"accepted\":\(outcome.inserted),\"duplicates\":\(outcome.duplicates),\"skipped\":\(skipped)}")
+    }
+
+    /// `GET /v1/sight?lat=&lon=&heading=&pitch=[&alt=&tapX=&tapY=&fov=&aspect=]`: the point
+    /// looked at, as `traintracker sight --format json` prints it.
+    private func sight(_ request: Request) throws -> String {
+        guard let terrain = state.settings.terrain else {
+            throw HTTPError(.notFound, message: "this server has no elevation data (serve --dem DIR)")
+        }
+        let query = request.uri.queryParameters
+        func number(_ name: String) throws -> Double? {
+            guard let text = query[name[...]] else { return nil }
+            guard let value = Double(String(text)), value.isFinite else {
+                throw HTTPError(.badRequest, message: "\(name) must be a number, got '\(text)'")
+            }
+            return value
+        }
+        func required(_ name: String) throws -> Double {
+            guard let value = try number(name) else { throw HTTPError(.badRequest, message: "missing \(name)") }
+            return value
+        }
+        var sight = SightQuery(
+            observer: Coordinate(latitude: try required("lat"), longitude: try required("lon")), altitude: try number("alt"),
+            heading: try required("heading"), pitch: try required("pitch"))
+        if let x = try number("tapX"), let y = try number("tapY") { sight.tap = (x, y) }
+        if let fov = try number("fov") { sight.fieldOfView = fov }
+        if let aspect = try number("aspect") { sight.aspectRatio = aspect }
+        do {
+            return try SightLine.resolve(sight, terrain: terrain, peaks: state.settings.peaks).json
+        } catch let error as TerrainError {
+            throw HTTPError(.badRequest, message: error.description)
+        }
     }
 
     // MARK: Access

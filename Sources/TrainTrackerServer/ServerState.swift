@@ -14,6 +14,9 @@ public struct ServerSettings: Sendable {
     public var configuration: RemoteConfiguration
     /// Where Leaflet's files are (Debian's `libjs-leaflet`).
     public var leafletDirectory: String
+    /// Elevation data and named peaks for `GET /v1/sight`, if the server has them.
+    public var terrain: TileSet?
+    public var peaks: [Peak] = []
 
     /// The settings; Leaflet from Debian's package location.
     public init(

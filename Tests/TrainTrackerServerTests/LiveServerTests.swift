@@ -110,6 +110,28 @@ import TrainTrackerTestSupport
         #expect(size > 20_000, "a screenshot at \(picture)")
     }
 
+    @Test func theServerAnswersSightQueriesLikeTheCommand() async throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("sessions.sqlite")
+        let phone = try Self.token(["--device", "phone-1"], db: db)
+        let dem = SharedPaths.data.appendingPathComponent("dem").path
+        let server = try ServerProcess(
+            railways: SharedPaths.tokyoRailways, db: db, extra: ["--dem", dem, "--peaks", dem + "/andorra-peaks.geojson"])
+        defer { server.stop() }
+        let client = APIClient(server: server, token: phone)
+        let reply = try await client.request(.GET, "/v1/sight?lat=42.54&lon=1.49&heading=35&pitch=2")
+        #expect(reply.status == .ok)
+        let command = try ToolRunner.run([
+            "sight", "--lat", "42.54", "--lon", "1.49", "--heading", "35", "--pitch", "2", "--dem", dem, "--peaks",
+            dem + "/andorra-peaks.geojson", "--format", "json",
+        ])
+        #expect(reply.body == command.standardOutput.trimmingCharacters(in: .newlines))
+        let bad = try await client.request(.GET, "/v1/sight?lat=42.54&lon=1.49&heading=35&pitch=120")
+        #expect(bad.status == .badRequest && bad.body.contains("pitch must be"))
+        let missing = try await client.request(.GET, "/v1/sight?lat=42.54&lon=1.49&heading=35")
+        #expect(missing.status == .badRequest && missing.body.contains("missing pitch"))
+    }
+
     @Test func killingTheServerMidUploadLosesNoAcknowledgedFix() async throws {
         let live = try LiveFixture()
         let (db, admin, phoneToken, server) = (live.db, live.admin, live.phone, live.server)

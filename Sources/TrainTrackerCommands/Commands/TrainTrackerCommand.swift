@@ -15,7 +15,7 @@ public struct TrainTrackerCommand: ParsableCommand {
             DemoCommand.self, ReplayCommand.self, SessionsCommand.self, NetworkCommand.self, BenchCommand.self,
             JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self, SimulateCommand.self,
             EvaluateCommand.self, ServeCommand.self, TokenCommand.self, LoadCommand.self, SpeedCommand.self, ModesCommand.self,
-            DiaryCommand.self,
+            DiaryCommand.self, SightCommand.self,
         ]
     )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
+import TrainTrackerImport
 import TrainTrackerServer
 import TrainTrackerStorage
 
@@ -41,6 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where Leaflet's leaflet.js and leaflet.css are.", valueName: "directory"))
     var leaflet = "/usr/share/javascript/leaflet"
 
+    @Option(help: ArgumentHelp("SRTM tiles for GET /v1/sight.", valueName: "directory"))
+    var dem: String?
+
+    @Option(help: ArgumentHelp("Named peaks (GeoJSON points) for GET /v1/sight.", valueName: "file"))
+    var peaks: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maximumBatch > 0 else { throw ValidationError("--maximum-batch must be positive") }
@@ -57,9 +64,23 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             remote = RemoteConfiguration(limits: limits)
         }
+        // Everything read and checked before the session file is opened (or created).
+        var terrain: TileSet?
+        var namedPeaks: [Peak] = []
+        if let dem {
+            let tiles = try CommandFailure.wrapping { () throws(ImportError) in try TerrainFiles.tiles(path: dem) }
+            terrain = tiles
+            if let peaks {
+                namedPeaks = try CommandFailure.wrapping { () throws(ImportError) in
+                    try TerrainFiles.peaks(path: peaks, terrain: tiles)
+                }
+            }
+        }
         let dataset = try railways.loadDataset(timetables: true)
         let store = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.openStore(path: db) }
-        let settings = ServerSettings(dataset: dataset, store: store, configuration: remote, leafletDirectory: leaflet)
+        var settings = ServerSettings(dataset: dataset, store: store, configuration: remote, leafletDirectory: leaflet)
+        settings.terrain = terrain
+        settings.peaks = namedPeaks
         let host = host
         let app = buildApplication(settings, host: host, port: port) { port in
             StandardError.line("listening on http://\(host):\(port)")

@@ -1,0 +1,223 @@
+import RealModule
+
+/// A named summit.
+public struct Peak: Hashable, Sendable {
+    public var name: String
+    public var coordinate: Coordinate
+    /// Its elevation, metres (from the peaks file, else the terrain).
+    public var elevation: Meters
+
+    /// A peak.
+    public init(name: String, coordinate: Coordinate, elevation: Meters) {
+        self.name = name
+        self.coordinate = coordinate
+        self.elevation = elevation
+    }
+}
+
+/// Where a sight line meets the ground, and what is there.
+public struct SightResult: Hashable, Sendable {
+    /// The point looked at, with its ground elevation.
+    public var hit: Coordinate
+    public var elevation: Meters
+    /// Metres along the ground from the observer.
+    public var distance: Meters
+    /// True when the line never met the ground and the answer is the highest point in view.
+    public var fallback: Bool
+    /// True when the line left the elevation data before meeting the ground.
+    public var leftCoverage: Bool
+    /// The peak nearest the hit, if one is near, and how far off the line of sight it lies.
+    public var peak: Peak?
+    public var peakOffsetDegrees: Degrees?
+}
+
+/// What the camera looks along: position, heading, pitch, and where in the view was tapped.
+public struct SightQuery: Hashable, Sendable {
+    public var observer: Coordinate
+    /// Eye altitude above sea level; nil: ground elevation plus `eyeHeight`.
+    public var altitude: Meters?
+    public var eyeHeight: Meters = 1.6
+    /// Degrees clockwise from true north, and up from the horizontal (−90 ... 90).
+    public var heading: Degrees
+    public var pitch: Degrees
+    /// A tap in the camera view, 0 ... 1 from the left and from the top; the centre when nil.
+    public var tap: (x: Double, y: Double)?
+    /// The view's horizontal field of view and width / height.
+    public var fieldOfView: Degrees = 60
+    public var aspectRatio = 4.0 / 3.0
+    /// March step and the farthest the line is followed, metres.
+    public var step: Meters = 10
+    public var maximumDistance: Meters = 50_000
+    /// Atmospheric refraction coefficient k: over the curved earth the line rises by
+    /// (1 − k)·d²/(2R) at distance d; 0 turns the earth model off (the flat model of the
+    /// original app).
+    public var refraction = 0.13
+
+    /// A query looking along `heading` at `pitch` from `observer`.
+    public init(observer: Coordinate, altitude: Meters? = nil, heading: Degrees, pitch: Degrees) {
+        self.observer = observer
+        self.altitude = altitude
+        self.heading = heading
+        self.pitch = pitch
+    }
+
+    public static func == (a: SightQuery, b: SightQuery) -> Bool {
+        a.observer == b.observer && a.altitude == b.altitude && a.heading == b.heading && a.pitch == b.pitch
+            && a.tap?.x == b.tap?.x && a.tap?.y == b.tap?.y && a.fieldOfView == b.fieldOfView
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(observer)
+        hasher.combine(heading)
+        hasher.combine(pitch)
+    }
+
+    /// Heading and pitch of the tapped point: the tap's offset from the view's centre, through
+    /// the lens (a pinhole camera with the given field of view and aspect ratio).
+    public var direction: (heading: Degrees, pitch: Degrees) {
+        guard let tap else { return (heading, pitch) }
+        let halfWidth = Double.tan(fieldOfView / 2 * .radiansPerDegree)
+        let halfHeight = halfWidth / aspectRatio
+        let across = Double.atan((2 * tap.x - 1) * halfWidth) / .radiansPerDegree
+        let up = Double.atan((1 - 2 * tap.y) * halfHeight) / .radiansPerDegree
+        var newHeading = (heading + across).truncatingRemainder(dividingBy: 360)
+        if newHeading < 0 { newHeading += 360 }
+        return (newHeading, max(-90, min(90, pitch + up)))
+    }
+}
+
+/// Finds the point on the ground a camera looks at: marches along the line of sight over
+/// the terrain until it passes below the ground, refines the crossing, and names the peak.
+///
+/// - Complexity: O(d / step) elevation lookups, asked in batches of 512.
+public enum SightLine {
+    /// Points asked of the provider at once.
+    public static let batch = 512
+
+    /// The point looked at.
+    ///
+    /// - Throws: `TerrainError.badArgument` for a pitch outside −90 ... 90, a step or distance
+    ///   that is not positive, or an observer with no terrain under it (and no altitude).
+    public static func resolve(_ query: SightQuery, terrain: any ElevationProvider, peaks: [Peak] = []) throws -> SightResult {
+        guard (-90...90).contains(query.pitch) else {
+            throw TerrainError.badArgument(name: "pitch", problem: "must be −90 to 90 degrees")
+        }
+        guard query.step > 0, query.maximumDistance > query.step else {
+            throw TerrainError.badArgument(
+                name: "step", problem: "and the maximum distance must be positive, the distance larger")
+        }
+        guard query.observer.isValid else { throw TerrainError.badArgument(name: "observer", problem: "is not a position") }
+        let ground = try terrain.elevations(at: [query.observer])[0]
+        guard let eye = query.altitude ?? ground.map({ $0 + query.eyeHeight }) else {
+            throw TerrainError.badArgument(
+                name: "observer", problem: "has no elevation data under it (add the tile, or give the altitude)")
+        }
+        let (heading, pitch) = query.direction
+        let slope = Double.tan(pitch * .radiansPerDegree)
+        let curvature = query.refraction == 0 ? 0 : (1 - query.refraction) / (2 * .earthRadius)
+        // Heights are above the curved sea level: a straight line rises over the earth as it
+        // curves away, less what refraction bends it down.
+        func rayHeight(_ distance: Meters) -> Meters { eye + distance * slope + curvature * distance * distance }
+        func point(_ distance: Meters) -> Coordinate { query.observer.destination(distance: distance, bearing: heading) }
+
+        var previous: (distance: Meters, above: Meters)?
+        var best: (distance: Meters, angle: Double, elevation: Meters)?
+        var leftCoverage = false
+        var distance = query.step
+        marching: while distance <= query.maximumDistance {
+            let distances = (0..<batch).map { distance + Double($0) * query.step }.filter { $0 <= query.maximumDistance }
+            let elevations = try terrain.elevations(at: distances.map(point))
+            for (d, elevation) in zip(distances, elevations) {
+                guard let elevation else {
+                    leftCoverage = true
+                    break marching
+                }
+                let above = rayHeight(d) - elevation
+                // Apparent elevation angle of the ground here, for the fallback.
+                let angle = (elevation - eye - curvature * d * d) / d
+                if best.map({ angle > $0.angle }) ?? true { best = (d, angle, elevation) }
+                if above <= 0 {
+                    // Crossed between the previous sample and this one: bisect.
+                    var low = previous?.distance ?? 0
+                    var high = d
+                    var hitElevation = elevation
+                    for _ in 0..<12 {
+                        let middle = (low + high) / 2
+                        guard let middleElevation = try terrain.elevations(at: [point(middle)])[0] else { break }
+                        if rayHeight(middle) - middleElevation > 0 {
+                            low = middle
+                        } else {
+                            high = middle
+                            hitElevation = middleElevation
+                        }
+                    }
+                    return finish(
+                        query, heading: heading, pitch: pitch, eye: eye, hit: point(high), elevation: hitElevation,
+                        distance: high, fallback: false, leftCoverage: false, peaks: peaks)
+                }
+                previous = (d, above)
+            }
+            distance += Double(batch) * query.step
+        }
+        guard let best else {
+            throw TerrainError.badArgument(name: "heading", problem: "leads straight out of the elevation data")
+        }
+        return finish(
+            query, heading: heading, pitch: pitch, eye: eye, hit: point(best.distance), elevation: best.elevation,
+            distance: best.distance, fallback: true, leftCoverage: leftCoverage, peaks: peaks)
+    }
+
+    private static func finish(
+        _ query: SightQuery, heading: Degrees, pitch: Degrees, eye: Meters, hit: Coordinate, elevation: Meters, distance: Meters,
+        fallback: Bool, leftCoverage: Bool, peaks: [Peak]
+    ) -> SightResult {
+        var result = SightResult(
+            hit: hit, elevation: elevation, distance: distance, fallback: fallback, leftCoverage: leftCoverage, peak: nil,
+            peakOffsetDegrees: nil)
+        // The peak nearest the hit, if it is near: within 500 m, or 5 % of the distance (a summit
+        // seen from far away is hit somewhere on its upper slopes). A peak the line points at
+        // but never reaches (hidden behind a nearer ridge) is not near.
+        let curvature = query.refraction == 0 ? 0 : (1 - query.refraction) / (2 * .earthRadius)
+        var chosen: (Peak, Degrees, Meters)?
+        for peak in peaks {
+            let away = peak.coordinate.distance(to: hit)
+            let range = query.observer.distance(to: peak.coordinate)
+            guard range > 0 else { continue }
+            let azimuth = query.observer.bearing(to: peak.coordinate)
+            let elevationAngle = Double.atan((peak.elevation - eye - curvature * range * range) / range) / .radiansPerDegree
+            let offset = angularDistance(heading: heading, pitch: pitch, toHeading: azimuth, pitch: elevationAngle)
+            guard away <= max(500, 0.05 * distance) else { continue }
+            if chosen.map({ away < $0.2 }) ?? true { chosen = (peak, offset, away) }
+        }
+        if let chosen {
+            result.peak = chosen.0
+            result.peakOffsetDegrees = chosen.1
+        }
+        return result
+    }
+
+    /// The angle between two directions given as heading and pitch, degrees.
+    static func angularDistance(heading a: Degrees, pitch b: Degrees, toHeading c: Degrees, pitch d: Degrees) -> Degrees {
+        let (h1, p1, h2, p2) = (a * .radiansPerDegree, b * .radiansPerDegree, c * .radiansPerDegree, d * .radiansPerDegree)
+        let cosine = Double.sin(p1) * Double.sin(p2) + Double.cos(p1) * Double.cos(p2) * Double.cos(h1 - h2)
+        return Double.acos(max(-1, min(1, cosine))) / .radiansPerDegree
+    }
+}
+
+extension Coordinate {
+    /// The point `distance` metres away along the great circle leaving at `bearing`.
+    public func destination(distance: Meters, bearing: Degrees) -> Coordinate {
+        let angular = distance / .earthRadius
+        let theta = bearing * .radiansPerDegree
+        let lat1 = latitude * .radiansPerDegree
+        let lon1 = longitude * .radiansPerDegree
+        let lat2 = Double.asin(
+            Double.sin(lat1) * Double.cos(angular) + Double.cos(lat1) * Double.sin(angular) * Double.cos(theta))
+        let lon2 =
+            lon1
+            + Double.atan2(
+                y: Double.sin(theta) * Double.sin(angular) * Double.cos(lat1),
+                x: Double.cos(angular) - Double.sin(lat1) * Double.sin(lat2))
+        return Coordinate(latitude: lat2 / .radiansPerDegree, longitude: lon2 / .radiansPerDegree)
+    }
+}
