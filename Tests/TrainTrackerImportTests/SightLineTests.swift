@@ -43,6 +43,43 @@ import TrainTrackerTestSupport
         #expect(terrain.elevation(at: Coordinate(latitude: 10, longitude: 10)) == nil, "outside the tiles: unknown")
     }
 
+    @Test func anUnzippedTileReadsTheSameAsTheZippedOne() throws {
+        let directory = try TemporaryDirectory()
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        unzip.arguments = ["-q", Self.dem + "/N43E007.hgt.zip", "-d", directory.path("")]
+        try unzip.run()
+        unzip.waitUntilExit()
+        let plain = try TerrainFiles.tiles(path: directory.path("N43E007.hgt"))
+        let zipped = try Self.terrain.get()
+        for step in 0..<50 {
+            let point = Coordinate(latitude: 43.01 + Double(step) / 51, longitude: 7.02 + Double(step % 7) / 7.5)
+            #expect(plain.elevation(at: point) == zipped.elevation(at: point))
+        }
+    }
+
+    @Test func aOneArcSecondTileIsReadAndInterpolated() throws {
+        // 3601 × 3601 samples whose elevation is the row number from the north, with a void.
+        let size = 3_601
+        var bytes = [UInt8](repeating: 0, count: size * size * 2)
+        for row in 0..<size {
+            for column in 0..<size {
+                let value = UInt16(row)
+                bytes[2 * (row * size + column)] = UInt8(value >> 8)
+                bytes[2 * (row * size + column) + 1] = UInt8(value & 0xff)
+            }
+        }
+        let hole = 1_000 * size + 1_000
+        (bytes[2 * hole], bytes[2 * hole + 1]) = (0x80, 0x00)
+        let tile = try ElevationTile(latitude: 10, longitude: 20, bytes: bytes, name: "N10E020.hgt")
+        #expect(tile.size == 3_601 && tile.filledVoids == 1 && tile.unknownVoids == 0)
+        // Halfway between rows 1800 and 1801: 1800.5 m; the filled void reads as its neighbours.
+        let point = Coordinate(latitude: 11 - 1_800.5 / 3_600, longitude: 20.5)
+        #expect(abs((tile.elevation(at: point) ?? 0) - 1_800.5) < 1e-6)
+        let void = Coordinate(latitude: 11 - 1_000.0 / 3_600, longitude: 20 + 1_000.0 / 3_600)
+        #expect(abs((tile.elevation(at: void) ?? 0) - 1_000) < 1e-6)
+    }
+
     @Test func aimingAtAVisiblePeakGivesThatPeakBack() throws {
         let terrain = try Self.terrain.get()
         let peaks = try Self.peaks.get()
