@@ -172,7 +172,7 @@ struct ServerRoutes: Sendable {
         var sight = SightQuery(
             observer: Coordinate(latitude: try required("lat"), longitude: try required("lon")), altitude: try number("alt"),
             heading: try required("heading"), pitch: try required("pitch"))
-        if let x = try number("tapX"), let y = try number("tapY") { sight.tap = (x, y) }
+        if let x = try number("tapX"), let y = try number("tapY") { sight.tap = SightQuery.Tap(x: x, y: y) }
         if let fov = try number("fov") { sight.fieldOfView = fov }
         if let aspect = try number("aspect") { sight.aspectRatio = aspect }
         do {

@@ -155,7 +155,7 @@ import TrainTrackerTestSupport
 
     @Test func aTapRightOfCentreLooksRightAndUp() {
         var query = SightQuery(observer: Self.observer, heading: 90, pitch: 0)
-        query.tap = (1, 0)
+        query.tap = SightQuery.Tap(x: 1, y: 0)
         query.fieldOfView = 60
         query.aspectRatio = 1
         let (heading, pitch) = query.direction

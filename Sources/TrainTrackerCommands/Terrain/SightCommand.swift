@@ -67,7 +67,7 @@ struct SightCommand: ParsableCommand {
                 try CommandFailure.wrapping { () throws(ImportError) in try TerrainFiles.peaks(path: path, terrain: terrain) }
             } ?? []
         var query = SightQuery(observer: Coordinate(latitude: lat, longitude: lon), altitude: alt, heading: heading, pitch: pitch)
-        if let tapX, let tapY { query.tap = (tapX, tapY) }
+        if let tapX, let tapY { query.tap = SightQuery.Tap(x: tapX, y: tapY) }
         query.fieldOfView = fov
         query.aspectRatio = aspect
         query.step = step

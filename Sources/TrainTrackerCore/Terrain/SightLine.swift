@@ -41,7 +41,7 @@ public struct SightQuery: Hashable, Sendable {
     public var heading: Degrees
     public var pitch: Degrees
     /// A tap in the camera view, 0 ... 1 from the left and from the top; the centre when nil.
-    public var tap: (x: Double, y: Double)?
+    public var tap: Tap?
     /// The view's horizontal field of view and width / height.
     public var fieldOfView: Degrees = 60
     public var aspectRatio = 4.0 / 3.0
@@ -61,16 +61,21 @@ public struct SightQuery: Hashable, Sendable {
         self.pitch = pitch
     }
 
-    public static func == (a: SightQuery, b: SightQuery) -> Bool {
-        a.observer == b.observer && a.altitude == b.altitude && a.heading == b.heading && a.pitch == b.pitch
-            && a.tap?.x == b.tap?.x && a.tap?.y == b.tap?.y && a.fieldOfView == b.fieldOfView
+    /// Where in the camera view the user tapped: 0 ... 1 from the left and from the top.
+    public struct Tap: Hashable, Sendable {
+        public var x: Double
+        public var y: Double
+
+        /// A tap at (`x`, `y`).
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(observer)
-        hasher.combine(heading)
-        hasher.combine(pitch)
-    }
+    /// How much a line rises over the curved earth per metre² of distance: (1 − k) / 2R, or 0
+    /// for the flat model (`refraction` 0).
+    var curvature: Double { refraction == 0 ? 0 : (1 - refraction) / (2 * .earthRadius) }
 
     /// Heading and pitch of the tapped point: the tap's offset from the view's centre, through
     /// the lens (a pinhole camera with the given field of view and aspect ratio).
@@ -114,13 +119,13 @@ public enum SightLine {
         }
         let (heading, pitch) = query.direction
         let slope = Double.tan(pitch * .radiansPerDegree)
-        let curvature = query.refraction == 0 ? 0 : (1 - query.refraction) / (2 * .earthRadius)
+        let curvature = query.curvature
         // Heights are above the curved sea level: a straight line rises over the earth as it
         // curves away, less what refraction bends it down.
         func rayHeight(_ distance: Meters) -> Meters { eye + distance * slope + curvature * distance * distance }
         func point(_ distance: Meters) -> Coordinate { query.observer.destination(distance: distance, bearing: heading) }
 
-        var previous: (distance: Meters, above: Meters)?
+        var previousDistance: Meters = 0
         var best: (distance: Meters, angle: Double, elevation: Meters)?
         var leftCoverage = false
         var distance = query.step
@@ -138,7 +143,7 @@ public enum SightLine {
                 if best.map({ angle > $0.angle }) ?? true { best = (d, angle, elevation) }
                 if above <= 0 {
                     // Crossed between the previous sample and this one: bisect.
-                    var low = previous?.distance ?? 0
+                    var low = previousDistance
                     var high = d
                     var hitElevation = elevation
                     for _ in 0..<12 {
@@ -155,7 +160,7 @@ public enum SightLine {
                         query, heading: heading, pitch: pitch, eye: eye, hit: point(high), elevation: hitElevation,
                         distance: high, fallback: false, leftCoverage: false, peaks: peaks)
                 }
-                previous = (d, above)
+                previousDistance = d
             }
             distance += Double(batch) * query.step
         }
@@ -177,22 +182,16 @@ public enum SightLine {
         // The peak nearest the hit, if it is near: within 500 m, or 5 % of the distance (a summit
         // seen from far away is hit somewhere on its upper slopes). A peak the line points at
         // but never reaches (hidden behind a nearer ridge) is not near.
-        let curvature = query.refraction == 0 ? 0 : (1 - query.refraction) / (2 * .earthRadius)
-        var chosen: (Peak, Degrees, Meters)?
-        for peak in peaks {
-            let away = peak.coordinate.distance(to: hit)
-            let range = query.observer.distance(to: peak.coordinate)
-            guard range > 0 else { continue }
-            let azimuth = query.observer.bearing(to: peak.coordinate)
-            let elevationAngle = Double.atan((peak.elevation - eye - curvature * range * range) / range) / .radiansPerDegree
-            let offset = angularDistance(heading: heading, pitch: pitch, toHeading: azimuth, pitch: elevationAngle)
-            guard away <= max(500, 0.05 * distance) else { continue }
-            if chosen.map({ away < $0.2 }) ?? true { chosen = (peak, offset, away) }
+        // (A peak under the observer's feet has no direction: it is not named.)
+        let near = peaks.map { ($0, $0.coordinate.distance(to: hit)) }.filter {
+            $0.1 <= max(500, 0.05 * distance) && query.observer.distance(to: $0.0.coordinate) > 0
         }
-        if let chosen {
-            result.peak = chosen.0
-            result.peakOffsetDegrees = chosen.1
-        }
+        guard let (peak, _) = near.min(by: { $0.1 < $1.1 }) else { return result }
+        let range = query.observer.distance(to: peak.coordinate)
+        let azimuth = query.observer.bearing(to: peak.coordinate)
+        let elevationAngle = Double.atan((peak.elevation - eye - query.curvature * range * range) / range) / .radiansPerDegree
+        result.peak = peak
+        result.peakOffsetDegrees = angularDistance(heading: heading, pitch: pitch, toHeading: azimuth, pitch: elevationAngle)
         return result
     }
 
