@@ -152,13 +152,7 @@ extension SessionDatabase {
                         db, sql: "SELECT device FROM serverSessionOwner WHERE sessionID = ?", arguments: [session.id])
                     return owner == device ? .alreadyYours : .taken
                 }
-                try db.execute(
-                    sql:
-                        "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        session.id, session.startDate.ekiText, session.endDate?.ekiText, session.notes,
-                        session.isFromColdLaunch, session.isOnTrain,
-                    ])
+                try Self.write(session, db)
                 try db.execute(
                     sql: "INSERT INTO serverSessionOwner (sessionID, device) VALUES (?, ?)", arguments: [session.id, device])
                 return .created
@@ -202,19 +196,6 @@ extension SessionDatabase {
         }
     }
 
-    /// Appends fixes to session `sessionID` in one transaction; a fix whose id is stored
-    /// already is left alone, so a retried batch stores nothing twice. When this returns, the
-    /// batch is committed.
-    ///
-    /// - Throws: `StorageError` for a database error; nothing of the batch is written then.
-    public func append(fixes: [RecordedFix], toSession sessionID: String) throws(StorageError) -> BatchOutcome {
-        do {
-            return try queue.write { db in try Self.append(fixes: fixes, toSession: sessionID, db) }
-        } catch {
-            throw DatabaseFile.storageError(error, path: path)
-        }
-    }
-
     /// Fixes for one session, one of several written in one transaction.
     public struct FixBatch: Sendable {
         /// The session.
@@ -243,7 +224,10 @@ extension SessionDatabase {
         }
     }
 
-    /// `append(motionActivities:)` without blocking a thread while the writer is busy.
+    /// Appends motion activities in one transaction, leaving stored ids alone (a retried
+    /// batch stores nothing twice), without blocking a thread while the writer is busy.
+    ///
+    /// - Throws: `StorageError` for a database error; nothing of the batch is written then.
     public func appending(motionActivities: [MotionActivity]) async throws(StorageError) -> BatchOutcome {
         do {
             return try await queue.write { db in try Self.append(motionActivities: motionActivities, db) }
@@ -252,51 +236,15 @@ extension SessionDatabase {
         }
     }
 
-    /// Appends motion activities in one transaction, leaving stored ids alone.
-    ///
-    /// - Throws: `StorageError` for a database error; nothing of the batch is written then.
-    public func append(motionActivities: [MotionActivity]) throws(StorageError) -> BatchOutcome {
-        do {
-            return try queue.write { db in try Self.append(motionActivities: motionActivities, db) }
-        } catch {
-            throw DatabaseFile.storageError(error, path: path)
-        }
-    }
-
+    /// Appends fixes to session `sessionID`; a fix whose id is stored already is left alone,
+    /// so a retried batch stores nothing twice.
     private static func append(fixes: [RecordedFix], toSession sessionID: String, _ db: Database) throws -> BatchOutcome {
-        let statement = try db.makeStatement(
-            sql: """
-                INSERT OR IGNORE INTO locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy,
-                  course, speed, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        var inserted = 0
-        for fix in fixes {
-            let location = fix.location
-            try statement.execute(arguments: [
-                fix.id, location.coordinate.latitude, location.coordinate.longitude, location.altitude,
-                location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1,
-                sessionID,
-            ])
-            inserted += db.changesCount
-        }
+        let inserted = try write(fixes: fixes, sessionID: sessionID, .ignore, db)
         return BatchOutcome(inserted: inserted, duplicates: fixes.count - inserted)
     }
 
     private static func append(motionActivities: [MotionActivity], _ db: Database) throws -> BatchOutcome {
-        var inserted = 0
-        for activity in motionActivities {
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO motionActivities (id, startDate, confidence, stationary, walking, running,
-                      automotive, cycling, unknown, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    activity.id, activity.startDate.ekiText, activity.confidence.rawValue, activity.stationary,
-                    activity.walking, activity.running, activity.automotive, activity.cycling, activity.unknown,
-                    activity.sessionID,
-                ])
-            inserted += db.changesCount
-        }
+        let inserted = try write(motionActivities: motionActivities, .ignore, db)
         return BatchOutcome(inserted: inserted, duplicates: motionActivities.count - inserted)
     }
 }

@@ -187,43 +187,11 @@ public struct SessionDatabase: Sendable {
     {
         do {
             try queue.write { db in
-                let sessionStatement = try db.makeStatement(
-                    sql:
-                        "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)"
-                )
-                let statement = try db.makeStatement(
-                    sql: """
-                        INSERT INTO locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy, course, speed, sessionID)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """
-                )
                 for (session, fixes) in sessions {
-                    try sessionStatement.execute(arguments: [
-                        session.id, session.startDate.ekiText, session.endDate?.ekiText, session.notes,
-                        session.isFromColdLaunch, session.isOnTrain,
-                    ])
-                    for fix in fixes {
-                        let location = fix.location
-                        try statement.execute(arguments: [
-                            fix.id, location.coordinate.latitude, location.coordinate.longitude, location.altitude,
-                            location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1,
-                            session.id,
-                        ])
-                    }
+                    try Self.write(session, db)
+                    _ = try Self.write(fixes: fixes, sessionID: session.id, .fail, db)
                 }
-                for activity in motionActivities {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO motionActivities (id, startDate, confidence, stationary, walking, running, automotive,
-                              cycling, unknown, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            """,
-                        arguments: [
-                            activity.id, activity.startDate.ekiText, activity.confidence.rawValue, activity.stationary,
-                            activity.walking, activity.running, activity.automotive, activity.cycling, activity.unknown,
-                            activity.sessionID,
-                        ]
-                    )
-                }
+                _ = try Self.write(motionActivities: motionActivities, .fail, db)
             }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
@@ -244,5 +212,65 @@ extension SessionDatabase {
         } catch {
             throw DatabaseFile.storageError(error, path: path)
         }
+    }
+}
+
+extension SessionDatabase {
+    /// What writing a row whose id is stored already does.
+    enum Conflict: String {
+        /// The statement fails, and with it the transaction.
+        case fail = "INSERT"
+        /// The row is left alone (a retried upload).
+        case ignore = "INSERT OR IGNORE"
+    }
+
+    /// Writes a `sessions` row.
+    static func write(_ session: Session, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO sessions (id, startDate, endDate, notes, isFromColdLaunch, isOnTrain) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                session.id, session.startDate.ekiText, session.endDate?.ekiText, session.notes, session.isFromColdLaunch,
+                session.isOnTrain,
+            ])
+    }
+
+    /// Writes `locations` rows of session `sessionID` (missing speed and course as -1, as the
+    /// recorder does); returns how many rows were written.
+    static func write(fixes: [RecordedFix], sessionID: String, _ conflict: Conflict, _ db: Database) throws -> Int {
+        // Cached: a group commit writes many sessions' batches in one transaction.
+        let statement = try db.cachedStatement(
+            sql: """
+                \(conflict.rawValue) INTO locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy, course,
+                  speed, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        var written = 0
+        for fix in fixes {
+            let location = fix.location
+            try statement.execute(arguments: [
+                fix.id, location.coordinate.latitude, location.coordinate.longitude, location.altitude,
+                location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1, sessionID,
+            ])
+            written += db.changesCount
+        }
+        return written
+    }
+
+    /// Writes `motionActivities` rows; returns how many rows were written.
+    static func write(motionActivities: [MotionActivity], _ conflict: Conflict, _ db: Database) throws -> Int {
+        var written = 0
+        for activity in motionActivities {
+            try db.execute(
+                sql: """
+                    \(conflict.rawValue) INTO motionActivities (id, startDate, confidence, stationary, walking, running,
+                      automotive, cycling, unknown, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    activity.id, activity.startDate.ekiText, activity.confidence.rawValue, activity.stationary,
+                    activity.walking, activity.running, activity.automotive, activity.cycling, activity.unknown,
+                    activity.sessionID,
+                ])
+            written += db.changesCount
+        }
+        return written
     }
 }
