@@ -10,16 +10,36 @@ import TrainTrackerCore
 /// Every part is optional (the travel-diary defaults fill in); a part that is there must be
 /// right, or the file is refused with the key at fault.
 public enum RecorderSettings {
-    /// The threshold keys, with how each is written into the settings.
-    static let thresholds: [(key: String, apply: @Sendable (inout TrackingModeSettings, Double) -> Void)] = [
-        ("startedTravellingDistance", { $0.startedTravellingDistance = $1 }),
-        ("stoppedMovingStationaryTime", { $0.stoppedMovingStationaryTime = $1 }),
-        ("sameLocationDistance", { $0.sameLocationDistance = $1 }),
-        ("stopMovingSameLocationTime", { $0.stopMovingSameLocationTime = $1 }),
-        ("fastSpeedKilometresPerHour", { $0.fastSpeed = $1 / 3.6 }),
-        ("inVehicleOrStationaryTime", { $0.inVehicleOrStationaryTime = $1 }),
-        ("activelyMovingTime", { $0.activelyMovingTime = $1 }),
-    ]
+    /// The threshold keys, with how each is read from and written into the settings.
+    static let thresholds:
+        [(
+            key: String, read: @Sendable (TrackingModeSettings) -> Double,
+            apply: @Sendable (inout TrackingModeSettings, Double) -> Void
+        )] = [
+            ("startedTravellingDistance", { $0.startedTravellingDistance }, { $0.startedTravellingDistance = $1 }),
+            ("stoppedMovingStationaryTime", { $0.stoppedMovingStationaryTime }, { $0.stoppedMovingStationaryTime = $1 }),
+            ("sameLocationDistance", { $0.sameLocationDistance }, { $0.sameLocationDistance = $1 }),
+            ("stopMovingSameLocationTime", { $0.stopMovingSameLocationTime }, { $0.stopMovingSameLocationTime = $1 }),
+            ("fastSpeedKilometresPerHour", { $0.fastSpeed * 3.6 }, { $0.fastSpeed = $1 / 3.6 }),
+            ("inVehicleOrStationaryTime", { $0.inVehicleOrStationaryTime }, { $0.inVehicleOrStationaryTime = $1 }),
+            ("activelyMovingTime", { $0.activelyMovingTime }, { $0.activelyMovingTime = $1 }),
+        ]
+
+    /// `settings` as a settings file: every mode, threshold and the energy model, in a fixed
+    /// order, whole numbers without a decimal point.
+    public static func json(_ settings: TrackingModeSettings) -> String {
+        func number(_ value: Double) -> String {
+            let rounded = (value * 1_000_000).rounded() / 1_000_000
+            return rounded == rounded.rounded() && abs(rounded) < 1e15 ? "\(Int(rounded))" : "\(rounded)"
+        }
+        let modes = TrackingMode.allCases.map { mode in
+            "\"\(mode.rawValue)\":{\"desiredAccuracy\":\(number(settings.desiredAccuracy[mode] ?? 0)),"
+                + "\"milliwatts\":\(number(settings.milliwatts[mode] ?? 0))}"
+        }
+        let thresholds = thresholds.map { "\"\($0.key)\":\(number($0.read(settings)))" }
+        return "{\"modes\":{" + modes.joined(separator: ",") + "},\"thresholds\":{" + thresholds.joined(separator: ",")
+            + "},\"energy\":{\"alwaysOnMilliwatts\":\(number(settings.alwaysOnMilliwatts))}}"
+    }
 
     /// Reads and checks the settings file at `path`.
     ///

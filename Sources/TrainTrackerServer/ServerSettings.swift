@@ -26,13 +26,7 @@ public struct RemoteConfiguration: Sendable {
 
     /// The travel-diary recorder's defaults: accuracy asked for per mode and the thresholds
     /// between modes.
-    public static let defaultTracking = """
-        {"modes":{"activelyMoving":{"desiredAccuracy":10,"milliwatts":130},"stopped":{"desiredAccuracy":100,\
-        "milliwatts":30},"notMoving":{"desiredAccuracy":3000,"milliwatts":3},"inFastVehicle":{"desiredAccuracy":1000,\
-        "milliwatts":15}},"thresholds":{"startedTravellingDistance":250,"stoppedMovingStationaryTime":600,\
-        "sameLocationDistance":100,"stopMovingSameLocationTime":900,"fastSpeedKilometresPerHour":80,\
-        "inVehicleOrStationaryTime":300,"activelyMovingTime":20},"energy":{"alwaysOnMilliwatts":160}}
-        """
+    public static let defaultTracking = RecorderSettings.json(TrackingModeSettings())
 
     /// The defaults with `limits`.
     public init(limits: UploadLimits) {
