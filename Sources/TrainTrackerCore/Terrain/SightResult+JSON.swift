@@ -4,22 +4,21 @@ extension SightResult {
     /// `offsetDegrees`, or null): what `traintracker sight --format json` and the server's
     /// `GET /v1/sight` print.
     public var json: String {
-        let result = self
-        var hit = JSONObjectWriter()
-        hit.number("latitude", result.hit.latitude)
-        hit.number("longitude", result.hit.longitude)
-        hit.number("elevation", result.elevation)
+        var point = JSONObjectWriter()
+        point.number("latitude", hit.latitude)
+        point.number("longitude", hit.longitude)
+        point.number("elevation", elevation)
         var object = JSONObjectWriter()
-        object.raw("hit", hit.finish())
-        object.number("distance", result.distance)
-        object.raw("fallback", result.fallback ? "true" : "false")
-        if let peak = result.peak {
+        object.raw("hit", point.finish())
+        object.number("distance", distance)
+        object.raw("fallback", fallback ? "true" : "false")
+        if let peak {
             var item = JSONObjectWriter()
             item.string("name", peak.name)
             item.number("latitude", peak.coordinate.latitude)
             item.number("longitude", peak.coordinate.longitude)
             item.number("elevation", peak.elevation)
-            item.number("offsetDegrees", result.peakOffsetDegrees)
+            item.number("offsetDegrees", peakOffsetDegrees)
             object.raw("peak", item.finish())
         } else {
             object.raw("peak", "null")
