@@ -166,6 +166,10 @@ extension RailwayDatabase {
     private static func writeTimetable(_ timetable: Timetable, network: RailwayNetwork, _ db: Database) throws {
         try db.execute(
             sql: "INSERT INTO timetableInfo (key, value) VALUES ('utcOffset', ?)", arguments: ["\(Int(timetable.utcOffset))"])
+        let calendarEncoder = JSONEncoder()
+        calendarEncoder.outputFormatting = .sortedKeys
+        let calendar = String(decoding: try calendarEncoder.encode(timetable.calendar), as: UTF8.self)
+        try db.execute(sql: "INSERT INTO timetableInfo (key, value) VALUES ('calendar', ?)", arguments: [calendar])
         let type = try db.makeStatement(sql: "INSERT INTO trainType (id, title) VALUES (?, ?)")
         for trainType in timetable.trainTypes {
             try type.execute(arguments: [trainType.id, try json(trainType.names)])

@@ -114,7 +114,19 @@ public enum RailwayDatabase {
         {
             utcOffset = Seconds(text) ?? 0
         }
-        return Timetable(trainTypes: trainTypes, trains: trains, utcOffset: utcOffset)
+        // The calendar, when stored; older files: the weekly rules the services' names stand for.
+        var calendar = ServiceCalendar.weekly(named: trains.map(\.service))
+        if try db.tableExists("timetableInfo"),
+            let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = 'calendar'")
+        {
+            do {
+                calendar = try decoder.decode(ServiceCalendar.self, from: Data(text.utf8))
+            } catch {
+                throw StorageError.invalidValue(
+                    path: path, table: "timetableInfo", row: "calendar", column: "value", problem: "not a service calendar")
+            }
+        }
+        return Timetable(trainTypes: trainTypes, trains: trains, utcOffset: utcOffset, calendar: calendar)
     }
 
     /// One segment's vertices as read.

@@ -49,9 +49,10 @@ public struct CaseGenerator: Sendable {
     public var phone = PhoneModel()
     /// The train's motion limits.
     public var limits = TimetabledRide.Limits()
-    /// The day rides are dated on: its midnight on the timetable's clock, written as if UTC;
-    /// the timetable's `utcOffset` turns clock times into true UTC timestamps.
-    public var serviceDay = Timestamp(secondsSince1970: 1_758_499_200)  // 2025-09-22, a Monday
+    /// The first day rides are dated on: each ride takes the first day from this one on which
+    /// its train's service runs (a weekday train the Monday, a weekend train the Saturday).
+    /// The timetable's `utcOffset` turns its clock times into true UTC timestamps.
+    public var firstServiceDay = CivilDay(daysSince1970: 20_353)  // 2025-09-22, a Monday
 
     private let bigStations: Set<String>
 
@@ -93,13 +94,13 @@ public struct CaseGenerator: Sendable {
                 in: filter.stops.lowerBound...min(filter.stops.upperBound, train.stops.count), using: &generator)
             let first = Int.random(in: 0...(train.stops.count - length), using: &generator)
             let stretch = Array(train.stops[first..<(first + length)])
-            guard
+            let seed = generator.next()
+            guard let day = serviceDay(of: train),
                 let single = ride(
-                    train: train, stretch: stretch, filter: filter, index: cases.count, seed: generator.next(), idPrefix: idPrefix
-                )
+                    train: train, on: day, stretch: stretch, filter: filter, index: cases.count, seed: seed, idPrefix: idPrefix)
             else { continue }
             if filter.transfer {
-                guard let combined = transfer(after: single, filter: filter, generator: &generator) else { continue }
+                guard let combined = transfer(after: single, on: day, filter: filter, generator: &generator) else { continue }
                 cases.append(combined)
             } else {
                 cases.append(single)
@@ -108,8 +109,14 @@ public struct CaseGenerator: Sendable {
         return cases
     }
 
+    /// The first day from `firstServiceDay` on which `train` runs, if any within four weeks.
+    private func serviceDay(of train: TimetabledTrain) -> CivilDay? {
+        (0..<28).lazy.map { firstServiceDay.adding($0) }.first { dataset.timetable.calendar.runs(train.service, on: $0) }
+    }
+
     private func ride(
-        train: TimetabledTrain, stretch: [TimetableStop], filter: RideFilter, index: Int, seed: UInt64, idPrefix: String
+        train: TimetabledTrain, on day: CivilDay, stretch: [TimetableStop], filter: RideFilter, index: Int, seed: UInt64,
+        idPrefix: String
     ) -> SimulatedCase? {
         let network = dataset.network
         guard let railway = network.railway(id: train.railwayID), let direction = railway.direction(named: train.directionName)
@@ -127,7 +134,7 @@ public struct CaseGenerator: Sendable {
         let plan = TimetabledRide(
             stops: stretch.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
         let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
-        let start = serviceDay.adding(scheduledDeparture - plan.departureOffset - dataset.timetable.utcOffset)
+        let start = day.midnight(utcOffset: dataset.timetable.utcOffset).adding(scheduledDeparture - plan.departureOffset)
         let sessionID = "\(idPrefix)\(filter.name.map { "\($0)-" } ?? "")\(String(index + 1).leftPadded(3))-\(train.id)"
         let railwayTruth = FocusTruth(stations: Array(zip(stationIDs, positions)).map { ($0.0, $0.1) }, walk: walk)
         let stopTruth = FocusTruth(stations: stretch.map { ($0.stationID, positionOf[$0.stationID] ?? 0) }, walk: walk)
@@ -177,8 +184,9 @@ public struct CaseGenerator: Sendable {
 
 extension CaseGenerator {
     /// A second ride from a station within 300 m of where `first` ends, joined to it by a walk.
-    fileprivate func transfer(after first: SimulatedCase, filter: RideFilter, generator: inout SeededGenerator) -> SimulatedCase?
-    {
+    fileprivate func transfer(
+        after first: SimulatedCase, on day: CivilDay, filter: RideFilter, generator: inout SeededGenerator
+    ) -> SimulatedCase? {
         let network = dataset.network
         guard let endID = first.truth.stops.last, let end = network.station(id: endID), let last = first.fixes.last else {
             return nil
@@ -190,11 +198,14 @@ extension CaseGenerator {
         let target = options[Int.random(in: 0..<options.count, using: &generator)]
         let walk = end.coordinate.distance(to: target.coordinate) / 1.2 + 30
         let ready = last.location.timestamp.adding(walk)
-        let clock = { (time: Timestamp) in
-            time.secondsSince1970 + self.dataset.timetable.utcOffset - self.serviceDay.secondsSince1970
-        }
-        // Trains leaving the target station 1 to 25 minutes after the rider gets there (past its wait).
-        let candidates = dataset.timetable.trains.filter { $0.railwayID == target.railwayID }.compactMap {
+        // The same service day as the first ride.
+        let midnight = day.midnight(utcOffset: dataset.timetable.utcOffset)
+        let clock = { (time: Timestamp) in time.seconds(since: midnight) }
+        // Trains of that day leaving the target station 1 to 25 minutes after the rider gets there (past its wait).
+        let calendar = dataset.timetable.calendar
+        let candidates = dataset.timetable.trains.filter {
+            $0.railwayID == target.railwayID && calendar.runs($0.service, on: day)
+        }.compactMap {
             train -> (TimetabledTrain, Int)? in
             guard let index = train.stops.firstIndex(where: { $0.stationID == target.id }), index + 2 < train.stops.count,
                 let departure = train.stops[index].departure
@@ -210,7 +221,7 @@ extension CaseGenerator {
         single.throughStations = []
         guard
             let second = ride(
-                train: train, stretch: Array(train.stops[index..<(index + length)]), filter: single, index: 0,
+                train: train, on: day, stretch: Array(train.stops[index..<(index + length)]), filter: single, index: 0,
                 seed: generator.next(), idPrefix: "")
         else { return nil }
         // Join the first ride, the walk (and the wait), and the second ride under one session.

@@ -53,12 +53,20 @@ public struct TimetabledRide: Sendable {
         guard let first = stops.first else { return }
         segments.append(.dwell(position: first.position, duration: limits.initialWait))
         var elapsed = limits.initialWait
+        // A stop published with less than the shortest dwell (minute precision: one time, or
+        // arrival = departure) has its dwell centred on the published time, so that a train
+        // keeps to its timetable instead of losing the difference at every stop.
+        let stretch = { (index: Int) -> Seconds in
+            let stop = stops[index]
+            guard index > 0, index < stops.count - 1, let departure = stop.departure ?? stop.arrival else { return 0 }
+            return max(0, limits.minimumDwell - (departure - (stop.arrival ?? departure))) / 2
+        }
         for index in 1..<stops.count {
             let from = stops[index - 1]
             let to = stops[index]
             let distance = walk.distanceAhead(from: from.position, to: to.position)
-            let leaves = from.departure ?? from.arrival
-            let arrives = to.arrival ?? to.departure
+            let leaves = (from.departure ?? from.arrival).map { $0 + stretch(index - 1) }
+            let arrives = (to.arrival ?? to.departure).map { $0 - stretch(index) }
             let scheduled = leaves.flatMap { start in arrives.map { $0 - start } }
             let (cruise, duration) = profile(distance: max(distance, 1), scheduled: scheduled)
             segments.append(.run(from: from.position, distance: max(distance, 0), cruise: cruise, duration: duration))

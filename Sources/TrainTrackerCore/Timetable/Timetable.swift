@@ -85,12 +85,18 @@ public struct Timetable: Sendable {
     public var trains: [TimetabledTrain]
     /// Seconds the timetable's clock runs ahead of UTC (+32,400 for Tokyo).
     public var utcOffset: Seconds
+    /// The days each train's `service` runs on.
+    public var calendar: ServiceCalendar
 
     /// Creates a timetable.
-    public init(trainTypes: [TrainType] = [], trains: [TimetabledTrain] = [], utcOffset: Seconds = 0) {
+    public init(
+        trainTypes: [TrainType] = [], trains: [TimetabledTrain] = [], utcOffset: Seconds = 0,
+        calendar: ServiceCalendar = ServiceCalendar()
+    ) {
         self.trainTypes = trainTypes
         self.trains = trains
         self.utcOffset = utcOffset
+        self.calendar = calendar
     }
 
     /// An empty timetable.

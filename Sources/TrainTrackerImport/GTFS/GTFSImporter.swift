@@ -109,7 +109,10 @@ public enum GTFSImporter {
             }
         }
         let offset = try agencyUTCOffset(feed)
-        return TransitDataset(network: network, timetable: Timetable(trainTypes: trainTypes, trains: trains, utcOffset: offset))
+        let calendar = try readCalendar(feed)
+        return TransitDataset(
+            network: network,
+            timetable: Timetable(trainTypes: trainTypes, trains: trains, utcOffset: offset, calendar: calendar))
     }
 
     // MARK: Reading the tables

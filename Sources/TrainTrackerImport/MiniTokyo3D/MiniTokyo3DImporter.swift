@@ -109,7 +109,9 @@ public enum MiniTokyo3DImporter {
             guard let result else { continue }
             trains += try result.get()
         }
-        return Timetable(trainTypes: trainTypes, trains: trains, utcOffset: MiniTokyo3DImporter.utcOffset)
+        return Timetable(
+            trainTypes: trainTypes, trains: trains, utcOffset: MiniTokyo3DImporter.utcOffset,
+            calendar: .weekly(named: trains.map(\.service)))
     }
 }
 

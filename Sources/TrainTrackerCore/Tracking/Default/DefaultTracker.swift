@@ -415,13 +415,15 @@ public struct DefaultTracker: TrackingAlgorithm {
             hypothesis.score -= parameters.departureEvidenceCap
             return
         }
-        var clock = (time.secondsSince1970 + model.utcOffset).truncatingRemainder(dividingBy: 86_400)
-        if clock < 0 { clock += 86_400 }
+        let day = CivilDay(time, utcOffset: model.utcOffset)
+        let clock = time.seconds(since: day.midnight(utcOffset: model.utcOffset))
         let tolerance = parameters.departureTolerance
         let reach = Self.departureNeighbourhood
         var nearby = Array(repeating: 0, count: hypothesis.patternWeights.count)
         var matched = Array(repeating: false, count: hypothesis.patternWeights.count)
-        Self.visit(scheduled, within: reach, of: clock) { item, offset in
+        let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
+        Self.visit(scheduled, within: reach, of: clock) { item, offset, previousDay in
+            guard (previousDay ? running.yesterday : running.today)[Int(item.service)] else { return }
             let pattern = Int(item.pattern)
             guard nearby.indices.contains(pattern) else { return }
             nearby[pattern] += 1
@@ -444,19 +446,19 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// How far either side of a departure the line's service counts as "at this hour".
     private static let departureNeighbourhood: Seconds = 1_800
 
-    /// Calls `body` with each of `scheduled` (sorted by time of day) within `reach` of
-    /// `clock`, across midnight, and its offset from `clock`.
+    /// Calls `body` with each of `scheduled` (sorted by time after the service day's
+    /// midnight) within `reach` of `clock` (seconds after today's midnight), its offset from
+    /// `clock`, and whether it belongs to yesterday's service day (times past midnight).
     private static func visit(
-        _ scheduled: [(time: Double, pattern: Int32)], within reach: Seconds, of clock: Seconds,
-        _ body: ((time: Double, pattern: Int32), Seconds) -> Void
+        _ scheduled: [(time: Double, pattern: Int32, service: Int32)], within reach: Seconds, of clock: Seconds,
+        _ body: ((time: Double, pattern: Int32, service: Int32), Seconds, Bool) -> Void
     ) {
-        for shift in [-86_400.0, 0, 86_400] {
-            let low = clock - reach - shift
-            let high = clock + reach - shift
-            guard high >= 0, low < 86_400 else { continue }
+        for shift in [0, 86_400.0] {
+            let low = clock - reach + shift
+            let high = clock + reach + shift
             var index = scheduled.partitioningIndex { $0.time >= low }
             while index < scheduled.count, scheduled[index].time <= high {
-                body(scheduled[index], scheduled[index].time + shift - clock)
+                body(scheduled[index], scheduled[index].time - shift - clock, shift > 0)
                 index += 1
             }
         }

@@ -123,9 +123,14 @@ public struct TrackerModel: Sendable {
     let grid: RailwayGrid
     /// Per railway, its stations sorted by along-track position: (position, station index).
     let stationOrder: [[(position: Meters, station: Int)]]
-    /// `departures[key][station]`: the scheduled departures there, seconds of the day, sorted,
-    /// each with the service pattern its train runs.
-    let departures: [[[(time: Double, pattern: Int32)]]]
+    /// `departures[key][station]`: the scheduled departures there, seconds after midnight of
+    /// the service day (past 86,400 after midnight), sorted, each with the service pattern its
+    /// train runs and its service (an index into `services`).
+    let departures: [[[(time: Double, pattern: Int32, service: Int32)]]]
+    /// The services the trains run on, by name.
+    let services: [String]
+    /// The days each service runs on.
+    let calendar: ServiceCalendar
     /// The timetable's clock, seconds ahead of UTC.
     let utcOffset: Seconds
     /// Where each railway ends: its first and last stations (none on a loop).
@@ -188,8 +193,11 @@ public struct TrackerModel: Sendable {
         }
         // Departures by station, each with its train's pattern.
         var departures = (0..<(railwayCount * 2)).map { key in
-            Array(repeating: [(time: Double, pattern: Int32)](), count: network.railways[key / 2].stationIDs.count)
+            Array(
+                repeating: [(time: Double, pattern: Int32, service: Int32)](), count: network.railways[key / 2].stationIDs.count)
         }
+        let services = Array(Set(dataset.timetable.trains.map(\.service))).sorted()
+        let serviceIndex = Dictionary(uniqueKeysWithValues: services.enumerated().map { ($0.element, Int32($0.offset)) })
         for (trainIndex, train) in dataset.timetable.trains.enumerated() {
             guard let railway = network.railwayIndex(id: train.railwayID),
                 let direction = network.railways[railway].direction(named: train.directionName)
@@ -200,10 +208,12 @@ public struct TrackerModel: Sendable {
                 guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
                     continue
                 }
-                departures[key][slot].append((time.truncatingRemainder(dividingBy: 86_400), patternOfTrain[trainIndex]))
+                departures[key][slot].append((time, patternOfTrain[trainIndex], serviceIndex[train.service] ?? 0))
             }
         }
         self.departures = departures.map { $0.map { $0.sorted { $0.time < $1.time } } }
+        self.services = services
+        calendar = dataset.timetable.calendar
         // Through service: railways linked by a train's previous/next train.
         var links = Array(repeating: Set<Int>(), count: railwayCount)
         for train in dataset.timetable.trains {
@@ -240,6 +250,11 @@ public struct TrackerModel: Sendable {
 }
 
 extension TrackerModel {
+    /// Which of `services` run on `day`.
+    func servicesRunning(on day: CivilDay) -> [Bool] {
+        services.map { calendar.runs($0, on: day) }
+    }
+
     /// Pattern probabilities from their log weights.
     func probabilities(_ weights: [Double]) -> [Double] {
         let top = weights.max() ?? 0
