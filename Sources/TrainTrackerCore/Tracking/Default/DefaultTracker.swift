@@ -60,8 +60,18 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var stationReach: Meters = 250
         /// Fixes older than this make the answer estimated.
         public var staleAfter: Seconds = 3
-        /// A departure matches the timetable within this many seconds.
-        public var departureTolerance: Seconds = 90
+        /// A departure is on time this many seconds either side of its published time.
+        public var onTimeDepartures: ClosedRange<Seconds> = -20...70
+        /// The share of departures on time.
+        public var onTimeShare = 0.8
+        /// How late a late train is on average.
+        public var meanLateDelay: Seconds = 240
+        /// How much a train's delay typically changes from one station to the next.
+        public var delayChangeScale: Seconds = 20
+        /// The chance a train is off its timetable altogether (or runs a trip the file lacks).
+        public var offTimetableShare = 0.05
+        /// How likely a followed train leaves a station it does not call at, against a random time.
+        public var missedCallDensity = 0.02
         /// The most one departure time can say, in nats.
         public var departureEvidenceCap = 3.0
 
@@ -235,6 +245,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             hypothesis.trainTypeID = nil
             hypothesis.pending = []
             hypothesis.stops = []
+            hypothesis.trips = []
             hypotheses[index] = hypothesis
         }
     }
@@ -244,7 +255,7 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     /// The most entries any hypothesis keeps in its lists (pending stations, stops, patterns).
     var largestHypothesis: Int {
-        hypotheses.map { max($0.pending.count, $0.stops.count, $0.patternWeights.count) }.max() ?? 0
+        hypotheses.map { max($0.pending.count, $0.stops.count, $0.patternWeights.count, $0.trips.count) }.max() ?? 0
     }
 
     /// The answer at `time` without a new fix: positions advance with the last speed (and
@@ -401,67 +412,127 @@ public struct DefaultTracker: TrackingAlgorithm {
         hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
     }
 
-    /// Evidence from the time a train leaves a station: does this line's timetable have a
-    /// departure there then, and which of its service patterns? Each pattern's trains either
-    /// leave within the tolerance (likely if the train runs that pattern, and a coincidence
-    /// as likely as that pattern is busy at this hour) or not; a pattern with no departure
-    /// for half an hour either side is very unlikely. The hypothesis gains the mixture's
-    /// likelihood, so a match with a sparse pattern (one limited express) says far more than
-    /// a match on a busy line.
+    /// Evidence from the time a train leaves a station, by following the line's scheduled
+    /// trains. At the first departure every train of the day leaving here from 30 minutes
+    /// ago to 2 minutes ahead is a candidate, weighted by how likely its delay is (on time
+    /// most of the time, sometimes late, rarely early); at each later departure a candidate
+    /// is weighted by how much its delay changed (trains keep their delay from station to
+    /// station), and one that does not leave from here fades. A pattern's likelihood is its
+    /// candidates' (each of its trains equally likely a priori, so a match with the one
+    /// limited express of the hour says more than one with a busy local line), mixed with a
+    /// small chance that the train is off its timetable. The hypothesis gains the patterns'
+    /// mixture against a departure at a random time of the window.
     private func departureEvidence(_ hypothesis: inout Hypothesis, station: Int, at time: Timestamp) {
         guard model.hasTimetable else { return }
-        let scheduled = model.departures[hypothesis.key][station]
-        guard !scheduled.isEmpty else {
-            hypothesis.score -= parameters.departureEvidenceCap
-            return
+        let local = time.secondsSince1970 + model.utcOffset
+        let trips = model.trips[hypothesis.key]
+        let patternCount = hypothesis.patternWeights.count
+        var likelihood = Array(repeating: 0.0, count: patternCount)
+        let window = Self.latestDelay - Self.earliestDelay
+        if hypothesis.trips.isEmpty {
+            // The first departure: which of the day's trains leave here about now?
+            let day = CivilDay(time, utcOffset: model.utcOffset)
+            let midnight = Double(day.daysSince1970) * 86_400
+            let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
+            var count = Array(repeating: 0, count: patternCount)
+            let scheduled = model.departures[hypothesis.key][station]
+            for previousDay in [false, true] {
+                let origin = previousDay ? midnight - 86_400 : midnight
+                let clock = local - origin
+                var index = scheduled.partitioningIndex { $0.time >= clock - Self.latestDelay }
+                while index < scheduled.count, scheduled[index].time <= clock - Self.earliestDelay {
+                    let item = scheduled[index]
+                    index += 1
+                    let trip = trips[Int(item.trip)]
+                    guard (previousDay ? running.yesterday : running.today)[Int(trip.service)] else { continue }
+                    let pattern = Int(trip.pattern)
+                    guard pattern < patternCount else { continue }
+                    let delay = clock - item.time
+                    let density = delayDensity(delay)
+                    count[pattern] += 1
+                    likelihood[pattern] += density
+                    hypothesis.trips.append(
+                        TripCandidate(trip: item.trip, logWeight: Double.log(density), delay: delay, origin: origin))
+                }
+            }
+            for pattern in 0..<patternCount where count[pattern] > 0 {
+                likelihood[pattern] /= Double(count[pattern])
+            }
+            // Each of a pattern's trains is equally likely before its delay is seen.
+            for index in hypothesis.trips.indices {
+                let pattern = Int(trips[Int(hypothesis.trips[index].trip)].pattern)
+                hypothesis.trips[index].logWeight -= Double.log(Double(count[pattern]))
+            }
+        } else {
+            // A later departure: how much did each candidate's delay change since the last?
+            var mass = Array(repeating: 0.0, count: patternCount)
+            let top = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
+            for index in hypothesis.trips.indices {
+                let candidate = hypothesis.trips[index]
+                let trip = trips[Int(candidate.trip)]
+                let pattern = Int(trip.pattern)
+                let weight = Double.exp(candidate.logWeight - top)
+                var density = parameters.missedCallDensity / window
+                if let scheduled = trip.departure(at: station) {
+                    let delay = local - candidate.origin - scheduled
+                    density = delayChangeDensity(delay - candidate.delay)
+                    hypothesis.trips[index].delay = delay
+                }
+                mass[pattern] += weight
+                likelihood[pattern] += weight * density
+                hypothesis.trips[index].logWeight += Double.log(density) - top
+            }
+            for pattern in 0..<patternCount where mass[pattern] > 0 { likelihood[pattern] /= mass[pattern] }
         }
-        let day = CivilDay(time, utcOffset: model.utcOffset)
-        let clock = time.seconds(since: day.midnight(utcOffset: model.utcOffset))
-        let tolerance = parameters.departureTolerance
-        let reach = Self.departureNeighbourhood
-        var nearby = Array(repeating: 0, count: hypothesis.patternWeights.count)
-        var matched = Array(repeating: false, count: hypothesis.patternWeights.count)
-        let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
-        Self.visit(scheduled, within: reach, of: clock) { item, offset, previousDay in
-            guard (previousDay ? running.yesterday : running.today)[Int(item.service)] else { return }
-            let pattern = Int(item.pattern)
-            guard nearby.indices.contains(pattern) else { return }
-            nearby[pattern] += 1
-            if abs(offset) <= tolerance { matched[pattern] = true }
+        // Forget the candidates that no longer count.
+        let best = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
+        hypothesis.trips.removeAll { $0.logWeight < best - 12 }
+        if hypothesis.trips.count > Self.maximumTrips {
+            hypothesis.trips.sort { $0.logWeight > $1.logWeight }
+            hypothesis.trips.removeLast(hypothesis.trips.count - Self.maximumTrips)
         }
         var total = -Double.infinity
-        for pattern in hypothesis.patternWeights.indices {
-            let chance = min(0.9, Double(nearby[pattern]) * 2 * tolerance / (2 * reach))
-            let likelihood =
-                matched[pattern] ? 0.9 / max(chance, 0.01) : (nearby[pattern] == 0 ? 0.02 : 0.1 / (1 - chance))
-            hypothesis.patternWeights[pattern] += Double.log(likelihood)
+        let offTimetable = parameters.offTimetableShare / window
+        for pattern in 0..<patternCount {
+            let mixed = (1 - parameters.offTimetableShare) * likelihood[pattern] + offTimetable
+            hypothesis.patternWeights[pattern] += Double.log(mixed)
             total = Self.logSumExp(total, hypothesis.patternWeights[pattern])
         }
-        hypothesis.score += min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, total))
+        // Against a departure at a random time of the window.
+        let evidence = total + Double.log(window)
+        hypothesis.score += min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, evidence))
         for pattern in hypothesis.patternWeights.indices { hypothesis.patternWeights[pattern] -= total }
         hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
         hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
     }
 
-    /// How far either side of a departure the line's service counts as "at this hour".
-    private static let departureNeighbourhood: Seconds = 1_800
+    /// Candidates for the first departure: trains due from 30 minutes ago to 2 minutes ahead.
+    private static let latestDelay: Seconds = 1_800
+    private static let earliestDelay: Seconds = -120
+    /// The most trains one hypothesis follows.
+    private static let maximumTrips = 64
 
-    /// Calls `body` with each of `scheduled` (sorted by time after the service day's
-    /// midnight) within `reach` of `clock` (seconds after today's midnight), its offset from
-    /// `clock`, and whether it belongs to yesterday's service day (times past midnight).
-    private static func visit(
-        _ scheduled: [(time: Double, pattern: Int32, service: Int32)], within reach: Seconds, of clock: Seconds,
-        _ body: ((time: Double, pattern: Int32, service: Int32), Seconds, Bool) -> Void
-    ) {
-        for shift in [0, 86_400.0] {
-            let low = clock - reach + shift
-            let high = clock + reach + shift
-            var index = scheduled.partitioningIndex { $0.time >= low }
-            while index < scheduled.count, scheduled[index].time <= high {
-                body(scheduled[index], scheduled[index].time - shift - clock, shift > 0)
-                index += 1
-            }
+    /// How likely a train leaves `delay` seconds after its published time: on time (the
+    /// published minute, give or take the detection), late now and then, early rarely.
+    private func delayDensity(_ delay: Seconds) -> Double {
+        let onTime = parameters.onTimeDepartures
+        let window = Self.latestDelay - Self.earliestDelay
+        var density = parameters.offTimetableShare / window
+        if onTime.contains(delay) {
+            density += parameters.onTimeShare / (onTime.upperBound - onTime.lowerBound)
         }
+        if delay > 0 {
+            let late = 1 - parameters.onTimeShare - parameters.offTimetableShare
+            density += late / parameters.meanLateDelay * Double.exp(-delay / parameters.meanLateDelay)
+        }
+        return density
+    }
+
+    /// How likely a train's delay changes by `change` seconds from one station to the next.
+    private func delayChangeDensity(_ change: Seconds) -> Double {
+        let scale = parameters.delayChangeScale
+        let steady = 1 - parameters.offTimetableShare
+        return steady / (2 * scale) * Double.exp(-abs(change) / scale) + parameters.offTimetableShare / 1_200
     }
 
     private static func logSumExp(_ a: Double, _ b: Double) -> Double {
@@ -573,6 +644,8 @@ struct Hypothesis: Sendable {
     var pending: [(station: Int, position: Meters)] = []
     var stops: [Meters] = []
     var stopStart: Meters?
+    /// The scheduled trains it may be, once it has left a station.
+    var trips: [TripCandidate] = []
 
     init(key: Int, score: Double, patternWeights: [Double], stopChance: [Double], walk: TrackWalk) {
         self.key = key
@@ -581,6 +654,18 @@ struct Hypothesis: Sendable {
         self.stopChance = stopChance
         self.walk = walk
     }
+}
+
+/// A scheduled train a hypothesis may be: its weight and its delay at the last departure.
+struct TripCandidate: Sendable {
+    /// An index into the line's `TrackerModel.trips`.
+    var trip: Int32
+    /// Log weight (relative).
+    var logWeight: Double
+    /// Seconds it left the last station after its published time.
+    var delay: Seconds
+    /// Its service day's midnight, in seconds of the timetable's clock since 1970.
+    var origin: Seconds
 }
 
 extension Polyline {

@@ -102,6 +102,22 @@ struct ServicePattern: Sendable {
     }
 }
 
+/// One scheduled train of a line in one direction, as the tracker follows it.
+struct ScheduledTrip: Sendable {
+    /// The service pattern it runs.
+    let pattern: Int32
+    /// Its service, an index into `TrackerModel.services`.
+    let service: Int32
+    /// Where it leaves from (station by position in the railway's list) and when (seconds
+    /// after its service day's midnight), in calling order.
+    let departures: [(slot: Int32, time: Float)]
+
+    /// When it leaves station `slot`, if it calls there (and does not end there).
+    func departure(at slot: Int) -> Seconds? {
+        departures.first { Int($0.slot) == slot }.map { Seconds($0.time) }
+    }
+}
+
 /// Everything the default tracker knows about the network, prepared once and shared by
 /// every tracker (one per rider) on it.
 public struct TrackerModel: Sendable {
@@ -124,9 +140,11 @@ public struct TrackerModel: Sendable {
     /// Per railway, its stations sorted by along-track position: (position, station index).
     let stationOrder: [[(position: Meters, station: Int)]]
     /// `departures[key][station]`: the scheduled departures there, seconds after midnight of
-    /// the service day (past 86,400 after midnight), sorted, each with the service pattern its
-    /// train runs and its service (an index into `services`).
-    let departures: [[[(time: Double, pattern: Int32, service: Int32)]]]
+    /// the service day (past 86,400 after midnight), sorted, each with its trip (an index
+    /// into `trips[key]`).
+    let departures: [[[(time: Double, trip: Int32)]]]
+    /// `trips[key]`: the line's scheduled trains, for following one train's departures.
+    let trips: [[ScheduledTrip]]
     /// The services the trains run on, by name.
     let services: [String]
     /// The days each service runs on.
@@ -191,11 +209,11 @@ public struct TrackerModel: Sendable {
             patterns.append(list)
             logPrior.append(dataset.timetable.trains.isEmpty ? 0 : Double.log1p(Double(trains)))
         }
-        // Departures by station, each with its train's pattern.
+        // Departures by station, each with its trip.
         var departures = (0..<(railwayCount * 2)).map { key in
-            Array(
-                repeating: [(time: Double, pattern: Int32, service: Int32)](), count: network.railways[key / 2].stationIDs.count)
+            Array(repeating: [(time: Double, trip: Int32)](), count: network.railways[key / 2].stationIDs.count)
         }
+        var trips = Array(repeating: [ScheduledTrip](), count: railwayCount * 2)
         let services = Array(Set(dataset.timetable.trains.map(\.service))).sorted()
         let serviceIndex = Dictionary(uniqueKeysWithValues: services.enumerated().map { ($0.element, Int32($0.offset)) })
         for (trainIndex, train) in dataset.timetable.trains.enumerated() {
@@ -204,14 +222,19 @@ public struct TrackerModel: Sendable {
             else { continue }
             let key = railway * 2 + direction.rawValue
             // A train leaves every station it calls at but its last.
+            var calls: [(slot: Int32, time: Float)] = []
             for stop in train.stops.dropLast() {
                 guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
                     continue
                 }
-                departures[key][slot].append((time, patternOfTrain[trainIndex], serviceIndex[train.service] ?? 0))
+                departures[key][slot].append((time, Int32(trips[key].count)))
+                calls.append((Int32(slot), Float(time)))
             }
+            trips[key].append(
+                ScheduledTrip(pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, departures: calls))
         }
         self.departures = departures.map { $0.map { $0.sorted { $0.time < $1.time } } }
+        self.trips = trips
         self.services = services
         calendar = dataset.timetable.calendar
         // Through service: railways linked by a train's previous/next train.
