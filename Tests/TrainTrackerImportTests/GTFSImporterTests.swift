@@ -93,6 +93,42 @@ final class Warnings: @unchecked Sendable {
 /// Malformed feeds: one error naming the file, the line and the field; nothing imported.
 @Suite struct GTFSErrorTests {
     /// A copy of the Caltrain feed that a test may damage.
+    @Test func caltrainsCalendarKnowsWhichDaysEachServiceRuns() throws {
+        let calendar = try GTFSImporter.load(path: SharedPaths.caltrain).timetable.calendar
+        let day = { (text: String) in try #require(CivilDay(gtfs: text)) }
+        // Within the feed's dates: calendar_dates.txt takes the Saturday service off weekdays and Sundays.
+        #expect(calendar.runs("CT-17JUL-Combo-Weekday-01", on: try day("20170724")))
+        #expect(!calendar.runs("CT-17JUL-Caltrain-Saturday-03", on: try day("20170724")))
+        #expect(calendar.runs("CT-17JUL-Caltrain-Saturday-03", on: try day("20170722")))
+        #expect(!calendar.runs("CT-17JUL-Caltrain-Saturday-03", on: try day("20170723")))
+        #expect(calendar.runs("CT-17JUL-Caltrain-Sunday-01", on: try day("20170723")))
+        #expect(!calendar.runs("CT-17JUL-Combo-Weekday-01", on: try day("20170722")))
+        // After the feed expired: a typical week of each weekday.
+        #expect(calendar.runs("CT-17JUL-Combo-Weekday-01", on: try day("20250922")))
+        #expect(!calendar.runs("CT-17JUL-Caltrain-Saturday-03", on: try day("20250922")))
+        #expect(calendar.runs("CT-17JUL-Caltrain-Saturday-03", on: try day("20250927")))
+        #expect(calendar.runs("CT-17JUL-Caltrain-Sunday-01", on: try day("20250928")))
+    }
+
+    @Test func aBadCalendarDateOrExceptionIsNamed() throws {
+        let feed = try copyOfCaltrain()
+        try edit(feed, "calendar.txt", line: 2, "20170715", "2017-07-15")
+        #expect(
+            throws: ImportError(
+                file: feed.path("calendar.txt"), location: "line 2", field: "start_date", problem: "not a date '2017-07-15'")
+        ) {
+            try GTFSImporter.load(path: feed.url.path)
+        }
+        let other = try copyOfCaltrain()
+        try edit(other, "calendar_dates.txt", line: 3, "20170717,2", "20170717,3")
+        #expect(
+            throws: ImportError(
+                file: other.path("calendar_dates.txt"), location: "line 3", field: "exception_type", problem: "must be 1 or 2")
+        ) {
+            try GTFSImporter.load(path: other.url.path)
+        }
+    }
+
     func copyOfCaltrain() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
         let source = URL(fileURLWithPath: SharedPaths.caltrain)

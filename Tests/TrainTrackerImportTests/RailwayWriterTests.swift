@@ -26,6 +26,8 @@ import TrainTrackerTestSupport
         }
         #expect(read.timetable.trains == dataset.timetable.trains)
         #expect(read.timetable.trainTypes == dataset.timetable.trainTypes)
+        #expect(read.timetable.calendar == dataset.timetable.calendar)
+        #expect(read.timetable.calendar.dateRange != nil)
     }
 
     @Test func aMiniTokyo3DSubsetKeepsLoopsUndergroundPartsAndThroughService() throws {

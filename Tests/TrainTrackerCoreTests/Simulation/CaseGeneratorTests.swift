@@ -36,6 +36,24 @@ import Testing
         #expect(first.map(\.fixes) != other.map(\.fixes))
     }
 
+    @Test func eachRideIsDatedOnADayItsTrainRuns() throws {
+        var dataset = Self.dataset
+        dataset.timetable.trains[0].service = "SaturdayHoliday"
+        dataset.timetable.calendar = .weekly(named: dataset.timetable.trains.map(\.service))
+        let generator = CaseGenerator(dataset: dataset)
+        let rides = generator.cases(count: 12, seed: 4, filter: RideFilter(railways: [DemoNetwork.localID]))
+        #expect(Set(rides.map(\.truth.trainID)) == ["L1", "L2"])
+        for ride in rides {
+            let day = CivilDay(Timestamp(secondsSince1970: ride.truth.departure), utcOffset: dataset.timetable.utcOffset)
+            #expect(day.weekday == (ride.truth.trainID == "L1" ? 5 : 0), "\(ride.truth.trainID) left on \(day)")
+        }
+        // A service that never runs gives no rides.
+        dataset.timetable.calendar = ServiceCalendar(services: ["Weekday": ServiceDays(weekdays: [])])
+        dataset.timetable.trains[0].service = "Weekday"
+        #expect(
+            CaseGenerator(dataset: dataset).cases(count: 2, seed: 4, filter: RideFilter(railways: [DemoNetwork.localID])).isEmpty)
+    }
+
     @Test func truthFollowsTheTrainAndNamesItsStops() throws {
         let generator = CaseGenerator(dataset: Self.dataset)
         let filter = RideFilter(name: "express", railways: [DemoNetwork.expressID], stops: 4...4)

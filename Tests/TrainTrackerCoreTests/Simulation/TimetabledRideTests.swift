@@ -20,13 +20,20 @@ import Testing
         )
     }
 
-    @Test func theRideMeetsAFeasibleSchedule() throws {
-        let (ride, _) = try plan(schedule: 150)
+    @Test func theRideKeepsToAMinutePreciseSchedule() throws {
+        let (ride, positions) = try plan(schedule: 150)
         let limits = TimetabledRide.Limits()
-        // Three legs of 150 s with 25 s dwells between; the schedule had none, so each dwell makes it later.
-        let expected = limits.initialWait + 3 * 150 + 2 * limits.minimumDwell + limits.finalWait
-        #expect(abs(ride.duration - expected) < 1)
-        #expect(abs(ride.arrivalOffset - (limits.initialWait + 3 * 150 + 2 * limits.minimumDwell)) < 1)
+        // Three legs 150 s apart with no published dwell: each 25 s dwell is centred on the
+        // published time, so the train arrives at the end on time instead of 50 s late.
+        #expect(abs(ride.arrivalOffset - (limits.initialWait + 3 * 150)) < 1)
+        #expect(abs(ride.duration - (limits.initialWait + 3 * 150 + limits.finalWait)) < 1)
+        // It leaves the second station half a dwell after its published time.
+        let leaves = try #require(
+            stride(from: limits.initialWait + 100, to: limits.initialWait + 250, by: 0.5).first { time in
+                ride.state(at: time).speed == 0 && abs(ride.state(at: time).position - positions[1]) < 1
+                    && ride.state(at: time + 0.5).speed > 0
+            })
+        #expect(abs(leaves - (limits.initialWait + 150 + limits.minimumDwell / 2)) < 1)
     }
 
     @Test func speedStaysWithinTheLimitsAndStopsAtEachStation() throws {

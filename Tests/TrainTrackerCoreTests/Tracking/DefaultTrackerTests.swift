@@ -191,4 +191,53 @@ import Testing
         let at = try #require(switched)
         #expect(at.seconds(since: departure) <= 60)
     }
+
+    /// Two lines on one track with the same stations (like the Yamanote and the Keihin-Tohoku
+    /// local): A's trains leave every 4 minutes on the minute, B's 2 minutes later.
+    static func twinLines() throws -> TransitDataset {
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.6, longitude: 139.7))
+        let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+        let track = (0...60).map { point(Double($0) * 100) }
+        var stations: [Station] = []
+        var railways: [Railway] = []
+        var trains: [TimetabledTrain] = []
+        for (railway, offset) in [("A", 0.0), ("B", 120.0)] {
+            for index in 0...5 {
+                stations.append(
+                    Station(
+                        id: "\(railway).\(index)", railwayID: railway, name: "\(index)",
+                        coordinate: point(Double(index) * 1_200)))
+            }
+            railways.append(
+                Railway(
+                    id: railway, name: railway, stationIDs: (0...5).map { "\(railway).\($0)" }, ascendingName: "East",
+                    descendingName: "West", track: Track(pieces: [(track, false)])))
+            for run in 0..<60 {
+                let start = 25_200 + offset + Double(run) * 240
+                trains.append(
+                    TimetabledTrain(
+                        id: "\(railway)\(run)", railwayID: railway, directionName: "East", service: "Daily",
+                        stops: (0...5).map {
+                            TimetableStop(stationID: "\(railway).\($0)", arrival: nil, departure: start + Double($0) * 120)
+                        }))
+            }
+        }
+        let network = try RailwayNetwork(railways: railways, stations: stations)
+        return TransitDataset(network: network, timetable: Timetable(trains: trains, utcOffset: 32_400))
+    }
+
+    @Test(arguments: ["A", "B"])
+    func twinLinesOnOneTrackAreToldApartByTheirDepartureTimes(railway: String) throws {
+        let dataset = try Self.twinLines()
+        let model = TrackerModel(dataset: dataset)
+        let rides = CaseGenerator(dataset: dataset).cases(
+            count: 4, seed: 5, filter: RideFilter(railways: [railway], stops: 4...6))
+        #expect(rides.count == 4)
+        for ride in rides {
+            let score = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: DefaultTracker(model: model))
+            #expect(score.scoredFixes > 100)
+            #expect(Double(score.railwayCorrect) / Double(score.scoredFixes) > 0.95, "\(ride.sessionID)")
+            #expect(score.locked, "\(ride.sessionID)")
+        }
+    }
 }
