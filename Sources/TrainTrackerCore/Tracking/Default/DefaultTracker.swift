@@ -73,7 +73,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         /// How likely a followed train leaves a station it does not call at, against a random time.
         public var missedCallDensity = 0.02
         /// The most one departure time can say, in nats.
-        public var departureEvidenceCap = 3.0
+        public var departureEvidenceCap = 4.5
 
         /// The defaults.
         public init() {}
