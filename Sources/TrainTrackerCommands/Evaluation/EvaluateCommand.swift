@@ -111,15 +111,16 @@ struct EvaluateCommand: ParsableCommand {
     static func table(_ reports: [(algorithm: TrackingAlgorithmName, scores: [CaseScore])], perSession: Bool) -> String {
         var rows = [
             [
-                "algorithm", "cases", "sessions", "fixes", "railway", "direction", "focus", "next stop", "locked", "median lock",
-                "µs/fix",
+                "algorithm", "cases", "sessions", "fixes", "railway", "direction", "focus", "next stop", "eta ±1 min",
+                "locked", "median lock", "µs/fix",
             ]
         ]
         func row(_ algorithm: String, _ group: String, _ score: AlgorithmScore) -> [String] {
             [
                 algorithm, group, "\(score.sessions)", "\(score.fixes)", percent(score.railwayAccuracy),
                 percent(score.directionAccuracy),
-                percent(score.focusAccuracy), percent(score.nextStopAccuracy), percent(score.lockedShare),
+                percent(score.focusAccuracy), percent(score.nextStopAccuracy), score.etaWithinMinuteShare.map(percent) ?? "-",
+                percent(score.lockedShare),
                 score.medianLockTime.map { "\(Int($0.rounded())) s" } ?? "-", String(format: "%.1f", score.microsecondsPerFix),
             ]
         }

@@ -21,6 +21,12 @@ public struct CaseScore: Hashable, Sendable, Codable {
     public var lockTime: Seconds?
     /// The algorithm's time per fix, in microseconds.
     public var microsecondsPerFix: Double
+    /// Scored fixes with the right next stop, an arrival time, and the train not yet there.
+    public var etaScored = 0
+    /// ... whose arrival time was within a minute of the true arrival.
+    public var etaWithinMinute = 0
+    /// ... the sum of their absolute arrival-time errors, in seconds.
+    public var etaAbsoluteError: Seconds = 0
 }
 
 /// The summary of one algorithm over a set of cases.
@@ -42,6 +48,10 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
     public var medianLockTime: Seconds?
     /// Time per fix over all cases, in microseconds.
     public var microsecondsPerFix: Double
+    /// The share of arrival times (right next stop, train not yet there) within a minute of the truth.
+    public var etaWithinMinuteShare: Double?
+    /// Their mean absolute error, in seconds.
+    public var meanETAError: Seconds?
 
     /// Sums `scores` into one line.
     public init(algorithm: String, scores: [CaseScore]) {
@@ -63,6 +73,9 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
             ? nil : (times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2)
         let weighted = scores.reduce(0.0) { $0 + $1.microsecondsPerFix * Double($1.scoredFixes) }
         microsecondsPerFix = fixes == 0 ? 0 : weighted / Double(fixes)
+        let etaScored = scores.reduce(0) { $0 + $1.etaScored }
+        etaWithinMinuteShare = etaScored == 0 ? nil : Double(scores.reduce(0) { $0 + $1.etaWithinMinute }) / Double(etaScored)
+        meanETAError = etaScored == 0 ? nil : scores.reduce(0) { $0 + $1.etaAbsoluteError } / Double(etaScored)
     }
 }
 
@@ -95,6 +108,7 @@ public struct Evaluator: Sendable {
             focusCorrect: 0, nextStopCorrect: 0, locked: false, lockTime: nil,
             microsecondsPerFix: fixes.isEmpty ? 0 : elapsed.microseconds / Double(fixes.count))
         var lockStart: Double?
+        let arrivals = Self.arrivals(timeline)
         // After a change of trains, the lock is measured from the second train's departure.
         let lockFrom = truth.transfer?.secondDeparture ?? truth.departure
         for (fix, result) in zip(fixes, results) {
@@ -121,12 +135,38 @@ public struct Evaluator: Sendable {
             if window.contains(where: { $0.station == best.focusStationID && $0.phase == best.phase }) { score.focusCorrect += 1 }
             let nextStop = best.nextStopID ?? best.focusStationID
             if window.contains(where: { $0.nextStop == nextStop }) { score.nextStopCorrect += 1 }
+            // The arrival time, while the train is on its way to the right next stop.
+            if let eta = best.eta, actual.nextStop == nextStop, actual.nextStopPhase != .now,
+                let arrival = Self.arrival(at: nextStop, after: actual.time, in: arrivals)
+            {
+                let error = abs(eta.secondsSince1970 - arrival)
+                score.etaScored += 1
+                score.etaAbsoluteError += error
+                if error <= 60 { score.etaWithinMinute += 1 }
+            }
         }
         if let lockStart {
             score.locked = true
             score.lockTime = max(0, lockStart - lockFrom)
         }
         return score
+    }
+
+    /// When the train came to a stop at each station it stopped at, in time order.
+    static func arrivals(_ timeline: [TruthFix]) -> [(station: String, time: Double)] {
+        var arrivals: [(station: String, time: Double)] = []
+        var standing = false
+        for fix in timeline {
+            let atStation = fix.speed == 0 && fix.phase == .now && fix.scored != false
+            if atStation, !standing, arrivals.last?.station != fix.station { arrivals.append((fix.station, fix.time)) }
+            standing = atStation
+        }
+        return arrivals
+    }
+
+    /// The first arrival at `station` after `time`.
+    static func arrival(at station: String, after time: Double, in arrivals: [(station: String, time: Double)]) -> Double? {
+        arrivals.first { $0.time > time && $0.station == station }?.time
     }
 
     /// The truth records within `tolerance` seconds of `time` (`timeline` is in time order).

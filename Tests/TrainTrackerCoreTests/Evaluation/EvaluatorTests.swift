@@ -10,15 +10,22 @@ struct ScriptedTracker: TrackingAlgorithm {
     /// Answers the wrong railway before this time.
     var wrongUntil: Double = 0
     var silent = false
+    /// Answers the true arrival at the next stop this many seconds late; no arrival time when `nil`.
+    var etaError: Seconds?
+    /// The true arrivals, for `etaError`.
+    var arrivals: [(station: String, time: Double)] = []
 
     mutating func process(_ location: Location) -> TrackingResult {
         guard !silent, let actual = truth[location.timestamp.secondsSince1970] else { return TrackingResult(candidates: []) }
         let right = location.timestamp.secondsSince1970 >= wrongUntil
+        let arrival = actual.nextStop.flatMap { Evaluator.arrival(at: $0, after: actual.time, in: arrivals) }
+        let eta = etaError.flatMap { error in arrival.map { Timestamp(secondsSince1970: $0 + error) } }
         return TrackingResult(candidates: [
             TrackingCandidate(
                 railwayID: right ? railway : "Elsewhere", direction: .ascending, directionName: direction,
                 destinationStationID: nil,
-                focusStationID: actual.station, phase: actual.phase, laterStationIDs: [], score: 1, nextStopID: actual.nextStop)
+                focusStationID: actual.station, phase: actual.phase, laterStationIDs: [], score: 1, nextStopID: actual.nextStop,
+                eta: eta)
         ])
     }
 }
@@ -46,6 +53,24 @@ struct ScriptedTracker: TrackingAlgorithm {
             [score.railwayCorrect, score.directionCorrect, score.focusCorrect, score.nextStopCorrect]
                 == Array(repeating: scored, count: 4))
         #expect(score.locked && score.lockTime == 0)
+    }
+
+    @Test(arguments: [(10.0, 1.0), (-30, 1), (90, 0)])
+    func arrivalTimesAreScoredAgainstTheTrueArrival(error: Seconds, withinMinute: Double) throws {
+        let ride = try ride()
+        var tracker = scripted(ride)
+        tracker.etaError = error
+        tracker.arrivals = Evaluator.arrivals(ride.truth.fixes.sorted { $0.time < $1.time })
+        let score = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        #expect(score.etaScored > 100, "every scored fix on the way to a stop")
+        let summary = AlgorithmScore(algorithm: "scripted", scores: [score])
+        #expect(summary.etaWithinMinuteShare == withinMinute)
+        #expect(summary.meanETAError.map { abs($0 - abs(error)) < 1e-6 } == true)
+        // Without arrival times there is nothing to score.
+        tracker.etaError = nil
+        let silent = AlgorithmScore(
+            algorithm: "no eta", scores: [Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)])
+        #expect(silent.etaWithinMinuteShare == nil && silent.meanETAError == nil)
     }
 
     @Test func aSilentTrackerScoresNothingAndNeverLocks() throws {
