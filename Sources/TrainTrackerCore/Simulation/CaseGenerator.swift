@@ -242,7 +242,9 @@ extension CaseGenerator {
             add(fix.location, truth)
         }
         let walkStart = last.location.timestamp
-        let walkEnd = second.fixes.first?.location.timestamp ?? ready
+        // The walk and the wait on the platform last until the rider boards; on an underground
+        // platform the phone then has no fixes until the train comes out.
+        let walkEnd = second.start
         let projection = LocalProjection(origin: end.coordinate)
         let offset = projection.vector(to: target.coordinate)
         var time = walkStart.adding(1)

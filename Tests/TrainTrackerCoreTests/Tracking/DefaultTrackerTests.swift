@@ -192,6 +192,37 @@ import Testing
         #expect(at.seconds(since: departure) <= 60)
     }
 
+    @Test func stationsCrossedInATunnelSayNothingAboutTheTrain() throws {
+        // A local ride whose stop at a station the express passes falls in a gap of the fixes.
+        let ride = try ride(DemoNetwork.localID, seed: 21)
+        let localOnly = ride.truth.stops.dropFirst().dropLast().first { id in
+            !DemoNetwork.expressStops.contains(String(id.split(separator: ".").last ?? ""))
+        }
+        let station = try #require(localOnly)
+        let standing = ride.truth.fixes.filter { $0.station == station && $0.speed == 0 }.map(\.time)
+        let (from, to) = (try #require(standing.min()) - 40, try #require(standing.max()) + 40)
+        let fixes = ride.fixes.map(\.location).filter {
+            $0.timestamp.secondsSince1970 < from || $0.timestamp.secondsSince1970 > to
+        }
+        #expect(fixes.count < ride.fixes.count - 60)
+        var tracker = DefaultTracker(model: Self.model)
+        func lead(_ result: TrackingResult) -> Double? {
+            let local = result.candidates.first { $0.railwayID == DemoNetwork.localID }?.score
+            let express = result.candidates.first { $0.railwayID == DemoNetwork.expressID }?.score
+            return local.flatMap { local in express.map { local - $0 } }
+        }
+        var before: Double?
+        var after: Double?
+        for fix in fixes {
+            let result = tracker.process(fix)
+            if fix.timestamp.secondsSince1970 < from { before = lead(result) ?? before }
+            if fix.timestamp.secondsSince1970 > to, after == nil { after = lead(result) }
+        }
+        // Neither a pass nor a stop: the local line's lead over the express does not fall.
+        let (leadBefore, leadAfter) = (try #require(before), try #require(after))
+        #expect(leadAfter > leadBefore - 1, "lead \(leadBefore) before the gap, \(leadAfter) after")
+    }
+
     /// Two lines on one track with the same stations (like the Yamanote and the Keihin-Tohoku
     /// local): A's trains leave every 4 minutes on the minute, B's 2 minutes later.
     static func twinLines() throws -> TransitDataset {

@@ -72,6 +72,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var offTimetableShare = 0.05
         /// How likely a followed train leaves a station it does not call at, against a random time.
         public var missedCallDensity = 0.02
+        /// A stop ending after a gap in the fixes longer than this left at an unknown time.
+        public var departureGap: Seconds = 10
         /// The most one departure time can say, in nats.
         public var departureEvidenceCap = 4.5
 
@@ -209,7 +211,9 @@ public struct DefaultTracker: TrackingAlgorithm {
                     list[index].along = list[index].walk.advance(along, by: speed * dt)
                 }
             }
-            stationEvents(&list[index], change: change, time: location.timestamp, travelled: stopped ? 0 : speed * dt * 1.5 + 40)
+            stationEvents(
+                &list[index], change: change, time: location.timestamp, travelled: stopped ? 0 : speed * dt * 1.5 + 40,
+                afterGap: dt > parameters.departureGap)
         }
 
         // Normalise, forget the far-away.
@@ -316,8 +320,11 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     // MARK: Stops and station passes
 
+    /// Stations crossed, stops made and departures seen. A stop that ends after a gap in the
+    /// fixes (a tunnel) is judged where the train stood, its departure time is unknown, and
+    /// the stations crossed in the gap say nothing.
     private func stationEvents(
-        _ hypothesis: inout Hypothesis, change: MotionState.Change?, time: Timestamp, travelled: Meters
+        _ hypothesis: inout Hypothesis, change: MotionState.Change?, time: Timestamp, travelled: Meters, afterGap: Bool
     ) {
         guard let along = hypothesis.along else { return }
         let railway = hypothesis.key / 2
@@ -325,8 +332,9 @@ public struct DefaultTracker: TrackingAlgorithm {
         // Stations crossed since the last fix wait until the train is well past them.
         if let previous = hypothesis.previousAlong {
             let step = hypothesis.walk.distanceAhead(from: previous, to: along)
-            // Only the train's own progress crosses stations, not a correction of its position.
-            if step > 0, step <= travelled {
+            // Only the train's own progress crosses stations, not a correction of its position;
+            // stations crossed during a gap in the fixes were stopped at or passed, unseen.
+            if step > 0, step <= travelled, !afterGap {
                 let end = hypothesis.walk.advance(previous, by: step)
                 let (low, high) = hypothesis.walk.sign > 0 ? (previous, end) : (end, previous)
                 let order = model.stationOrder[railway]
@@ -351,8 +359,8 @@ public struct DefaultTracker: TrackingAlgorithm {
             hypothesis.stopStart = along
         case .ended(let duration):
             // Where it stood: the position at the end of the stop, settled by the fixes of the dwell.
-            if duration >= parameters.minimumStop, hypothesis.stopStart != nil {
-                let at = along
+            if duration >= parameters.minimumStop, let start = hypothesis.stopStart {
+                let at = afterGap ? start : along
                 hypothesis.stops.append(at)
                 if hypothesis.stops.count > 6 { hypothesis.stops.removeFirst() }
                 let nearest = positions.enumerated().min {
@@ -362,7 +370,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                     if !hypothesis.pending.contains(where: { $0.station == nearest.offset }) {
                         event(&hypothesis, station: nearest.offset, stopped: true)
                     }
-                    departureEvidence(&hypothesis, station: nearest.offset, at: time)
+                    if !afterGap { departureEvidence(&hypothesis, station: nearest.offset, at: time) }
                 } else {
                     hypothesis.score -= parameters.strayStopCost
                 }
