@@ -50,7 +50,9 @@ struct EvaluateCommand: ParsableCommand {
             wait and the first 90 s of the second train are not. Railway: the best answer names the true \
             railway; direction: and its direction; focus: its station and phase appear in the truth within \
             ±20 s; next stop: its next stop (the focus station for algorithms that know no stops) is the \
-            true next stop within ±20 s. Locked: the answer settles on the true railway and direction and \
+            true next stop within ±20 s; eta ±1 min: while the train is on its way to the right next stop, \
+            the expected arrival is within a minute of the true one. Locked: the answer settles on the true \
+            railway and direction and \
             keeps it to the end; lock time: from the first departure (from the second train's departure \
             after a change of trains).
             """
