@@ -110,22 +110,16 @@ final class Warnings: @unchecked Sendable {
         #expect(calendar.runs("CT-17JUL-Caltrain-Sunday-01", on: try day("20250928")))
     }
 
-    @Test func aBadCalendarDateOrExceptionIsNamed() throws {
+    @Test(arguments: [
+        ("calendar.txt", 2, "20170715", "2017-07-15", "start_date", "not a date '2017-07-15'"),
+        ("calendar.txt", 2, "1,1,1,1,1,1,1", "1,1,1,1,1,1,yes", "sunday", "must be 0 or 1"),
+        ("calendar_dates.txt", 3, "20170717,2", "20170717,3", "exception_type", "must be 1 or 2"),
+    ])
+    func aBadCalendarEntryIsNamed(file: String, line: Int, old: String, new: String, field: String, problem: String) throws {
         let feed = try copyOfCaltrain()
-        try edit(feed, "calendar.txt", line: 2, "20170715", "2017-07-15")
-        #expect(
-            throws: ImportError(
-                file: feed.path("calendar.txt"), location: "line 2", field: "start_date", problem: "not a date '2017-07-15'")
-        ) {
+        try edit(feed, file, line: line, old, new)
+        #expect(throws: ImportError(file: feed.path(file), location: "line \(line)", field: field, problem: problem)) {
             try GTFSImporter.load(path: feed.url.path)
-        }
-        let other = try copyOfCaltrain()
-        try edit(other, "calendar_dates.txt", line: 3, "20170717,2", "20170717,3")
-        #expect(
-            throws: ImportError(
-                file: other.path("calendar_dates.txt"), location: "line 3", field: "exception_type", problem: "must be 1 or 2")
-        ) {
-            try GTFSImporter.load(path: other.url.path)
         }
     }
 

@@ -46,8 +46,7 @@ extension Timestamp {
             let minute = scanner.number(digits: 2), scanner.skip(":"),
             let second = scanner.number(digits: 2)
         else { return nil }
-        guard (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day),
-            hour < 24, minute < 60, second < 61
+        guard let civilDay = CivilDay(year: year, month: month, day: day), hour < 24, minute < 60, second < 61
         else { return nil }
         var fraction = 0.0
         if scanner.skip(".") || scanner.skip(",") {
@@ -72,8 +71,7 @@ extension Timestamp {
             return nil
         }
         guard scanner.isAtEnd else { return nil }
-        let days = Self.daysSince1970(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        let seconds = civilDay.daysSince1970 * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         self.init(secondsSince1970: Double(seconds) + fraction)
     }
 
@@ -102,7 +100,7 @@ extension Timestamp {
             remainder += 86_400_000
             days -= 1
         }
-        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        let (year, month, day) = CivilDay(daysSince1970: days).date
         let seconds = remainder / 1000
         let date = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))"
         let time = "\(Self.pad(seconds / 3600, 2)):\(Self.pad(seconds / 60 % 60, 2)):\(Self.pad(seconds % 60, 2))"
@@ -112,38 +110,6 @@ extension Timestamp {
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    // Days from civil, after Howard Hinnant's public-domain date algorithms.
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 
