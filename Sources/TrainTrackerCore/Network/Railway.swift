@@ -105,6 +105,25 @@ public struct Track: Sendable {
         }
     }
 
+    /// The stretches of track that run underground, as along-track ranges in order, each as
+    /// long as the underground edges that touch make it.
+    ///
+    /// - Complexity: O(n) in the number of edges.
+    public func undergroundStretches() -> [ClosedRange<Meters>] {
+        let lengths = polyline.cumulativeLengths
+        var stretches: [ClosedRange<Meters>] = []
+        var start: Meters?
+        for (edge, underground) in undergroundEdges.enumerated() {
+            if underground, start == nil { start = lengths[edge] }
+            if !underground, let from = start {
+                stretches.append(from...lengths[edge])
+                start = nil
+            }
+        }
+        if let from = start, let end = lengths.last { stretches.append(from...end) }
+        return stretches
+    }
+
     /// Whether the track at `alongTrack` metres runs underground.
     public func isUnderground(atAlongTrack alongTrack: Meters) -> Bool {
         guard !undergroundEdges.isEmpty else { return false }

@@ -223,6 +223,102 @@ import Testing
         #expect(leadAfter > leadBefore - 1, "lead \(leadBefore) before the gap, \(leadAfter) after")
     }
 
+    @Test func aFixUnderTheSkyIsNotFromATrainDeepInATunnel() throws {
+        // Two lines on the same line on the map with the same stations (a subway under a street
+        // railway); the subway is underground from 1 to 5 km.
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.75, longitude: 139.8))
+        let point = { (east: Double, north: Double) in origin.coordinate(at: PlanarVector(east: east, north: north)) }
+        let line = { (north: Double, range: ClosedRange<Int>) in range.map { point(Double($0) * 100, north) } }
+        var stations: [Station] = []
+        for (railway, north) in [("Subway", 0.0), ("Surface", 0.0)] {
+            for index in 0...3 {
+                stations.append(
+                    Station(
+                        id: "\(railway).\(index)", railwayID: railway, name: "\(index)",
+                        coordinate: point(Double(index) * 2_000, north)))
+            }
+        }
+        // The subway first: on equal evidence the first line wins, so only the tunnel can tell.
+        let railways = [
+            Railway(
+                id: "Subway", name: "Subway", stationIDs: (0...3).map { "Subway.\($0)" }, ascendingName: "East",
+                descendingName: "West",
+                track: Track(pieces: [(line(0, 0...10), false), (line(0, 10...50), true), (line(0, 50...60), false)])),
+            Railway(
+                id: "Surface", name: "Surface", stationIDs: (0...3).map { "Surface.\($0)" }, ascendingName: "East",
+                descendingName: "West", track: Track(pieces: [(line(0, 0...60), false)])),
+        ]
+        let network = try RailwayNetwork(railways: railways, stations: stations)
+        #expect(
+            railways[0].track.undergroundStretches().map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) } == [
+                1_000...5_000
+            ])
+        let model = TrackerModel(dataset: TransitDataset(network: network))
+        let fixes = try JourneySimulator(network: network).journey(
+            on: "Surface", from: "Surface.0", to: "Surface.3", start: morning)
+        var tracker = DefaultTracker(model: model)
+        var deep = 0
+        var right = 0
+        for fix in fixes {
+            let answer = tracker.process(fix)
+            let east = origin.vector(to: fix.coordinate).east
+            guard east > 2_000, east < 4_500 else { continue }
+            deep += 1
+            if answer.best?.railwayID == "Surface" { right += 1 }
+        }
+        #expect(deep > 60)
+        #expect(Double(right) / Double(deep) > 0.95, "\(right) of \(deep) fixes above the tunnel on the surface line")
+    }
+
+    @Test func onSharedTrackTheLineMostTrainsRunWinsUntilTheEvidenceSpeaks() throws {
+        // "Z" stops at five stations; "B" runs the same track between Z's ends with no station of
+        // its own in between (a through service few of its trains make), and on beyond, where
+        // most of its trains run: B is the busier line, but not here.
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.66, longitude: 139.66))
+        let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+        let track = Track(pieces: [((0...40).map { point(Double($0) * 100) }, false)])
+        let longer = Track(pieces: [((0...80).map { point(Double($0) * 100) }, false)])
+        var stations = (0...4).map {
+            Station(id: "Z.\($0)", railwayID: "Z", name: "\($0)", coordinate: point(Double($0) * 1_000))
+        }
+        stations += [0, 4, 8].map { Station(id: "B.\($0)", railwayID: "B", name: "\($0)", coordinate: point(Double($0) * 1_000)) }
+        let railways = [
+            Railway(
+                id: "B", name: "B", stationIDs: ["B.0", "B.4", "B.8"], ascendingName: "East", descendingName: "West",
+                track: longer),
+            Railway(
+                id: "Z", name: "Z", stationIDs: (0...4).map { "Z.\($0)" }, ascendingName: "East", descendingName: "West",
+                track: track),
+        ]
+        func train(_ id: String, _ railway: String, _ stops: [Int], start: Seconds) -> TimetabledTrain {
+            TimetabledTrain(
+                id: id, railwayID: railway, directionName: "East", service: "Daily",
+                stops: stops.map {
+                    TimetableStop(stationID: "\(railway).\($0)", arrival: nil, departure: start + Double($0) * 90)
+                })
+        }
+        var trains: [TimetabledTrain] = (0..<40).map { train("Z\($0)", "Z", [0, 1, 2, 3, 4], start: 21_600 + Double($0) * 600) }
+        trains += (0..<3).map { train("B\($0)", "B", [0, 4], start: 30_000 + Double($0) * 3_600) }
+        trains += (0..<100).map { train("B\($0 + 3)", "B", [4, 8], start: 21_600 + Double($0) * 300) }
+        let dataset = TransitDataset(
+            network: try RailwayNetwork(railways: railways, stations: stations), timetable: Timetable(trains: trains))
+        let model = TrackerModel(dataset: dataset)
+        let z = try #require(model.network.railwayIndex(id: "Z"))
+        let b = try #require(model.network.railwayIndex(id: "B"))
+        #expect(model.segmentTraffic[z * 2].map { Int(Double.exp($0).rounded()) - 1 } == [40, 40, 40, 40, 0])
+        #expect(model.segmentTraffic[b * 2].map { Int(Double.exp($0).rounded()) - 1 } == [3, 100, 0])
+        #expect(model.logPrior[b * 2] > model.logPrior[z * 2])
+        // Moving fixes between two of Z's stations: nothing but the traffic tells the lines apart.
+        let fixes = (0..<40).map { second in
+            Location(
+                coordinate: point(1_200 + Double(second) * 15), timestamp: morning.adding(Double(second)),
+                horizontalAccuracy: 8, speed: 15, course: 90)
+        }
+        var tracker = DefaultTracker(model: model)
+        let answers = fixes.map { tracker.process($0).best?.railwayID }
+        #expect(answers.suffix(30).allSatisfy { $0 == "Z" }, "\(answers)")
+    }
+
     /// Two lines on one track with the same stations (like the Yamanote and the Keihin-Tohoku
     /// local): A's trains leave every 4 minutes on the minute, B's 2 minutes later.
     static func twinLines() throws -> TransitDataset {

@@ -72,6 +72,15 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var offTimetableShare = 0.05
         /// How likely a followed train leaves a station it does not call at, against a random time.
         public var missedCallDensity = 0.02
+        /// A fix at least this accurate was taken under the sky.
+        public var skyAccuracy: Meters = 50
+        /// How far inside a tunnel a track must be for such a fix to count against it (the
+        /// drawn portals are approximate).
+        public var portalMargin: Meters = 150
+        /// What a fix under the sky costs a line deep in a tunnel there, before the speed weighting.
+        public var tunnelCost = 4.0
+        /// Weight of the traffic prior (log of the trains running the stretch the train is on).
+        public var trafficPriorWeight = 0.3
         /// A stop ending after a gap in the fixes longer than this left at an unknown time.
         public var departureGap: Seconds = 10
         /// The most one departure time can say, in nats.
@@ -196,6 +205,12 @@ public struct DefaultTracker: TrackingAlgorithm {
                 // correlated error does not swing the evidence between two close tracks.
                 let z = place.distance / sigma
                 list[index].score -= moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap)
+                // A good fix comes from above ground: deep in a tunnel, this line cannot be it.
+                if accuracy <= parameters.skyAccuracy,
+                    model.tunnelDepth(railway: railway, along: place.along) > parameters.portalMargin
+                {
+                    list[index].score -= moved * parameters.tunnelCost
+                }
                 if let course = location.course, speed > 2 {
                     let expected = list[index].walk.sign > 0 ? place.course : place.course + 180
                     let cosine = Double.cos((course - expected) * .pi / 180)
@@ -204,6 +219,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                 track(
                     &list[index], measured: place.along, distance: place.distance, sigma: sigma, dt: dt, speed: speed,
                     stopped: stopped)
+                applyTrafficPrior(&list[index])
             } else {
                 list[index].missed += 1
                 list[index].score -= moved * parameters.positionCap
@@ -243,7 +259,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         for index in hypotheses.indices {
             var hypothesis = hypotheses[index]
             let share = total > 0 ? Double.exp(hypothesis.score) / total : 0
-            hypothesis.score = -parameters.walkedAwayPenalty * share
+            hypothesis.score = -parameters.walkedAwayPenalty * share + hypothesis.trafficPrior
             hypothesis.patternWeights = model.patternPriors[hypothesis.key]
             hypothesis.stopChance = model.initialStopChance[hypothesis.key]
             hypothesis.trainTypeID = nil
@@ -316,6 +332,23 @@ public struct DefaultTracker: TrackingAlgorithm {
             if hypothesis.walk.isLoop, progress > hypothesis.walk.length / 2 { progress -= hypothesis.walk.length }
             if progress < -max(15, 1.5 * sigma) { hypothesis.score -= 1 }
         }
+    }
+
+    /// The prior of being on this line here: how many of its trains run the stretch between
+    /// the stations either side (a through-service stretch few trains run, a branch of short
+    /// workings), kept in the score as it changes along the line.
+    private func applyTrafficPrior(_ hypothesis: inout Hypothesis) {
+        guard model.hasTimetable, parameters.trafficPriorWeight > 0, let along = hypothesis.along else { return }
+        let railway = hypothesis.key / 2
+        let order = model.stationOrder[railway]
+        guard order.count >= 2 else { return }
+        var segment = order.partitioningIndex { $0.position > along } - 1
+        if segment < 0 || segment >= order.count - 1 {
+            segment = model.network.isLoop[railway] ? order.count - 1 : min(max(segment, 0), order.count - 2)
+        }
+        let term = parameters.trafficPriorWeight * model.segmentTraffic[hypothesis.key][segment]
+        hypothesis.score += term - hypothesis.trafficPrior
+        hypothesis.trafficPrior = term
     }
 
     // MARK: Stops and station passes
@@ -654,6 +687,8 @@ struct Hypothesis: Sendable {
     var stopStart: Meters?
     /// The scheduled trains it may be, once it has left a station.
     var trips: [TripCandidate] = []
+    /// The traffic prior now in its score.
+    var trafficPrior = 0.0
 
     init(key: Int, score: Double, patternWeights: [Double], stopChance: [Double], walk: TrackWalk) {
         self.key = key

@@ -1,3 +1,4 @@
+import Algorithms
 import RealModule
 
 /// The ways trains run along one railway in one direction: which stations they stop at,
@@ -129,6 +130,9 @@ public struct TrackerModel: Sendable {
     let patterns: [[ServicePattern]]
     /// Log prior of each railway and direction: how many trains run it.
     let logPrior: [Double]
+    /// `segmentTraffic[key][i]`: log(1 + trains of the line running between its stations
+    /// `stationOrder[i]` and `stationOrder[i + 1]` (on a loop, the last entry closes it)).
+    let segmentTraffic: [[Double]]
     /// Railways a train may continue onto (through service, from the timetable's links).
     let throughService: [Set<Int>]
     /// `patternPriors[key][p]`: log share of the trains running pattern `p`.
@@ -153,6 +157,8 @@ public struct TrackerModel: Sendable {
     let utcOffset: Seconds
     /// Where each railway ends: its first and last stations (none on a loop).
     let terminals: [[Coordinate]]
+    /// Per railway, its underground stretches (along-track ranges, in order).
+    let tunnels: [[ClosedRange<Meters>]]
 
     /// The most patterns kept per railway and direction (the busiest; rarer ones join the nearest).
     static let maximumPatterns = 12
@@ -254,6 +260,22 @@ public struct TrackerModel: Sendable {
             return list.map { Double.log(Double($0.trains) / total) }
         }
         self.logPrior = logPrior
+        let order = network.stationAlongTrack.map { positions in
+            positions.enumerated().map { ($0.element, $0.offset) }.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        segmentTraffic = collected.enumerated().map { key, trains in
+            let stations = order[key / 2]
+            var counts = Array(repeating: 0, count: stations.count)
+            // The last entry closes a loop; a line has one segment fewer than stations.
+            let segments = network.isLoop[key / 2] ? stations.count : stations.count - 1
+            for train in trains {
+                for index in 0..<max(segments, 0) {
+                    let next = stations[(index + 1) % stations.count]
+                    if train.runs[stations[index]], train.runs[next] { counts[index] += 1 }
+                }
+            }
+            return counts.map { Double.log1p(Double($0)) }
+        }
         self.throughService = links
         var initial: [[Double]] = []
         for (key, priors) in patternPriors.enumerated() {
@@ -265,6 +287,7 @@ public struct TrackerModel: Sendable {
         }
         initialStopChance = initial
         grid = RailwayGrid(network: network)
+        tunnels = network.railways.map { $0.track.undergroundStretches() }
         stationOrder = network.stationAlongTrack.map { positions in
             positions.enumerated().map { ($0.element, $0.offset) }.sorted { $0.0 < $1.0 }
         }
@@ -273,6 +296,22 @@ public struct TrackerModel: Sendable {
 }
 
 extension TrackerModel {
+    /// How far inside a tunnel railway `railway`'s track is at `along`: the distance to the
+    /// nearer portal (0 above ground; a tunnel that reaches the end of the line has one portal;
+    /// infinite on a line wholly underground).
+    ///
+    /// - Complexity: O(log t) for t tunnels.
+    func tunnelDepth(railway: Int, along: Meters) -> Meters {
+        let stretches = tunnels[railway]
+        let index = stretches.partitioningIndex { $0.upperBound >= along }
+        guard index < stretches.count, stretches[index].contains(along) else { return 0 }
+        let stretch = stretches[index]
+        let length = network.trackPolylines[railway].length
+        let fromStart = stretch.lowerBound > 0 ? along - stretch.lowerBound : .infinity
+        let toEnd = stretch.upperBound < length ? stretch.upperBound - along : .infinity
+        return min(fromStart, toEnd)
+    }
+
     /// Which of `services` run on `day`.
     func servicesRunning(on day: CivilDay) -> [Bool] {
         services.map { calendar.runs($0, on: day) }
