@@ -98,8 +98,9 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// Live hypotheses, and where each (railway, direction) key sits among them (-1: none).
     private var hypotheses: [Hypothesis] = []
     private var slots: [Int32]
-    /// Railways within reach of the latest fix, with distance, along-track position and course.
-    private var near: [(railway: Int, distance: Meters, along: Meters, course: Degrees)] = []
+    /// Railways within reach of the latest fix, with distance, along-track position, course,
+    /// and whether the track there runs deep in a tunnel while the fix saw the sky.
+    private var near: [(railway: Int, distance: Meters, along: Meters, course: Degrees, underground: Bool)] = []
     private var nearSlot: [Int32]
     private var motion = MotionState()
     private var nearestEdges: [Int32]
@@ -159,7 +160,11 @@ public struct DefaultTracker: TrackingAlgorithm {
             let place = polyline.alongAndCourse(
                 edge: nearest.edge, fraction: nearest.fraction, projection: projection, distance: nearest.distance)
             nearSlot[index] = Int32(near.count)
-            near.append((index, place.distance, place.along, place.course))
+            // A good fix comes from above ground: deep in a tunnel, this line cannot be it.
+            let underground =
+                parameters.tunnelCost > 0 && accuracy <= parameters.skyAccuracy
+                && model.tunnelDepth(railway: index, along: place.along) > parameters.portalMargin
+            near.append((index, place.distance, place.along, place.course, underground))
         }
 
         // Every railway within reach is a hypothesis in both directions.
@@ -205,12 +210,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                 // correlated error does not swing the evidence between two close tracks.
                 let z = place.distance / sigma
                 list[index].score -= moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap)
-                // A good fix comes from above ground: deep in a tunnel, this line cannot be it.
-                if accuracy <= parameters.skyAccuracy,
-                    model.tunnelDepth(railway: railway, along: place.along) > parameters.portalMargin
-                {
-                    list[index].score -= moved * parameters.tunnelCost
-                }
+                if place.underground { list[index].score -= moved * parameters.tunnelCost }
                 if let course = location.course, speed > 2 {
                     let expected = list[index].walk.sign > 0 ? place.course : place.course + 180
                     let cosine = Double.cos((course - expected) * .pi / 180)
@@ -339,12 +339,17 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// workings), kept in the score as it changes along the line.
     private func applyTrafficPrior(_ hypothesis: inout Hypothesis) {
         guard model.hasTimetable, parameters.trafficPriorWeight > 0, let along = hypothesis.along else { return }
+        // Still between the same two stations: nothing changes.
+        if hypothesis.trafficStretch.contains(along) { return }
         let railway = hypothesis.key / 2
         let order = model.stationOrder[railway]
         guard order.count >= 2 else { return }
         var segment = order.partitioningIndex { $0.position > along } - 1
-        if segment < 0 || segment >= order.count - 1 {
+        if segment >= 0, segment < order.count - 1 {
+            hypothesis.trafficStretch = order[segment].position..<order[segment + 1].position
+        } else {
             segment = model.network.isLoop[railway] ? order.count - 1 : min(max(segment, 0), order.count - 2)
+            hypothesis.trafficStretch = 0..<0
         }
         let term = parameters.trafficPriorWeight * model.segmentTraffic[hypothesis.key][segment]
         hypothesis.score += term - hypothesis.trafficPrior
@@ -689,6 +694,8 @@ struct Hypothesis: Sendable {
     var trips: [TripCandidate] = []
     /// The traffic prior now in its score.
     var trafficPrior = 0.0
+    /// The stretch between two stations that prior belongs to.
+    var trafficStretch: Range<Meters> = 0..<0
 
     init(key: Int, score: Double, patternWeights: [Double], stopChance: [Double], walk: TrackWalk) {
         self.key = key

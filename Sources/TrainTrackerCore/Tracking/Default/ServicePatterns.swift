@@ -157,8 +157,12 @@ public struct TrackerModel: Sendable {
     let utcOffset: Seconds
     /// Where each railway ends: its first and last stations (none on a loop).
     let terminals: [[Coordinate]]
-    /// Per railway, its underground stretches (along-track ranges, in order).
-    let tunnels: [[ClosedRange<Meters>]]
+    /// The underground stretches of every railway, in order, one railway after another:
+    /// railway `r`'s are `tunnels[tunnelRanges[r]]`.
+    let tunnels: [ClosedRange<Meters>]
+    let tunnelRanges: [Range<Int>]
+    /// Each railway's track length.
+    let trackLengths: [Meters]
 
     /// The most patterns kept per railway and direction (the busiest; rarer ones join the nearest).
     static let maximumPatterns = 12
@@ -287,7 +291,14 @@ public struct TrackerModel: Sendable {
         }
         initialStopChance = initial
         grid = RailwayGrid(network: network)
-        tunnels = network.railways.map { $0.track.undergroundStretches() }
+        var stretches: [ClosedRange<Meters>] = []
+        tunnelRanges = network.railways.map { railway in
+            let start = stretches.count
+            stretches += railway.track.undergroundStretches()
+            return start..<stretches.count
+        }
+        tunnels = stretches
+        trackLengths = network.railways.map(\.track.polyline.length)
         stationOrder = network.stationAlongTrack.map { positions in
             positions.enumerated().map { ($0.element, $0.offset) }.sorted { $0.0 < $1.0 }
         }
@@ -302,11 +313,13 @@ extension TrackerModel {
     ///
     /// - Complexity: O(log t) for t tunnels.
     func tunnelDepth(railway: Int, along: Meters) -> Meters {
-        let stretches = tunnels[railway]
+        let range = tunnelRanges[railway]
+        guard !range.isEmpty else { return 0 }
+        let stretches = tunnels[range]
         let index = stretches.partitioningIndex { $0.upperBound >= along }
-        guard index < stretches.count, stretches[index].contains(along) else { return 0 }
+        guard index < range.upperBound, stretches[index].contains(along) else { return 0 }
         let stretch = stretches[index]
-        let length = network.trackPolylines[railway].length
+        let length = trackLengths[railway]
         let fromStart = stretch.lowerBound > 0 ? along - stretch.lowerBound : .infinity
         let toEnd = stretch.upperBound < length ? stretch.upperBound - along : .infinity
         return min(fromStart, toEnd)
