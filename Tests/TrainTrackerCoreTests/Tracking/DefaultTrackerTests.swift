@@ -319,6 +319,52 @@ import Testing
         #expect(answers.suffix(30).allSatisfy { $0 == "Z" }, "\(answers)")
     }
 
+    @Test func aLongSilenceMeansATunnelNotALineUnderTheSky() throws {
+        // A street railway ("Above", first, so that it wins a tie) over a subway ("Metro",
+        // underground from 1 to 5 km) with the same stations; the rider is on the subway, and
+        // the phone is silent while it is underground.
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.75, longitude: 139.8))
+        let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+        let line = { (range: ClosedRange<Int>) in range.map { point(Double($0) * 100) } }
+        var stations: [Station] = []
+        for railway in ["Above", "Metro"] {
+            for index in 0...3 {
+                stations.append(
+                    Station(
+                        id: "\(railway).\(index)", railwayID: railway, name: "\(index)", coordinate: point(Double(index) * 2_000))
+                )
+            }
+        }
+        let railways = [
+            Railway(
+                id: "Above", name: "Above", stationIDs: (0...3).map { "Above.\($0)" }, ascendingName: "East",
+                descendingName: "West", track: Track(pieces: [(line(0...60), false)])),
+            Railway(
+                id: "Metro", name: "Metro", stationIDs: (0...3).map { "Metro.\($0)" }, ascendingName: "East",
+                descendingName: "West",
+                track: Track(pieces: [(line(0...10), false), (line(10...50), true), (line(50...60), false)])),
+        ]
+        let network = try RailwayNetwork(railways: railways, stations: stations)
+        let model = TrackerModel(dataset: TransitDataset(network: network))
+        let fixes = try JourneySimulator(network: network).journey(on: "Metro", from: "Metro.0", to: "Metro.3", start: morning)
+            .filter {
+                let east = origin.vector(to: $0.coordinate).east
+                return east < 1_000 || east > 5_000
+            }
+        var tracker = DefaultTracker(model: model)
+        var afterGap: [String?] = []
+        var previous: Timestamp?
+        for fix in fixes {
+            let answer = tracker.process(fix)
+            if let previous, fix.timestamp.seconds(since: previous) > 60 || !afterGap.isEmpty {
+                afterGap.append(answer.best?.railwayID)
+            }
+            previous = fix.timestamp
+        }
+        #expect(afterGap.count > 20)
+        #expect(afterGap.allSatisfy { $0 == "Metro" }, "\(afterGap)")
+    }
+
     /// Two lines on one track with the same stations (like the Yamanote and the Keihin-Tohoku
     /// local): A's trains leave every 4 minutes on the minute, B's 2 minutes later.
     static func twinLines() throws -> TransitDataset {

@@ -72,6 +72,12 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var offTimetableShare = 0.05
         /// How likely a followed train leaves a station it does not call at, against a random time.
         public var missedCallDensity = 0.02
+        /// A gap in the fixes longer than this is evidence of a tunnel ...
+        public var silentGap: Seconds = 30
+        /// ... costing a line this much per minute its train would have spent above ground,
+        public var silentSurfaceCost = 1.0
+        /// ... at most this much.
+        public var silentSurfaceCap = 4.0
         /// A fix at least this accurate was taken under the sky.
         public var skyAccuracy: Meters = 50
         /// How far inside a tunnel a track must be for such a fix to count against it (the
@@ -319,6 +325,17 @@ public struct DefaultTracker: TrackingAlgorithm {
             ? innovation - hypothesis.walk.length : innovation
         // A far-off or inaccurate fix does not move the train; a long gap re-anchors it.
         if dt > 10 || abs(signedInnovation) > 2_000 {
+            // No fix for a long while: likely in a tunnel. A line that ran above ground all the
+            // way from where the train was to where it is now would have given fixes.
+            if dt > parameters.silentGap, distance <= max(3 * sigma, 60), sigma <= 150 {
+                let path = hypothesis.walk.distanceAhead(from: along, to: measured)
+                if path > 0, path < hypothesis.walk.length {
+                    let (low, high) = hypothesis.walk.sign > 0 ? (along, measured) : (measured, along)
+                    let underground = low <= high ? model.undergroundLength(railway: hypothesis.key / 2, from: low, to: high) : 0
+                    let surfaceMinutes = dt / 60 * max(0, 1 - underground / path)
+                    hypothesis.score -= min(parameters.silentSurfaceCap, parameters.silentSurfaceCost * surfaceMinutes)
+                }
+            }
             hypothesis.along = measured
         } else if distance <= max(3 * sigma, 60), sigma <= 150 {
             let gain = stopped ? 0.2 : 0.6

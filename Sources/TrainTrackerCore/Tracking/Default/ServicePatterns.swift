@@ -307,6 +307,16 @@ public struct TrackerModel: Sendable {
 }
 
 extension TrackerModel {
+    /// How much of railway `railway`'s track between `low` and `high` (along-track, in order)
+    /// runs underground.
+    ///
+    /// - Complexity: O(t) for its t tunnels.
+    func undergroundLength(railway: Int, from low: Meters, to high: Meters) -> Meters {
+        tunnels[tunnelRanges[railway]].reduce(0) { sum, stretch in
+            sum + max(0, min(high, stretch.upperBound) - max(low, stretch.lowerBound))
+        }
+    }
+
     /// How far inside a tunnel railway `railway`'s track is at `along`: the distance to the
     /// nearer portal (0 above ground; a tunnel that reaches the end of the line has one portal;
     /// infinite on a line wholly underground).
