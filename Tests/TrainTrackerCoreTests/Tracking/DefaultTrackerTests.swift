@@ -365,6 +365,48 @@ import Testing
         #expect(afterGap.allSatisfy { $0 == "Metro" }, "\(afterGap)")
     }
 
+    @Test func aKinkInTheDrawnTrackDoesNotCostItsLine() throws {
+        // Two lines on one straight track; "A" is drawn with a 10 m zig-zag at 1 km (drawn
+        // tracks kink at junctions and terminals). A train going east passes it.
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.6, longitude: 139.9))
+        let point = { (east: Double, north: Double) in origin.coordinate(at: PlanarVector(east: east, north: north)) }
+        let straight = (0...20).map { point(Double($0) * 100, 0) }
+        var kinked = (0...10).map { point(Double($0) * 100, 0) }
+        kinked += [point(1_000.5, 10), point(1_001, 0)] + (11...20).map { point(Double($0) * 100, 0) }
+        var stations: [Station] = []
+        for railway in ["A", "B"] {
+            for index in 0...2 {
+                stations.append(
+                    Station(
+                        id: "\(railway).\(index)", railwayID: railway, name: "\(index)",
+                        coordinate: point(Double(index) * 1_000, 0)))
+            }
+        }
+        let railways = [
+            Railway(
+                id: "A", name: "A", stationIDs: ["A.0", "A.1", "A.2"], ascendingName: "East", descendingName: "West",
+                track: Track(pieces: [(kinked, false)])),
+            Railway(
+                id: "B", name: "B", stationIDs: ["B.0", "B.1", "B.2"], ascendingName: "East", descendingName: "West",
+                track: Track(pieces: [(straight, false)])),
+        ]
+        let model = TrackerModel(dataset: TransitDataset(network: try RailwayNetwork(railways: railways, stations: stations)))
+        var tracker = DefaultTracker(model: model)
+        var widest = 0.0
+        for second in 0..<100 {
+            let fix = Location(
+                coordinate: point(500 + Double(second) * 10, 3), timestamp: morning.adding(Double(second)),
+                horizontalAccuracy: 8, speed: 10, course: 90)
+            let answer = tracker.process(fix)
+            let a = answer.candidates.first { $0.railwayID == "A" && $0.directionName == "East" }?.score
+            let b = answer.candidates.first { $0.railwayID == "B" && $0.directionName == "East" }?.score
+            if let a, let b { widest = max(widest, b - a) }
+        }
+        // Judged by its edges' courses alone it falls 2.8 nats behind; what remains is the
+        // 20 m the zig-zag adds to its length.
+        #expect(widest < 2, "the kinked line fell \(widest) nats behind")
+    }
+
     /// Two lines on one track with the same stations (like the Yamanote and the Keihin-Tohoku
     /// local): A's trains leave every 4 minutes on the minute, B's 2 minutes later.
     static func twinLines() throws -> TransitDataset {

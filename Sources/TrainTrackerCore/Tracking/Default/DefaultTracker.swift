@@ -218,8 +218,15 @@ public struct DefaultTracker: TrackingAlgorithm {
                 list[index].score -= moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap)
                 if place.underground { list[index].score -= moved * parameters.tunnelCost }
                 if let course = location.course, speed > 2 {
-                    let expected = list[index].walk.sign > 0 ? place.course : place.course + 180
-                    let cosine = Double.cos((course - expected) * .pi / 180)
+                    let flip: Degrees = list[index].walk.sign > 0 ? 0 : 180
+                    var cosine = Double.cos((course - place.course - flip) * .pi / 180)
+                    // Near a vertex the fix may belong to either edge (drawn tracks kink at
+                    // junctions and terminals): the better agreement counts.
+                    if cosine < 0.9 {
+                        for neighbour in neighbourCourses(railway: railway, projection: projection) {
+                            cosine = max(cosine, Double.cos((course - neighbour - flip) * .pi / 180))
+                        }
+                    }
                     list[index].score += parameters.courseWeight * (cosine - 1)
                 }
                 track(
@@ -348,6 +355,16 @@ public struct DefaultTracker: TrackingAlgorithm {
             var progress = hypothesis.walk.distanceAhead(from: along, to: measured)
             if hypothesis.walk.isLoop, progress > hypothesis.walk.length / 2 { progress -= hypothesis.walk.length }
             if progress < -max(15, 1.5 * sigma) { hypothesis.score -= 1 }
+        }
+    }
+
+    /// The courses of the edges either side of railway `railway`'s nearest edge to the fix.
+    private func neighbourCourses(railway: Int, projection: LocalProjection) -> [Degrees] {
+        let edge = Int(nearestEdges[railway])
+        let coordinates = model.network.trackPolylines[railway].coordinates
+        return [edge - 1, edge + 1].compactMap { neighbour in
+            guard neighbour >= 0, neighbour + 1 < coordinates.count else { return nil }
+            return (projection.vector(to: coordinates[neighbour + 1]) - projection.vector(to: coordinates[neighbour])).course
         }
     }
 
