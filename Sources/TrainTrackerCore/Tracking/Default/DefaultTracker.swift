@@ -222,9 +222,14 @@ public struct DefaultTracker: TrackingAlgorithm {
                     var cosine = Double.cos((course - place.course - flip) * .pi / 180)
                     // Near a vertex the fix may belong to either edge (drawn tracks kink at
                     // junctions and terminals): the better agreement counts.
-                    if cosine < 0.9 {
-                        for neighbour in neighbourCourses(railway: railway, projection: projection) {
-                            cosine = max(cosine, Double.cos((course - neighbour - flip) * .pi / 180))
+                    // (A reversal is the other direction's evidence, not a kink.)
+                    if cosine < 0.9, cosine > -0.9 {
+                        let edge = Int(nearestEdges[railway])
+                        for neighbour in [edge - 1, edge + 1] {
+                            guard let other = edgeCourse(railway: railway, edge: neighbour, projection: projection) else {
+                                continue
+                            }
+                            cosine = max(cosine, Double.cos((course - other - flip) * .pi / 180))
                         }
                     }
                     list[index].score += parameters.courseWeight * (cosine - 1)
@@ -358,14 +363,11 @@ public struct DefaultTracker: TrackingAlgorithm {
         }
     }
 
-    /// The courses of the edges either side of railway `railway`'s nearest edge to the fix.
-    private func neighbourCourses(railway: Int, projection: LocalProjection) -> [Degrees] {
-        let edge = Int(nearestEdges[railway])
+    /// The course of edge `edge` of railway `railway`'s track, if it has one.
+    private func edgeCourse(railway: Int, edge: Int, projection: LocalProjection) -> Degrees? {
         let coordinates = model.network.trackPolylines[railway].coordinates
-        return [edge - 1, edge + 1].compactMap { neighbour in
-            guard neighbour >= 0, neighbour + 1 < coordinates.count else { return nil }
-            return (projection.vector(to: coordinates[neighbour + 1]) - projection.vector(to: coordinates[neighbour])).course
-        }
+        guard edge >= 0, edge + 1 < coordinates.count else { return nil }
+        return (projection.vector(to: coordinates[edge + 1]) - projection.vector(to: coordinates[edge])).course
     }
 
     /// The prior of being on this line here: how many of its trains run the stretch between
