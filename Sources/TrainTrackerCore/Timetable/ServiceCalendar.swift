@@ -9,35 +9,29 @@
 ///     let calendar = ServiceCalendar(services: ["Weekday": ServiceDays(weekdays: .mondayToFriday)])
 ///     calendar.runs("Weekday", on: CivilDay(daysSince1970: 20_353))   // true: 2025-09-22, a Monday
 public struct ServiceCalendar: Sendable, Hashable, Codable {
-    private var services: [String: ServiceDays] = [:]
+    private let services: [String: ServiceDays]
     /// Per service, the weekdays it mostly ran on within the calendar's dates (for days outside them).
-    private var typicalWeek: [String: Weekdays] = [:]
+    private let typicalWeek: [String: Weekdays]
     /// The first and last day any service's dates cover.
-    public private(set) var dateRange: ClosedRange<CivilDay>?
+    public let dateRange: ClosedRange<CivilDay>?
 
     /// A calendar on which every service runs every day.
-    public init() {}
+    public init() { self.init(services: [:]) }
 
     /// A calendar of `services` by name.
     ///
     /// - Complexity: O(s · d) for s services and d days in their date ranges.
     public init(services: [String: ServiceDays]) {
         self.services = services
-        dateRange = services.values.compactMap(\.dateRange).reduce(nil) { range, next in
+        let dateRange = services.values.compactMap(\.dateRange).reduce(nil) { range, next in
             range.map { min($0.lowerBound, next.lowerBound)...max($0.upperBound, next.upperBound) } ?? next
         }
-        for (name, days) in services { typicalWeek[name] = typicalWeek(of: days) }
+        self.dateRange = dateRange
+        typicalWeek = services.compactMapValues { Self.typicalWeek(of: $0, within: dateRange) }
     }
 
-    /// Sets the days `service` runs on.
-    public mutating func set(_ service: String, days: ServiceDays) {
-        var all = services
-        all[service] = days
-        self = ServiceCalendar(services: all)
-    }
-
-    /// The weekdays `days` mostly runs on within the calendar's date range.
-    private func typicalWeek(of days: ServiceDays) -> Weekdays? {
+    /// The weekdays `days` mostly runs on within `dateRange`.
+    private static func typicalWeek(of days: ServiceDays, within dateRange: ClosedRange<CivilDay>?) -> Weekdays? {
         guard let dateRange else { return nil }
         var counts = Array(repeating: (runs: 0, all: 0), count: 7)
         var day = dateRange.lowerBound
@@ -63,12 +57,6 @@ public struct ServiceCalendar: Sendable, Hashable, Codable {
         }
         return days.runs(on: day)
     }
-
-    /// The named services, sorted.
-    public var serviceNames: [String] { services.keys.sorted() }
-
-    /// The days `service` runs on, if the calendar names it.
-    public func days(of service: String) -> ServiceDays? { services[service] }
 
     /// Encodes the services' days by name.
     public func encode(to encoder: any Encoder) throws {

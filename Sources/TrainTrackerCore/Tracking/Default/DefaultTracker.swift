@@ -510,7 +510,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         let trips = model.trips[hypothesis.key]
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
-        let window = Self.latestDelay - Self.earliestDelay
+        let window = Self.candidateWindow
         if hypothesis.trips.isEmpty {
             // The first departure: which of the day's trains leave here about now?
             let day = CivilDay(time, utcOffset: model.utcOffset)
@@ -591,6 +591,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// Candidates for the first departure: trains due from 30 minutes ago to 2 minutes ahead.
     private static let latestDelay: Seconds = 1_800
     private static let earliestDelay: Seconds = -120
+    private static let candidateWindow = latestDelay - earliestDelay
     /// The most trains one hypothesis follows.
     private static let maximumTrips = 64
 
@@ -598,8 +599,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// published minute, give or take the detection), late now and then, early rarely.
     private func delayDensity(_ delay: Seconds) -> Double {
         let onTime = parameters.onTimeDepartures
-        let window = Self.latestDelay - Self.earliestDelay
-        var density = parameters.offTimetableShare / window
+        var density = parameters.offTimetableShare / Self.candidateWindow
         if onTime.contains(delay) {
             density += parameters.onTimeShare / (onTime.upperBound - onTime.lowerBound)
         }

@@ -264,11 +264,12 @@ public struct TrackerModel: Sendable {
             return list.map { Double.log(Double($0.trains) / total) }
         }
         self.logPrior = logPrior
-        let order = network.stationAlongTrack.map { positions in
-            positions.enumerated().map { ($0.element, $0.offset) }.sorted { $0.0 < $1.0 }.map(\.1)
+        let stationOrder = network.stationAlongTrack.map { positions in
+            positions.enumerated().map { (position: $0.element, station: $0.offset) }.sorted { $0.position < $1.position }
         }
+        self.stationOrder = stationOrder
         segmentTraffic = collected.enumerated().map { key, trains in
-            let stations = order[key / 2]
+            let stations = stationOrder[key / 2].map(\.station)
             var counts = Array(repeating: 0, count: stations.count)
             // The last entry closes a loop; a line has one segment fewer than stations.
             let segments = network.isLoop[key / 2] ? stations.count : stations.count - 1
@@ -299,9 +300,6 @@ public struct TrackerModel: Sendable {
         }
         tunnels = stretches
         trackLengths = network.railways.map(\.track.polyline.length)
-        stationOrder = network.stationAlongTrack.map { positions in
-            positions.enumerated().map { ($0.element, $0.offset) }.sorted { $0.0 < $1.0 }
-        }
         hasTimetable = !dataset.timetable.trains.isEmpty
     }
 }
