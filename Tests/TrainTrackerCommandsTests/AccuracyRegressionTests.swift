@@ -73,6 +73,23 @@ import TrainTrackerTestSupport
         }
     }
 
+    /// The two rides of 700 (seeds 2026 and 53) that once never locked: a change onto an
+    /// underground line whose train comes out beside a surface line, where the ride ends a
+    /// minute or two later. The walk to the platform must not count as a stop away from the
+    /// station, and the surface line must answer for the silence before it.
+    @Test(arguments: [(UInt64(2026), "transfer-006-JR-East.Yamanote.733G"), (53, "transfer-009-Keio.Keio.712")])
+    func aChangeOntoASubwayThatComesOutBesideASurfaceLineLocks(seed: UInt64, ride: String) throws {
+        let dataset = try Self.tokyo.get()
+        let index = try #require(Scenario.all.firstIndex { $0.name == "transfer" })
+        // The cases `traintracker simulate --scenario all --seed <seed>` writes for the scenario.
+        let cases = CaseGenerator(dataset: dataset).cases(
+            count: 10, seed: seed &+ UInt64(index) &* 7919, filter: Scenario.all[index].filter)
+        let found = try #require(cases.first { $0.sessionID.hasPrefix(ride) }, "the simulator no longer makes \(ride)")
+        let score = Evaluator().score(
+            fixes: found.fixes, truth: found.truth, tracker: DefaultTracker(model: TrackerModel(dataset: dataset)))
+        #expect(score.locked, "\(found.sessionID): railway \(score.railwayCorrect) of \(score.scoredFixes)")
+    }
+
     @Test func aLimitedExpressIsRecognisedAndItsNextStopKnown() throws {
         // Limited expresses run in many small variants; each must still be told apart from
         // the locals and expresses on the same track.

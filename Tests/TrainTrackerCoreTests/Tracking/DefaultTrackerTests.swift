@@ -365,6 +365,99 @@ import Testing
         #expect(afterGap.allSatisfy { $0 == "Metro" }, "\(afterGap)")
     }
 
+    /// Straight lines along one east-west axis (stations at the given distances east), and
+    /// the points of that axis.
+    static func straightLines(
+        _ lines: [(id: String, track: [(from: Int, to: Int, underground: Bool)], stations: [Meters])],
+        origin: LocalProjection
+    ) throws -> RailwayNetwork {
+        let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+        var stations: [Station] = []
+        var railways: [Railway] = []
+        for line in lines {
+            let ids = line.stations.indices.map { "\(line.id).\($0)" }
+            for (id, east) in zip(ids, line.stations) {
+                stations.append(Station(id: id, railwayID: line.id, name: id, coordinate: point(east)))
+            }
+            let pieces = line.track.map { piece in ((piece.from...piece.to).map { point(Double($0) * 100) }, piece.underground) }
+            railways.append(
+                Railway(
+                    id: line.id, name: line.id, stationIDs: ids, ascendingName: "East", descendingName: "West",
+                    track: Track(pieces: pieces)))
+        }
+        return try RailwayNetwork(railways: railways, stations: stations)
+    }
+
+    /// A rider walking east along the axis from `from` to `to` at 1.2 m/s, then standing
+    /// there until `until`; one good fix a second.
+    static func walk(from: Meters, to: Meters, start: Timestamp, until: Timestamp, origin: LocalProjection) -> [Location] {
+        let duration = (to - from) / 1.2
+        return stride(from: 0.0, to: until.seconds(since: start), by: 1).map { second in
+            let walking = second < duration
+            let east = walking ? from + 1.2 * second : to
+            return Location(
+                coordinate: origin.coordinate(at: PlanarVector(east: east, north: 0)), timestamp: start.adding(second),
+                horizontalAccuracy: 12, speed: walking ? 1.2 : 0, course: walking ? 90 : nil)
+        }
+    }
+
+    @Test func theWalkToAnUndergroundPlatformIsNotAStopAwayFromItsStation() throws {
+        // Two lines on one track, underground for the first 5 km: "Twin" (first, so that it
+        // wins a tie) has its station at 0, "Metro" at 400 m. The rider walks along the street
+        // from 0 to the Metro station, waits, and is silent until the Metro train comes out.
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.7, longitude: 139.6))
+        let track = [(0, 50, true), (50, 80, false)]
+        let network = try Self.straightLines(
+            [("Twin", track, [0, 6_000, 8_000]), ("Metro", track, [400, 6_000, 8_000])], origin: origin)
+        let boarding = morning.adding(600)
+        let walk = Self.walk(from: 0, to: 400, start: morning, until: boarding, origin: origin)
+        let ride = try JourneySimulator(network: network).journey(on: "Metro", from: "Metro.0", to: "Metro.2", start: boarding)
+            .filter { origin.vector(to: $0.coordinate).east > 5_000 }
+        #expect(ride.count > 60)
+        var tracker = DefaultTracker(model: TrackerModel(dataset: TransitDataset(network: network)))
+        for fix in walk { _ = tracker.process(fix) }
+        let answers = ride.map { tracker.process($0).best?.railwayID }
+        #expect(answers.allSatisfy { $0 == "Metro" }, "\(answers)")
+    }
+
+    @Test func aLineTheTrainComesOntoAfterASilenceAnswersForIt() throws {
+        // "Above" runs on the surface from 4 to 8 km beside "Metro", which is underground for
+        // its first 5 km; "Street" crosses 40 m west of the Metro station at 0. The rider
+        // comes on a Street train, walks to the Metro station, waits and is silent until the
+        // Metro train comes out beside Above. Had an Above train carried the rider, the phone
+        // would have seen the sky for minutes.
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.7, longitude: 139.6))
+        let north = { (meters: Double) in origin.coordinate(at: PlanarVector(east: -40, north: meters)) }
+        var network = try Self.straightLines(
+            [
+                ("Above", [(40, 80, false)], [4_000, 6_000, 8_000]),
+                ("Metro", [(0, 50, true), (50, 80, false)], [0, 2_000, 6_000, 8_000]),
+            ],
+            origin: origin)
+        let street = Railway(
+            id: "Street", name: "Street", stationIDs: ["Street.0", "Street.1"], ascendingName: "North", descendingName: "South",
+            track: Track(pieces: [((-30...0).map { north(Double($0) * 100) }, false)]))
+        network = try RailwayNetwork(
+            railways: network.railways + [street],
+            stations: network.stations + [
+                Station(id: "Street.0", railwayID: "Street", name: "Street.0", coordinate: north(-2_500)),
+                Station(id: "Street.1", railwayID: "Street", name: "Street.1", coordinate: north(0)),
+            ])
+        let simulator = JourneySimulator(network: network)
+        let first = try simulator.journey(on: "Street", from: "Street.0", to: "Street.1", start: morning)
+        let alighted = try #require(first.last).timestamp.adding(1)
+        let boarding = alighted.adding(300)
+        let walk = Self.walk(from: -40, to: 0, start: alighted, until: boarding, origin: origin)
+        let ride = try simulator.journey(on: "Metro", from: "Metro.0", to: "Metro.3", start: boarding)
+            .filter { origin.vector(to: $0.coordinate).east > 5_000 }
+        #expect(ride.count > 60)
+        var tracker = DefaultTracker(model: TrackerModel(dataset: TransitDataset(network: network)))
+        for fix in first + walk { _ = tracker.process(fix) }
+        let answers = ride.map { tracker.process($0).best?.railwayID }
+        // (The Street train, the last one seen, is let go within a few seconds.)
+        #expect(!answers.contains("Above") && answers.dropFirst(5).allSatisfy { $0 == "Metro" }, "\(answers)")
+    }
+
     @Test func aKinkInTheDrawnTrackDoesNotCostItsLine() throws {
         // Two lines on one straight track; "A" is drawn with a 10 m zig-zag at 1 km (drawn
         // tracks kink at junctions and terminals). A train going east passes it.

@@ -246,8 +246,8 @@ public struct DefaultTracker: TrackingAlgorithm {
                 }
             }
             stationEvents(
-                &list[index], change: change, time: location.timestamp, travelled: stopped ? 0 : speed * dt * 1.5 + 40,
-                afterGap: dt > parameters.departureGap)
+                &list[index], change: change, stopped: stopped, time: location.timestamp,
+                travelled: stopped ? 0 : speed * dt * 1.5 + 40, afterGap: dt > parameters.departureGap)
         }
 
         // Normalise, forget the far-away.
@@ -327,6 +327,10 @@ public struct DefaultTracker: TrackingAlgorithm {
             if distance <= max(3 * sigma, 60), sigma <= 150 {
                 hypothesis.along = measured
                 hypothesis.previousAlong = measured
+                // Placed on this line only after a silence: its train came from somewhere.
+                if dt > parameters.silentGap {
+                    silence(&hypothesis, from: hypothesis.walk.advance(measured, by: -max(speed, 5) * dt), to: measured, dt: dt)
+                }
             }
             return
         }
@@ -340,13 +344,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             // No fix for a long while: likely in a tunnel. A line that ran above ground all the
             // way from where the train was to where it is now would have given fixes.
             if dt > parameters.silentGap, distance <= max(3 * sigma, 60), sigma <= 150 {
-                let path = hypothesis.walk.distanceAhead(from: along, to: measured)
-                if path > 0, path < hypothesis.walk.length {
-                    let (low, high) = hypothesis.walk.sign > 0 ? (along, measured) : (measured, along)
-                    let underground = low <= high ? model.undergroundLength(railway: hypothesis.key / 2, from: low, to: high) : 0
-                    let surfaceMinutes = dt / 60 * max(0, 1 - underground / path)
-                    hypothesis.score -= min(parameters.silentSurfaceCap, parameters.silentSurfaceCost * surfaceMinutes)
-                }
+                silence(&hypothesis, from: along, to: measured, dt: dt)
             }
             hypothesis.along = measured
         } else if distance <= max(3 * sigma, 60), sigma <= 150 {
@@ -361,6 +359,22 @@ public struct DefaultTracker: TrackingAlgorithm {
             if hypothesis.walk.isLoop, progress > hypothesis.walk.length / 2 { progress -= hypothesis.walk.length }
             if progress < -max(15, 1.5 * sigma) { hypothesis.score -= 1 }
         }
+    }
+
+    /// A silence of `dt` seconds while the train went from `start` to `end`: a line whose
+    /// train ran above ground there would have given fixes. A line the train only just came
+    /// onto (no position before the silence) is judged over the stretch behind, as far as its
+    /// train would have run in the time.
+    private func silence(_ hypothesis: inout Hypothesis, from start: Meters, to end: Meters, dt: Seconds) {
+        let walk = hypothesis.walk
+        let path = walk.distanceAhead(from: start, to: end)
+        guard path > 0, !walk.isLoop || path < walk.length else { return }
+        let (low, high) = walk.sign > 0 ? (start, end) : (end, start)
+        // Beyond the end of the line the train was at its terminal: above ground or not, as the track there.
+        let (from, to) = (max(low, 0), min(high, walk.length))
+        let underground = from <= to ? model.undergroundLength(railway: hypothesis.key / 2, from: from, to: to) : 0
+        let surfaceMinutes = dt / 60 * max(0, 1 - underground / max(to - from, 1))
+        hypothesis.score -= min(parameters.silentSurfaceCap, parameters.silentSurfaceCost * surfaceMinutes)
     }
 
     /// The course of edge `edge` of railway `railway`'s track, if it has one.
@@ -398,7 +412,8 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// fixes (a tunnel) is judged where the train stood, its departure time is unknown, and
     /// the stations crossed in the gap say nothing.
     private func stationEvents(
-        _ hypothesis: inout Hypothesis, change: MotionState.Change?, time: Timestamp, travelled: Meters, afterGap: Bool
+        _ hypothesis: inout Hypothesis, change: MotionState.Change?, stopped: Bool, time: Timestamp, travelled: Meters,
+        afterGap: Bool
     ) {
         guard let along = hypothesis.along else { return }
         let railway = hypothesis.key / 2
@@ -430,11 +445,12 @@ public struct DefaultTracker: TrackingAlgorithm {
         hypothesis.previousAlong = along
         switch change {
         case .started:
-            hypothesis.stopStart = along
+            hypothesis.stopPosition = along
         case .ended(let duration):
-            // Where it stood: the position at the end of the stop, settled by the fixes of the dwell.
-            if duration >= parameters.minimumStop, let start = hypothesis.stopStart {
-                let at = afterGap ? start : along
+            // Where it stood: the position at the end of the stop, settled by the fixes of the
+            // dwell; after a gap, the last place seen standing.
+            if duration >= parameters.minimumStop, let standing = hypothesis.stopPosition {
+                let at = afterGap ? standing : along
                 hypothesis.stops.append(at)
                 if hypothesis.stops.count > 6 { hypothesis.stops.removeFirst() }
                 let nearest = positions.enumerated().min {
@@ -449,9 +465,11 @@ public struct DefaultTracker: TrackingAlgorithm {
                     hypothesis.score -= parameters.strayStopCost
                 }
             }
-            hypothesis.stopStart = nil
+            hypothesis.stopPosition = nil
         case nil:
-            break
+            // Where it stands, as the fixes of the stop settle it (the rider's last place, when
+            // a walk to the platform ends the stop: not where the walk began).
+            if stopped, hypothesis.stopPosition != nil { hypothesis.stopPosition = along }
         }
         // Resolve stations the train has left behind.
         var remaining: [(station: Int, position: Meters)] = []
@@ -725,7 +743,7 @@ struct Hypothesis: Sendable {
     var missed = 0
     var pending: [(station: Int, position: Meters)] = []
     var stops: [Meters] = []
-    var stopStart: Meters?
+    var stopPosition: Meters?
     /// The scheduled trains it may be, once it has left a station.
     var trips: [TripCandidate] = []
     /// The traffic prior now in its score.
