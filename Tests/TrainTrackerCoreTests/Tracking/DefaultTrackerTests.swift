@@ -458,6 +458,32 @@ import Testing
         #expect(!answers.contains("Above") && answers.dropFirst(5).allSatisfy { $0 == "Metro" }, "\(answers)")
     }
 
+    @Test func aRiderWhoWalksAwayFromATrainIsUnlikelyToRideItsLineBack() throws {
+        // "A" (first, so that it wins a tie) runs from -4 to 4 km, "B" shares its track from 0.
+        // The rider comes east on A to 2 km, walks along the platform, waits, and rides west
+        // on B: on the shared track only the walk away from A tells the lines apart.
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.7, longitude: 139.6))
+        let network = try Self.straightLines(
+            [("A", [(-40, 40, false)], [-4_000, -2_000, 0, 2_000, 4_000]), ("B", [(0, 40, false)], [0, 2_000, 4_000])],
+            origin: origin)
+        let simulator = JourneySimulator(network: network)
+        let first = try simulator.journey(on: "A", from: "A.0", to: "A.3", start: morning)
+        let alighted = try #require(first.last).timestamp.adding(1)
+        let boarding = alighted.adding(240)
+        let walk = Self.walk(from: 2_000, to: 2_100, start: alighted, until: boarding, origin: origin)
+        let back = try simulator.journey(on: "B", from: "B.1", to: "B.0", start: boarding)
+            .filter { origin.vector(to: $0.coordinate).east > 300 }
+        var tracker = DefaultTracker(model: TrackerModel(dataset: TransitDataset(network: network)))
+        let onA = first.map { tracker.process($0).best?.railwayID }
+        #expect(onA.suffix(60).allSatisfy { $0 == "A" })
+        for fix in walk { _ = tracker.process(fix) }
+        // Answers once the train is 200 m on its way (standing, either direction is as good).
+        let answers = back.map { (tracker.process($0).best, origin.vector(to: $0.coordinate).east) }.filter { $0.1 < 1_800 }
+            .map { [$0.0?.railwayID ?? "-", $0.0?.directionName ?? "-"] }
+        #expect(answers.count > 60)
+        #expect(answers.allSatisfy { $0 == ["B", "West"] }, "\(answers.filter { $0 != ["B", "West"] })")
+    }
+
     @Test func aKinkInTheDrawnTrackDoesNotCostItsLine() throws {
         // Two lines on one straight track; "A" is drawn with a 10 m zig-zag at 1 km (drawn
         // tracks kink at junctions and terminals). A train going east passes it.

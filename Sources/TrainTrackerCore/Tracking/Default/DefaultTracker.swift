@@ -36,6 +36,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         /// After the rider walks away from a train, how much less likely boarding the same
         /// line in the same direction again is than any other line.
         public var walkedAwayPenalty = 3.0
+        /// ... and boarding it back the other way, as a share of that.
+        public var walkedBackShare = 0.5
         /// The most a single fix's distance can cost, in nats.
         public var positionCap = 6.0
         /// Position evidence per fix, as a share of an independent measurement: phone
@@ -270,14 +272,17 @@ public struct DefaultTracker: TrackingAlgorithm {
     }
 
     /// The rider walked away from the train: whatever train comes next starts afresh. Every
-    /// line nearby is equally likely again, less the one just left, by how sure the tracker
-    /// was of it; what the old train's stops said about its service pattern no longer applies.
+    /// line nearby is equally likely again, less the one just left (and, half as much, the
+    /// same line back the other way), by how sure the tracker was of it; what the old train's
+    /// stops said about its service pattern no longer applies.
     private mutating func leaveTrain() {
         let total = hypotheses.reduce(0.0) { $0 + Double.exp($1.score) }
+        let shares = hypotheses.map { total > 0 ? Double.exp($0.score) / total : 0 }
         for index in hypotheses.indices {
             var hypothesis = hypotheses[index]
-            let share = total > 0 ? Double.exp(hypothesis.score) / total : 0
-            hypothesis.score = -parameters.walkedAwayPenalty * share + hypothesis.trafficPrior
+            let reverse = slots[hypothesis.key ^ 1]
+            let left = shares[index] + (reverse >= 0 ? parameters.walkedBackShare * shares[Int(reverse)] : 0)
+            hypothesis.score = -parameters.walkedAwayPenalty * left + hypothesis.trafficPrior
             hypothesis.patternWeights = model.patternPriors[hypothesis.key]
             hypothesis.stopChance = model.initialStopChance[hypothesis.key]
             hypothesis.trainTypeID = nil
