@@ -422,8 +422,8 @@ public struct DefaultTracker: TrackingAlgorithm {
     ) {
         guard let along = hypothesis.along else { return }
         let railway = hypothesis.key / 2
-        let positions = model.network.stationAlongTrack[railway]
         // Stations crossed since the last fix wait until the train is well past them.
+        // (Lists are read in place, only where needed: this runs per hypothesis per fix.)
         if let previous = hypothesis.previousAlong {
             let step = hypothesis.walk.distanceAhead(from: previous, to: along)
             // Only the train's own progress crosses stations, not a correction of its position;
@@ -433,9 +433,9 @@ public struct DefaultTracker: TrackingAlgorithm {
                 let (low, high) = hypothesis.walk.sign > 0 ? (previous, end) : (end, previous)
                 let order = model.stationOrder[railway]
                 // Positions in (low, high], wrapping once on a loop.
-                var ranges = [(low, high)]
-                if high < low { ranges = [(low, hypothesis.walk.length), (-1, high)] }
-                for (from, to) in ranges {
+                let wraps = high < low
+                for part in 0..<(wraps ? 2 : 1) {
+                    let (from, to) = !wraps ? (low, high) : part == 0 ? (low, hypothesis.walk.length) : (-1, high)
                     var index = order.partitioningIndex { $0.position > from }
                     while index < order.count, order[index].position <= to {
                         let station = order[index].station
@@ -458,6 +458,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                 let at = afterGap ? standing : along
                 hypothesis.stops.append(at)
                 if hypothesis.stops.count > 6 { hypothesis.stops.removeFirst() }
+                let positions = model.network.stationAlongTrack[railway]
                 let nearest = positions.enumerated().min {
                     hypothesis.walk.separation($0.element, at) < hypothesis.walk.separation($1.element, at)
                 }
@@ -477,14 +478,19 @@ public struct DefaultTracker: TrackingAlgorithm {
             if stopped, hypothesis.stopPosition != nil { hypothesis.stopPosition = along }
         }
         // Resolve stations the train has left behind.
+        let walk = hypothesis.walk
+        let leftBehind = { (position: Meters) in
+            let behind = walk.distanceAhead(from: position, to: along)
+            return behind > 300 && !(walk.isLoop && behind > walk.length / 2)
+        }
+        guard hypothesis.pending.contains(where: { leftBehind($0.position) }) else { return }
         var remaining: [(station: Int, position: Meters)] = []
         for item in hypothesis.pending {
-            let behind = hypothesis.walk.distanceAhead(from: item.position, to: along)
-            guard behind > 300, !(hypothesis.walk.isLoop && behind > hypothesis.walk.length / 2) else {
+            guard leftBehind(item.position) else {
                 remaining.append(item)
                 continue
             }
-            let stopped = hypothesis.stops.contains { hypothesis.walk.separation($0, item.position) <= parameters.stationReach }
+            let stopped = hypothesis.stops.contains { walk.separation($0, item.position) <= parameters.stationReach }
             event(&hypothesis, station: item.station, stopped: stopped)
         }
         hypothesis.pending = remaining
@@ -664,41 +670,43 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
     /// The same rule as the ground truth; past the last station, the last station is `now`.
-    private func focus(of hypothesis: Hypothesis, at along: Meters) -> (station: Int, phase: FocusPhase) {
-        let focus = FocusTruth.focus(
-            positions: model.network.stationAlongTrack[hypothesis.key / 2], walk: hypothesis.walk, at: along)
+    private func focus(of key: Int, walk: TrackWalk, at along: Meters) -> (station: Int, phase: FocusPhase) {
+        let focus = FocusTruth.focus(positions: model.network.stationAlongTrack[key / 2], walk: walk, at: along)
         return focus.map { ($0.station, $0.phase) } ?? (0, .now)
     }
 
     private func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool) -> TrackingResult {
         // Equal evidence (shared track, no telling stop yet): the busier line first.
-        let rank = { (hypothesis: Hypothesis) in
-            hypothesis.score + self.parameters.priorWeight * self.model.logPrior[hypothesis.key]
+        // Fields read in place, by index: copying a hypothesis retains each of its lists.
+        let rank = { (index: Int) in
+            self.hypotheses[index].score + self.parameters.priorWeight * self.model.logPrior[self.hypotheses[index].key]
         }
         var top: [Int] = []
         var normaliser = 0.0
-        for (index, hypothesis) in hypotheses.enumerated() where hypothesis.along != nil {
-            normaliser += Double.exp(hypothesis.score)
-            let value = rank(hypothesis)
-            guard top.count < 8 || value > rank(hypotheses[top[top.count - 1]]) else { continue }
+        for index in hypotheses.indices where hypotheses[index].along != nil {
+            normaliser += Double.exp(hypotheses[index].score)
+            let value = rank(index)
+            guard top.count < 8 || value > rank(top[top.count - 1]) else { continue }
+            let key = hypotheses[index].key
             let position =
-                top.firstIndex {
-                    value > rank(hypotheses[$0]) || (value == rank(hypotheses[$0]) && hypothesis.key < hypotheses[$0].key)
-                } ?? top.count
+                top.firstIndex { value > rank($0) || (value == rank($0) && key < hypotheses[$0].key) } ?? top.count
             top.insert(index, at: position)
             if top.count > 8 { top.removeLast() }
         }
         let network = model.network
-        let candidates = top.compactMap { index -> TrackingCandidate? in
-            let hypothesis = hypotheses[index]
-            guard let along = hypothesis.along else { return nil }
-            let railwayIndex = hypothesis.key / 2
+        var candidates: [TrackingCandidate] = []
+        candidates.reserveCapacity(top.count)
+        for index in top {
+            guard let along = hypotheses[index].along else { continue }
+            let key = hypotheses[index].key
+            let railwayIndex = key / 2
             // Fields read in place: copying a whole Railway costs a dozen reference counts.
             let isLoop = network.isLoop[railwayIndex]
-            let direction = TravelDirection(rawValue: hypothesis.key % 2) ?? .ascending
+            let direction = TravelDirection(rawValue: key % 2) ?? .ascending
             let stationIndices = network.railwayStations[railwayIndex]
             let count = stationIndices.count
-            let focus = focus(of: hypothesis, at: along)
+            let walk = hypotheses[index].walk
+            let focus = focus(of: key, walk: walk, at: along)
             let isBest = index == top.first
             // The stations after the focus, for the best candidate (the others name their focus only).
             var later: [String] = []
@@ -710,23 +718,26 @@ public struct DefaultTracker: TrackingAlgorithm {
                 later.append(network.stations[stationIndices[wrapped]].id)
                 position = wrapped
             }
-            let stop = isBest ? nextStop(of: hypothesis, from: along) : nil
+            let stop = isBest ? nextStop(of: hypotheses[index], from: along) : nil
             var eta: Timestamp?
             if let stop {
-                let distance = max(0, hypothesis.walk.distanceAhead(from: along, to: stop.position))
+                let distance = max(0, walk.distanceAhead(from: along, to: stop.position))
                 let cruise = max(speed, 12)
                 eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
             }
             let terminal = isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]
-            return TrackingCandidate(
-                railwayID: network.railways[railwayIndex].id, direction: direction,
-                directionName: direction == .ascending
-                    ? network.railways[railwayIndex].ascendingName : network.railways[railwayIndex].descendingName,
-                destinationStationID: terminal.map { network.stations[$0].id },
-                focusStationID: network.stations[stationIndices[focus.station]].id, phase: focus.phase, laterStationIDs: later,
-                score: hypothesis.score, nextStopID: stop.map { network.stations[stationIndices[$0.station]].id }, eta: eta,
-                trainTypeID: isBest ? hypothesis.trainTypeID : nil,
-                confidence: normaliser > 0 ? Double.exp(hypothesis.score) / normaliser : nil)
+            candidates.append(
+                TrackingCandidate(
+                    railwayID: network.railways[railwayIndex].id, direction: direction,
+                    directionName: direction == .ascending
+                        ? network.railways[railwayIndex].ascendingName : network.railways[railwayIndex].descendingName,
+                    destinationStationID: terminal.map { network.stations[$0].id },
+                    focusStationID: network.stations[stationIndices[focus.station]].id, phase: focus.phase,
+                    laterStationIDs: later,
+                    score: hypotheses[index].score, nextStopID: stop.map { network.stations[stationIndices[$0.station]].id },
+                    eta: eta,
+                    trainTypeID: isBest ? hypotheses[index].trainTypeID : nil,
+                    confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil))
         }
         return TrackingResult(candidates: candidates, estimated: estimated)
     }
