@@ -332,7 +332,8 @@ public struct DefaultTracker: TrackingAlgorithm {
             if distance <= max(3 * sigma, 60), sigma <= 150 {
                 hypothesis.along = measured
                 hypothesis.previousAlong = measured
-                // Placed on this line only after a silence: its train came from somewhere.
+                // Placed on this line only after a silence: its train came from somewhere, at about
+                // the speed it has now (at least 5 m/s, as it may be braking).
                 if dt > parameters.silentGap {
                     silence(&hypothesis, from: hypothesis.walk.advance(measured, by: -max(speed, 5) * dt), to: measured, dt: dt)
                 }
