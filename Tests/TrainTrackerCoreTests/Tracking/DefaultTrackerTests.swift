@@ -227,32 +227,15 @@ import Testing
         // Two lines on the same line on the map with the same stations (a subway under a street
         // railway); the subway is underground from 1 to 5 km.
         let origin = LocalProjection(origin: Coordinate(latitude: 35.75, longitude: 139.8))
-        let point = { (east: Double, north: Double) in origin.coordinate(at: PlanarVector(east: east, north: north)) }
-        let line = { (north: Double, range: ClosedRange<Int>) in range.map { point(Double($0) * 100, north) } }
-        var stations: [Station] = []
-        for (railway, north) in [("Subway", 0.0), ("Surface", 0.0)] {
-            for index in 0...3 {
-                stations.append(
-                    Station(
-                        id: "\(railway).\(index)", railwayID: railway, name: "\(index)",
-                        coordinate: point(Double(index) * 2_000, north)))
-            }
-        }
         // The subway first: on equal evidence the first line wins, so only the tunnel can tell.
-        let railways = [
-            Railway(
-                id: "Subway", name: "Subway", stationIDs: (0...3).map { "Subway.\($0)" }, ascendingName: "East",
-                descendingName: "West",
-                track: Track(pieces: [(line(0, 0...10), false), (line(0, 10...50), true), (line(0, 50...60), false)])),
-            Railway(
-                id: "Surface", name: "Surface", stationIDs: (0...3).map { "Surface.\($0)" }, ascendingName: "East",
-                descendingName: "West", track: Track(pieces: [(line(0, 0...60), false)])),
-        ]
-        let network = try RailwayNetwork(railways: railways, stations: stations)
+        let network = try Self.straightLines(
+            [
+                ("Subway", [(0, 10, false), (10, 50, true), (50, 60, false)], [0, 2_000, 4_000, 6_000]),
+                ("Surface", [(0, 60, false)], [0, 2_000, 4_000, 6_000]),
+            ], origin: origin)
         #expect(
-            railways[0].track.undergroundStretches().map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) } == [
-                1_000...5_000
-            ])
+            network.railways[0].track.undergroundStretches().map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) }
+                == [1_000...5_000])
         let model = TrackerModel(dataset: TransitDataset(network: network))
         let fixes = try JourneySimulator(network: network).journey(
             on: "Surface", from: "Surface.0", to: "Surface.3", start: morning)
@@ -324,27 +307,11 @@ import Testing
         // underground from 1 to 5 km) with the same stations; the rider is on the subway, and
         // the phone is silent while it is underground.
         let origin = LocalProjection(origin: Coordinate(latitude: 35.75, longitude: 139.8))
-        let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
-        let line = { (range: ClosedRange<Int>) in range.map { point(Double($0) * 100) } }
-        var stations: [Station] = []
-        for railway in ["Above", "Metro"] {
-            for index in 0...3 {
-                stations.append(
-                    Station(
-                        id: "\(railway).\(index)", railwayID: railway, name: "\(index)", coordinate: point(Double(index) * 2_000))
-                )
-            }
-        }
-        let railways = [
-            Railway(
-                id: "Above", name: "Above", stationIDs: (0...3).map { "Above.\($0)" }, ascendingName: "East",
-                descendingName: "West", track: Track(pieces: [(line(0...60), false)])),
-            Railway(
-                id: "Metro", name: "Metro", stationIDs: (0...3).map { "Metro.\($0)" }, ascendingName: "East",
-                descendingName: "West",
-                track: Track(pieces: [(line(0...10), false), (line(10...50), true), (line(50...60), false)])),
-        ]
-        let network = try RailwayNetwork(railways: railways, stations: stations)
+        let network = try Self.straightLines(
+            [
+                ("Above", [(0, 60, false)], [0, 2_000, 4_000, 6_000]),
+                ("Metro", [(0, 10, false), (10, 50, true), (50, 60, false)], [0, 2_000, 4_000, 6_000]),
+            ], origin: origin)
         let model = TrackerModel(dataset: TransitDataset(network: network))
         let fixes = try JourneySimulator(network: network).journey(on: "Metro", from: "Metro.0", to: "Metro.3", start: morning)
             .filter {

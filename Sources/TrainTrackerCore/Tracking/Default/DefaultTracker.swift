@@ -228,7 +228,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                     if cosine < 0.9, cosine > -0.9 {
                         let edge = Int(nearestEdges[railway])
                         for neighbour in [edge - 1, edge + 1] {
-                            guard let other = edgeCourse(railway: railway, edge: neighbour, projection: projection) else {
+                            guard let other = polylines[railway].course(ofEdge: neighbour, projection: projection) else {
                                 continue
                             }
                             cosine = max(cosine, Double.cos((course - other - flip) * .pi / 180))
@@ -327,9 +327,11 @@ public struct DefaultTracker: TrackingAlgorithm {
         _ hypothesis: inout Hypothesis, measured: Meters, distance: Meters, sigma: Meters, dt: Seconds, speed: MetersPerSecond,
         stopped: Bool
     ) {
+        // A fix good enough to place the train: near this track, and not wildly inaccurate.
+        let placing = distance <= max(3 * sigma, 60) && sigma <= 150
         guard let along = hypothesis.along else {
             // A position is taken only from a fix good enough to place the train.
-            if distance <= max(3 * sigma, 60), sigma <= 150 {
+            if placing {
                 hypothesis.along = measured
                 hypothesis.previousAlong = measured
                 // Placed on this line only after a silence: its train came from somewhere, at about
@@ -349,11 +351,11 @@ public struct DefaultTracker: TrackingAlgorithm {
         if dt > 10 || abs(signedInnovation) > 2_000 {
             // No fix for a long while: likely in a tunnel. A line that ran above ground all the
             // way from where the train was to where it is now would have given fixes.
-            if dt > parameters.silentGap, distance <= max(3 * sigma, 60), sigma <= 150 {
+            if dt > parameters.silentGap, placing {
                 silence(&hypothesis, from: along, to: measured, dt: dt)
             }
             hypothesis.along = measured
-        } else if distance <= max(3 * sigma, 60), sigma <= 150 {
+        } else if placing {
             let gain = stopped ? 0.2 : 0.6
             hypothesis.along = hypothesis.walk.advance(predicted, by: gain * signedInnovation)
         } else {
@@ -381,13 +383,6 @@ public struct DefaultTracker: TrackingAlgorithm {
         let underground = from <= to ? model.undergroundLength(railway: hypothesis.key / 2, from: from, to: to) : 0
         let surfaceMinutes = dt / 60 * max(0, 1 - underground / max(to - from, 1))
         hypothesis.score -= min(parameters.silentSurfaceCap, parameters.silentSurfaceCost * surfaceMinutes)
-    }
-
-    /// The course of edge `edge` of railway `railway`'s track, if it has one.
-    private func edgeCourse(railway: Int, edge: Int, projection: LocalProjection) -> Degrees? {
-        let coordinates = model.network.trackPolylines[railway].coordinates
-        guard edge >= 0, edge + 1 < coordinates.count else { return nil }
-        return (projection.vector(to: coordinates[edge + 1]) - projection.vector(to: coordinates[edge])).course
     }
 
     /// The prior of being on this line here: how many of its trains run the stretch between
@@ -795,11 +790,16 @@ extension Polyline {
     func alongAndCourse(edge: Int, fraction: Double, projection: LocalProjection, distance: Meters) -> (
         distance: Meters, along: Meters, course: Degrees
     ) {
-        let coordinates = self.coordinates
         let lengths = cumulativeLengths
-        guard edge + 1 < coordinates.count else { return (distance, lengths.last ?? 0, 0) }
-        let segment = projection.vector(to: coordinates[edge + 1]) - projection.vector(to: coordinates[edge])
+        guard let course = course(ofEdge: edge, projection: projection) else { return (distance, lengths.last ?? 0, 0) }
         let along = lengths[edge] + (lengths[edge + 1] - lengths[edge]) * fraction
-        return (distance, along, segment.course)
+        return (distance, along, course)
+    }
+
+    /// The course of edge `edge` (from vertex `edge` to the next), if there is such an edge.
+    func course(ofEdge edge: Int, projection: LocalProjection) -> Degrees? {
+        let coordinates = self.coordinates
+        guard edge >= 0, edge + 1 < coordinates.count else { return nil }
+        return (projection.vector(to: coordinates[edge + 1]) - projection.vector(to: coordinates[edge])).course
     }
 }
