@@ -28,7 +28,7 @@ actor GroupCommit {
             let taken = pending
             pending = []
             do {
-                let outcomes = try await store.appending(taken.map(\.batch))
+                let outcomes = try await store.appending(taken.map(\.batch), at: .now)
                 for (item, outcome) in zip(taken, outcomes) { item.reply.resume(returning: outcome) }
             } catch {
                 for item in taken { item.reply.resume(throwing: error) }

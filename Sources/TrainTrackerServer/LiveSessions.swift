@@ -1,29 +1,62 @@
 import TrainTrackerCore
 import TrainTrackerStorage
 
+/// What a live stream carries.
+enum LiveEvent: Sendable, Equatable {
+    /// A new answer, one JSONL line.
+    case answer(String)
+    /// Nothing new; sent every `ServerLimits.heartbeatSeconds` so a vanished client is noticed.
+    case heartbeat
+    /// The stream ends: the session ended, or the server is stopping.
+    case end(reason: String)
+}
+
+/// Why a live stream cannot be opened.
+enum LiveStreamRefusal: Error {
+    /// The token has `ServerLimits.streamsPerToken` streams open.
+    case tooManyStreams(Int)
+    /// The server is stopping.
+    case stopping
+}
+
 /// The tracker of every active session, in memory: fed each accepted batch, it answers with
-/// the latest result and streams every new one to the session's listeners. After a restart a
-/// session's tracker is rebuilt from its stored fixes the first time it is needed.
+/// the latest result and streams every new one to the session's listeners. A session's
+/// tracker is rebuilt from its stored fixes the first time it is needed after a restart or
+/// after it left memory: trackers idle for `ServerLimits.sessionIdleSeconds`, and the least
+/// recently used beyond `ServerLimits.trackersInMemory`, leave unless someone listens.
 actor LiveSessions {
+    private struct Listener {
+        var continuation: AsyncStream<LiveEvent>.Continuation
+        var tokenHash: String
+        var heartbeat: Task<Void, Never>
+    }
+
     private struct Live {
         var tracker: DefaultTracker
         var lastTimestamp: Timestamp?
         var latest: String?
-        var listeners: [Int: AsyncStream<String>.Continuation] = [:]
+        var listeners: [Int: Listener] = [:]
+        var lastUsed = ContinuousClock.now
     }
 
     private let model: TrackerModel
     private let store: SessionDatabase
+    private let limits: ServerLimits
     private var sessions: [String: Live] = [:]
     private var nextListener = 0
+    private var stopping = false
 
-    init(model: TrackerModel, store: SessionDatabase) {
+    init(model: TrackerModel, store: SessionDatabase, limits: ServerLimits) {
         self.model = model
         self.store = store
+        self.limits = limits
     }
 
     /// How many sessions have a tracker in memory.
     var activeCount: Int { sessions.count }
+
+    /// How many live streams are open.
+    var streamCount: Int { sessions.values.reduce(0) { $0 + $1.listeners.count } }
 
     /// Feeds `fixes` (committed to the store) to session `id`'s tracker and returns its latest
     /// answer as a JSONL line. Fixes older than the last one fed are stored but make the
@@ -36,7 +69,7 @@ actor LiveSessions {
             let listeners = live.listeners
             live = try rebuilt(id)
             live.listeners = listeners
-            if let line = live.latest { for listener in listeners.values { listener.yield(line) } }
+            if let line = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(line)) } }
         } else {
             for (index, fix) in ordered.enumerated() {
                 let result = live.tracker.process(fix.location)
@@ -45,41 +78,93 @@ actor LiveSessions {
                 guard !live.listeners.isEmpty || index == ordered.count - 1 else { continue }
                 let line = result.jsonLine(sessionID: id, fix: fix)
                 live.latest = line
-                for listener in live.listeners.values { listener.yield(line) }
+                for listener in live.listeners.values { listener.continuation.yield(.answer(line)) }
             }
         }
-        sessions[id] = live
+        keep(live, as: id)
         return live.latest
     }
 
     /// Session `id` was just created here: its tracker starts empty, with nothing to rebuild.
     func started(_ id: String) {
-        if sessions[id] == nil { sessions[id] = Live(tracker: DefaultTracker(model: model)) }
+        if sessions[id] == nil { keep(Live(tracker: DefaultTracker(model: model)), as: id) }
     }
 
-    /// A stream of session `id`'s answers from now on, starting with the latest one; it ends
-    /// when the session ends.
-    func listen(to id: String) throws(StorageError) -> AsyncStream<String> {
+    /// A stream of session `id`'s answers from now on, starting with the latest one, for the
+    /// token with hash `tokenHash`; it ends when the session ends, the server stops or `stop`
+    /// is called (the client went away).
+    ///
+    /// - Throws: `LiveStreamRefusal` when the token has its most streams open or the server
+    ///   is stopping; `StorageError` when the session cannot be read.
+    func listen(to id: String, tokenHash: String) throws -> (events: AsyncStream<LiveEvent>, stop: @Sendable () -> Void) {
+        guard !stopping else { throw LiveStreamRefusal.stopping }
+        let open = sessions.values.reduce(0) { $0 + $1.listeners.values.filter { $0.tokenHash == tokenHash }.count }
+        guard open < limits.streamsPerToken else { throw LiveStreamRefusal.tooManyStreams(limits.streamsPerToken) }
         var live = try loaded(id)
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let key = nextListener
         nextListener += 1
-        live.listeners[key] = continuation
-        if let latest = live.latest { continuation.yield(latest) }
-        sessions[id] = live
-        continuation.onTermination = { _ in Task { await self.stopListening(id, key: key) } }
-        return stream
+        let interval = Duration.seconds(limits.heartbeatSeconds)
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                continuation.yield(.heartbeat)
+            }
+        }
+        live.listeners[key] = Listener(continuation: continuation, tokenHash: tokenHash, heartbeat: heartbeat)
+        if let latest = live.latest { continuation.yield(.answer(latest)) }
+        keep(live, as: id)
+        continuation.onTermination = { _ in
+            heartbeat.cancel()
+            Task { await self.stopListening(id, key: key) }
+        }
+        return (stream, { continuation.finish() })
     }
 
     /// Ends session `id`'s streams and forgets its tracker.
     func end(_ id: String) {
         guard let live = sessions.removeValue(forKey: id) else { return }
-        for listener in live.listeners.values { listener.finish() }
+        for listener in live.listeners.values {
+            listener.continuation.yield(.end(reason: "session ended"))
+            listener.continuation.finish()
+        }
+    }
+
+    /// The server is stopping: every stream gets a last event and ends, and no new one opens.
+    func stopAll() {
+        stopping = true
+        for (id, live) in sessions {
+            for listener in live.listeners.values {
+                listener.continuation.yield(.end(reason: "server stopping"))
+                listener.continuation.finish()
+            }
+            sessions[id]?.listeners = [:]
+        }
     }
 
     private func stopListening(_ id: String, key: Int) {
         sessions[id]?.listeners[key] = nil
     }
+
+    /// Keeps `live` as session `id`'s, last used now, and lets idle and surplus trackers go.
+    private func keep(_ live: Live, as id: String) {
+        var live = live
+        let now = ContinuousClock.now
+        live.lastUsed = now
+        sessions[id] = live
+        let idle = Duration.seconds(limits.sessionIdleSeconds)
+        // Checked now and then, not on every batch: a sweep walks every session.
+        guard sessions.count > limits.trackersInMemory || nextSweep <= now else { return }
+        nextSweep = now + .seconds(60)
+        sessions = sessions.filter { $0.key == id || !$0.value.listeners.isEmpty || now - $0.value.lastUsed < idle }
+        if sessions.count > limits.trackersInMemory {
+            let surplus = sessions.filter { $0.key != id && $0.value.listeners.isEmpty }
+                .sorted { $0.value.lastUsed < $1.value.lastUsed }.prefix(sessions.count - limits.trackersInMemory)
+            for (key, _) in surplus { sessions[key] = nil }
+        }
+    }
+
+    private var nextSweep = ContinuousClock.now
 
     private func loaded(_ id: String) throws(StorageError) -> Live {
         if let live = sessions[id] { return live }

@@ -15,6 +15,37 @@ public struct UploadLimits: Hashable, Sendable, Codable {
     }
 }
 
+/// What one client may hold of the server, and how long anything waits. Each has a reason a
+/// client gets when it goes over (413 or 429 with the limit named).
+public struct ServerLimits: Hashable, Sendable {
+    /// The most sessions a device may have open (not ended, with an upload in the last
+    /// `sessionIdleSeconds`); one more is refused with 429.
+    public var openSessionsPerDevice = 16
+    /// A session with no upload for this long no longer counts as open, and its tracker
+    /// leaves memory (it is rebuilt from the store when needed).
+    public var sessionIdleSeconds: Seconds = 3_600
+    /// The most trackers held in memory at once; the least recently used leave first.
+    public var trackersInMemory = 10_000
+    /// The longest session, fix or motion activity id, in UTF-8 bytes.
+    public var maximumIDBytes = 128
+    /// The most requests one token may have in flight at once.
+    public var requestsPerToken = 32
+    /// The most live streams one token may have open at once.
+    public var streamsPerToken = 4
+    /// The most connections the server holds; more wait in the backlog.
+    public var connections = 4_096
+    /// A connection that sends nothing for this long is closed (idle and read timeout).
+    public var idleTimeoutSeconds: Seconds = 30
+    /// A live stream sends a comment this often, so a client that vanished without closing
+    /// its connection is noticed.
+    public var heartbeatSeconds: Seconds = 15
+    /// How long a viewer login lasts.
+    public var viewerLoginSeconds: Seconds = 43_200
+
+    /// The defaults.
+    public init() {}
+}
+
 /// The recorder's settings that `GET /v1/config` hands to phones, so their behaviour changes
 /// without an app release: the tracking-mode thresholds (from the `--config` file) and the
 /// server's upload limits.
@@ -48,11 +79,12 @@ public struct RemoteConfiguration: Sendable {
         self.limits = limits
     }
 
-    /// The body of `GET /v1/config`.
-    var json: String {
+    /// The body of `GET /v1/config`, with the limits a phone must keep to.
+    func json(_ server: ServerLimits) -> String {
         """
         {"tracking":\(tracking),"upload":{"maximumBatch":\(limits.maximumBatch),\
-        "maximumBodyBytes":\(limits.maximumBodyBytes)}}
+        "maximumBodyBytes":\(limits.maximumBodyBytes),"maximumIDBytes":\(server.maximumIDBytes),\
+        "openSessionsPerDevice":\(server.openSessionsPerDevice),"requestsPerToken":\(server.requestsPerToken)}}
         """
     }
 }

@@ -17,6 +17,10 @@ public struct ServerSettings: Sendable {
     /// Elevation data and named peaks for `GET /v1/sight`, if the server has them.
     public var terrain: TileSet?
     public var peaks: [Peak] = []
+    /// What one client may hold, and the timeouts.
+    public var limits = ServerLimits()
+    /// Whether the viewer's login cookie is marked `Secure` (behind HTTPS).
+    public var secureCookies = false
 
     /// The settings; Leaflet from Debian's package location.
     public init(
@@ -36,8 +40,8 @@ final class ServerState: Sendable {
     let model: TrackerModel
     let live: LiveSessions
     let writer: GroupCommit
-    /// Token hash → grant, for tokens already checked against the store.
-    private let grants = Mutex<[String: AccessGrant]>([:])
+    let viewerLogins: ViewerLogins
+    let requestsInFlight = RequestsInFlight()
     /// Session → the device that created it, for sessions already looked up (owners never change).
     private let owners = Mutex<[String: String]>([:])
     /// Session → the railway the tracker named most often, with the fix count it was found at.
@@ -46,21 +50,14 @@ final class ServerState: Sendable {
     init(settings: ServerSettings) {
         self.settings = settings
         model = TrackerModel(dataset: settings.dataset)
-        live = LiveSessions(model: model, store: settings.store)
+        live = LiveSessions(model: model, store: settings.store, limits: settings.limits)
         writer = GroupCommit(store: settings.store)
+        viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)
     }
 
     var store: SessionDatabase { settings.store }
-    var limits: UploadLimits { settings.configuration.limits }
-
-    /// The grant of a bearer token, from the cache or the store.
-    func grant(token: String) throws(StorageError) -> AccessGrant? {
-        let hash = AccessTokens.hash(token)
-        if let grant = grants.withLock({ $0[hash] }) { return grant }
-        guard let grant = try store.grant(tokenHash: hash) else { return nil }
-        grants.withLock { $0[hash] = grant }
-        return grant
-    }
+    var uploadLimits: UploadLimits { settings.configuration.limits }
+    var limits: ServerLimits { settings.limits }
 
     /// The railway detected for session `id` when it had `fixes` fixes, if worked out before.
     func detectedRailway(of id: String, fixes: Int) -> String?? {

@@ -6,7 +6,8 @@ import TrainTrackerStorage
 struct SessionListing {
     let state: ServerState
 
-    /// `GET /v1/sessions`: id, start, end, duration, fixes, and the railway the tracker
+    /// `GET /v1/sessions`: id, start, end, duration (first fix to last, by the phone's clock
+    /// alone), fixes, and the railway the tracker
     /// answered most often (its name and colour), newest first. That railway is worked out
     /// once per session and fix count.
     func json() throws -> String {
@@ -17,7 +18,7 @@ struct SessionListing {
             object.string("id", summary.session.id)
             object.string("startDate", summary.session.startDate.iso8601)
             object.string("endDate", summary.session.endDate?.iso8601)
-            object.number("duration", summary.duration)
+            object.number("duration", summary.fixSpan)
             object.integer("fixes", summary.locationCount)
             let id = summary.session.id
             let known = state.detectedRailway(of: id, fixes: summary.locationCount)

@@ -4,8 +4,41 @@ import TrainTrackerStorage
 /// `POST /v1/sessions`: all fields optional; the server fills in an id and now.
 struct SessionCreation: Decodable {
     var id: String?
-    var startDate: String?
+    var startDate: UploadedTime?
     var notes: String?
+}
+
+/// A time as a phone uploads it: ISO 8601 (with `Z` or an offset), the Eki text form
+/// (`YYYY-MM-DD HH:MM:SS.SSS`, UTC), or a number of seconds or milliseconds since 1970.
+enum UploadedTime: Decodable, Sendable {
+    case text(String)
+    case number(Double)
+    /// Neither text nor a number (a bool, an object, ...).
+    case unreadable
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            self = .text(text)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .unreadable
+        }
+    }
+
+    /// The time, or the problem: unreadable, or outside 1900 to 2199.
+    var timestamp: Result<Timestamp, FixProblem> {
+        switch self {
+        case .text(let text):
+            guard let time = Timestamp(parsing: text) else { return .failure(.unreadableTimestamp) }
+            return time.isInDomainRange ? .success(time) : .failure(.timestampOutOfRange)
+        case .number(let number):
+            guard let time = Timestamp(epoch: number) else { return .failure(.timestampOutOfRange) }
+            return .success(time)
+        case .unreadable: return .failure(.unreadableTimestamp)
+        }
+    }
 }
 
 /// One fix as a phone uploads it: the Eki `locations` columns. Fields a phone could not
@@ -16,7 +49,7 @@ struct LocationPayload: Decodable {
     var latitude: Double?
     var longitude: Double?
     var altitude: Double?
-    var timestamp: String?
+    var timestamp: UploadedTime?
     var horizontalAccuracy: Double?
     var course: Double?
     var speed: Double?
@@ -31,18 +64,23 @@ struct LocationPayload: Decodable {
         latitude = try? container.decodeIfPresent(Double.self, forKey: .latitude)
         longitude = try? container.decodeIfPresent(Double.self, forKey: .longitude)
         altitude = try? container.decodeIfPresent(Double.self, forKey: .altitude)
-        timestamp = try? container.decodeIfPresent(String.self, forKey: .timestamp)
+        timestamp = try? container.decodeIfPresent(UploadedTime.self, forKey: .timestamp)
         horizontalAccuracy = try? container.decodeIfPresent(Double.self, forKey: .horizontalAccuracy)
         course = try? container.decodeIfPresent(Double.self, forKey: .course)
         speed = try? container.decodeIfPresent(Double.self, forKey: .speed)
     }
 
-    /// The fix for the sanitizer, or nil without an id (nothing to store it under).
-    var raw: RawFix? {
-        guard let id, !id.isEmpty else { return nil }
-        return RawFix(
-            id: id, latitude: latitude, longitude: longitude, timestamp: timestamp ?? "",
-            horizontalAccuracy: horizontalAccuracy, speed: speed, course: course, altitude: altitude)
+    /// The fix for the sanitizer (its time in the Eki text form), or why it cannot be one: no
+    /// id, an id longer than `maximumIDBytes`, or a time that is not one.
+    func raw(maximumIDBytes: Int) -> Result<RawFix, FixProblem> {
+        guard let id, !id.isEmpty else { return .failure(.missingID) }
+        guard id.utf8.count <= maximumIDBytes else { return .failure(.overlongID) }
+        guard let timestamp else { return .failure(.unreadableTimestamp) }
+        return timestamp.timestamp.map { time in
+            RawFix(
+                id: id, latitude: latitude, longitude: longitude, timestamp: time.ekiText,
+                horizontalAccuracy: horizontalAccuracy, speed: speed, course: course, altitude: altitude)
+        }
     }
 }
 
@@ -79,9 +117,11 @@ struct MotionActivityPayload: Decodable {
         }
     }
 
-    /// The sample of session `sessionID`, or nil when it cannot be used.
-    func activity(sessionID: String) -> MotionActivity? {
-        guard let id, !id.isEmpty, let start = startDate.flatMap({ Timestamp(parsing: $0) }),
+    /// The sample of session `sessionID`, or nil when it cannot be used (no id, one longer
+    /// than `maximumIDBytes`, no start date between 1900 and 2199, no confidence).
+    func activity(sessionID: String, maximumIDBytes: Int) -> MotionActivity? {
+        guard let id, !id.isEmpty, id.utf8.count <= maximumIDBytes,
+            let start = startDate.flatMap({ Timestamp(parsing: $0) }), start.isInDomainRange,
             let confidence = confidence.flatMap({ MotionConfidence(rawValue: $0) })
         else { return nil }
         return MotionActivity(

@@ -2,28 +2,6 @@ import Foundation
 import GRDB
 import TrainTrackerCore
 
-/// Who may do what on the live server.
-public enum AccessRole: String, Hashable, Sendable, CaseIterable {
-    /// A phone: creates sessions and writes to its own, reads nothing.
-    case device
-    /// An operator: reads every session.
-    case admin
-}
-
-/// A token's stored record: its hash (never the token), what it may do, and for a device its name.
-public struct AccessGrant: Hashable, Sendable {
-    /// The role the token carries.
-    public var role: AccessRole
-    /// The device's name (for an admin, the name given or "admin").
-    public var name: String
-
-    /// A grant of `role` to `name`.
-    public init(role: AccessRole, name: String) {
-        self.role = role
-        self.name = name
-    }
-}
-
 /// What a batch of fixes did to the store.
 public struct BatchOutcome: Hashable, Sendable {
     /// Rows written now.
@@ -35,7 +13,8 @@ public struct BatchOutcome: Hashable, Sendable {
 extension SessionDatabase {
     /// The live server's migrations: the Eki session tables when missing (a file recorded on a
     /// phone already has them), then the server's own tables beside them. The Eki tables are
-    /// never altered, so the file stays readable by the recorder's tools.
+    /// never altered (the server stores a fix's id as `SESSION/FIX`, text as any id), so the file
+    /// stays readable by the recorder's tools.
     static var serverMigrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("server v1: Eki session tables if missing") { db in
@@ -62,6 +41,21 @@ extension SessionDatabase {
                     CREATE TABLE serverSessionOwner (sessionID TEXT PRIMARY KEY NOT NULL, device TEXT NOT NULL) STRICT;
                     """)
         }
+        migrator.registerMigration("server v3: token expiry and revocation, session activity, fix ids per session") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE serverAccessToken ADD COLUMN expiresAt TEXT;
+                    ALTER TABLE serverAccessToken ADD COLUMN revokedAt TEXT;
+                    ALTER TABLE serverSessionOwner ADD COLUMN lastActivity TEXT;
+                    CREATE INDEX serverSessionOwner_on_device ON serverSessionOwner(device);
+                    UPDATE OR IGNORE locations SET id = sessionID || '/' || id
+                      WHERE sessionID IN (SELECT sessionID FROM serverSessionOwner)
+                        AND substr(id, 1, length(sessionID) + 1) != sessionID || '/';
+                    UPDATE OR IGNORE motionActivities SET id = sessionID || '/' || id
+                      WHERE sessionID IN (SELECT sessionID FROM serverSessionOwner)
+                        AND substr(id, 1, length(sessionID) + 1) != sessionID || '/';
+                    """)
+        }
         return migrator
     }
 
@@ -84,52 +78,6 @@ extension SessionDatabase {
         }
     }
 
-    /// Stores a token by its hash.
-    ///
-    /// - Throws: `StorageError` for a database error.
-    public func storeToken(hash: String, grant: AccessGrant, at time: Timestamp) throws(StorageError) {
-        do {
-            try queue.write { db in
-                try db.execute(
-                    sql: "INSERT INTO serverAccessToken (hash, role, name, createdAt) VALUES (?, ?, ?, ?)",
-                    arguments: [hash, grant.role.rawValue, grant.name, time.ekiText])
-            }
-        } catch {
-            throw DatabaseFile.storageError(error, path: path)
-        }
-    }
-
-    /// The grant of the token with this hash, if any.
-    ///
-    /// - Throws: `StorageError` for a database error.
-    public func grant(tokenHash: String) throws(StorageError) -> AccessGrant? {
-        do {
-            return try queue.read { db in
-                guard
-                    let row = try Row.fetchOne(
-                        db, sql: "SELECT role, name FROM serverAccessToken WHERE hash = ?", arguments: [tokenHash]),
-                    let role = AccessRole(rawValue: row[0])
-                else { return nil }
-                return AccessGrant(role: role, name: row[1])
-            }
-        } catch {
-            throw DatabaseFile.storageError(error, path: path)
-        }
-    }
-
-    /// Every stored grant, for listing.
-    public func grants() throws(StorageError) -> [AccessGrant] {
-        do {
-            return try queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT role, name FROM serverAccessToken ORDER BY createdAt, name").compactMap { row in
-                    AccessRole(rawValue: row[0]).map { AccessGrant(role: $0, name: row[1]) }
-                }
-            }
-        } catch {
-            throw DatabaseFile.storageError(error, path: path)
-        }
-    }
-
     /// What creating a session did.
     public enum SessionCreation: Hashable, Sendable {
         /// The session is new.
@@ -138,13 +86,33 @@ extension SessionDatabase {
         case alreadyYours
         /// Another device's session, or one recorded elsewhere, has that id.
         case taken
+        /// The device has this many open sessions already, the most it may have.
+        case tooManyOpen(Int)
     }
 
-    /// Creates session `session` owned by device `device`; a retried creation of the same
-    /// session by the same device changes nothing.
+    /// How many sessions a device may have open, and how long one stays open without an upload.
+    public struct OpenSessionLimit: Hashable, Sendable {
+        /// The most sessions a device may have open at once.
+        public var maximum: Int
+        /// A session not ended whose last upload is older than this counts as abandoned, not open.
+        public var idleSeconds: Seconds
+
+        /// The limit: `maximum` open sessions, idle after `idleSeconds`.
+        public init(maximum: Int, idleSeconds: Seconds) {
+            self.maximum = maximum
+            self.idleSeconds = idleSeconds
+        }
+    }
+
+    /// Creates session `session` owned by device `device`, at `time` by the server's clock; a
+    /// retried creation of the same session by the same device changes nothing. A device that
+    /// has `limit.maximum` sessions open (not ended, an upload within `limit.idleSeconds`)
+    /// gets `.tooManyOpen`.
     ///
     /// - Throws: `StorageError` for a database error.
-    public func createSession(_ session: Session, owner device: String) throws(StorageError) -> SessionCreation {
+    public func createSession(_ session: Session, owner device: String, at time: Timestamp, limit: OpenSessionLimit)
+        throws(StorageError) -> SessionCreation
+    {
         do {
             return try queue.write { db in
                 if try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [session.id]) != nil {
@@ -152,9 +120,19 @@ extension SessionDatabase {
                         db, sql: "SELECT device FROM serverSessionOwner WHERE sessionID = ?", arguments: [session.id])
                     return owner == device ? .alreadyYours : .taken
                 }
+                let open =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM serverSessionOwner o JOIN sessions s ON s.id = o.sessionID
+                            WHERE o.device = ? AND s.endDate IS NULL AND o.lastActivity >= ?
+                            """,
+                        arguments: [device, time.adding(-limit.idleSeconds).ekiText]) ?? 0
+                guard open < limit.maximum else { return .tooManyOpen(open) }
                 try Self.write(session, db)
                 try db.execute(
-                    sql: "INSERT INTO serverSessionOwner (sessionID, device) VALUES (?, ?)", arguments: [session.id, device])
+                    sql: "INSERT INTO serverSessionOwner (sessionID, device, lastActivity) VALUES (?, ?, ?)",
+                    arguments: [session.id, device, time.ekiText])
                 return .created
             }
         } catch {
@@ -185,11 +163,17 @@ extension SessionDatabase {
         }
     }
 
-    /// Marks session `id` as ended at `time`.
-    public func endSession(_ id: String, at time: Timestamp) throws(StorageError) {
+    /// Marks session `id` as ended at its last fix (its start when it has none): the phone's
+    /// clock, as every other time of the session, never the server's.
+    public func endSession(_ id: String) throws(StorageError) {
         do {
             try queue.write { db in
-                try db.execute(sql: "UPDATE sessions SET endDate = ? WHERE id = ?", arguments: [time.ekiText, id])
+                try db.execute(
+                    sql: """
+                        UPDATE sessions SET endDate = COALESCE(
+                          (SELECT MAX(timestamp) FROM locations WHERE sessionID = sessions.id), startDate)
+                        WHERE id = ?
+                        """, arguments: [id])
             }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
@@ -210,22 +194,31 @@ extension SessionDatabase {
         }
     }
 
-    /// Writes several sessions' batches in one transaction (a group commit): all or none.
+    /// Writes several sessions' batches in one transaction (a group commit): all or none. Each
+    /// fix is stored under its session (`locations.id` is `SESSION/FIX`), so the same fix id
+    /// in two sessions is two fixes, and a retried batch stores nothing twice. `time`, by the
+    /// server's clock, is each session's last activity.
     ///
     /// - Returns: what each batch did, in order.
     /// - Throws: `StorageError` for a database error; nothing is written then.
-    public func appending(_ batches: [FixBatch]) async throws(StorageError) -> [BatchOutcome] {
+    public func appending(_ batches: [FixBatch], at time: Timestamp) async throws(StorageError) -> [BatchOutcome] {
         do {
             return try await queue.write { db in
-                try batches.map { try Self.append(fixes: $0.fixes, toSession: $0.sessionID, db) }
+                try batches.map { batch in
+                    try db.execute(
+                        sql: "UPDATE serverSessionOwner SET lastActivity = ? WHERE sessionID = ?",
+                        arguments: [time.ekiText, batch.sessionID])
+                    return try Self.append(fixes: batch.fixes, toSession: batch.sessionID, db)
+                }
             }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
         }
     }
 
-    /// Appends motion activities in one transaction, leaving stored ids alone (a retried
-    /// batch stores nothing twice), without blocking a thread while the writer is busy.
+    /// Appends motion activities in one transaction, each stored under its session as fixes
+    /// are, leaving stored ids alone (a retried batch stores nothing twice), without blocking
+    /// a thread while the writer is busy.
     ///
     /// - Throws: `StorageError` for a database error; nothing of the batch is written then.
     public func appending(motionActivities: [MotionActivity]) async throws(StorageError) -> BatchOutcome {
@@ -239,12 +232,12 @@ extension SessionDatabase {
     /// Appends fixes to session `sessionID`; a fix whose id is stored already is left alone,
     /// so a retried batch stores nothing twice.
     private static func append(fixes: [RecordedFix], toSession sessionID: String, _ db: Database) throws -> BatchOutcome {
-        let inserted = try write(fixes: fixes, sessionID: sessionID, .ignore, db)
+        let inserted = try write(fixes: fixes, sessionID: sessionID, .ignore, scoped: true, db)
         return BatchOutcome(inserted: inserted, duplicates: fixes.count - inserted)
     }
 
     private static func append(motionActivities: [MotionActivity], _ db: Database) throws -> BatchOutcome {
-        let inserted = try write(motionActivities: motionActivities, .ignore, db)
+        let inserted = try write(motionActivities: motionActivities, .ignore, scoped: true, db)
         return BatchOutcome(inserted: inserted, duplicates: motionActivities.count - inserted)
     }
 }

@@ -76,16 +76,19 @@ public struct SessionDatabase: Sendable {
                     sql: """
                         SELECT s.id, s.startDate, s.endDate, s.notes, s.isFromColdLaunch, s.isOnTrain,
                                (SELECT COUNT(*) FROM locations l WHERE l.sessionID = s.id),
-                               (SELECT MAX(timestamp) FROM locations l WHERE l.sessionID = s.id)
+                               (SELECT MAX(timestamp) FROM locations l WHERE l.sessionID = s.id),
+                               (SELECT MIN(timestamp) FROM locations l WHERE l.sessionID = s.id)
                         FROM sessions s
                         """
                 )
                 return try rows.map { row in
                     let session = try session(from: row)
                     let last = (row[7] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) }
+                    let first = (row[8] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) }
                     let end = session.endDate ?? last
                     return SessionSummary(
-                        session: session, locationCount: row[6], duration: end.map { $0.seconds(since: session.startDate) })
+                        session: session, locationCount: row[6], duration: end.map { $0.seconds(since: session.startDate) },
+                        fixSpan: last.flatMap { last in first.map { last.seconds(since: $0) } })
                 }
                 .sorted { ($0.session.startDate, $0.session.id) < ($1.session.startDate, $1.session.id) }
             }
@@ -125,7 +128,8 @@ public struct SessionDatabase: Sendable {
                     let values: [DatabaseValue] = (0..<8).map { row[$0] }
                     fixes.append(
                         RawFix(
-                            id: values[0].text ?? "\(values[0])", latitude: values[1].number, longitude: values[2].number,
+                            id: Self.recordID(values[0].text ?? "\(values[0])", sessionID: sessionID),
+                            latitude: values[1].number, longitude: values[2].number,
                             timestamp: values[3].text ?? "", horizontalAccuracy: values[4].number,
                             speed: values[5].number, course: values[6].number, altitude: values[7].number
                         )
@@ -160,7 +164,7 @@ public struct SessionDatabase: Sendable {
                     guard let start = (row[1] as DatabaseValue).text.flatMap({ Timestamp(parsing: $0) }) else { return nil }
                     func flag(_ index: Int) -> Bool { ((row[index] as DatabaseValue).number ?? 0) != 0 }
                     return MotionActivity(
-                        id: (row[0] as DatabaseValue).text ?? "", startDate: start,
+                        id: Self.recordID((row[0] as DatabaseValue).text ?? "", sessionID: sessionID), startDate: start,
                         confidence: (row[2] as DatabaseValue).text.flatMap(MotionConfidence.init(rawValue:)) ?? .low,
                         stationary: flag(3), walking: flag(4), running: flag(5), automotive: flag(6), cycling: flag(7),
                         unknown: flag(8), sessionID: (row[9] as DatabaseValue).text
@@ -234,9 +238,25 @@ extension SessionDatabase {
             ])
     }
 
+    /// The id a row of session `sessionID` is stored under: the record's own, or `SESSION/ID`
+    /// when `scoped` (the live server's, where ids come from many devices).
+    static func storedID(_ id: String, sessionID: String?, scoped: Bool) -> String {
+        guard scoped, let sessionID else { return id }
+        return sessionID + "/" + id
+    }
+
+    /// The record's own id of a stored row of session `sessionID`: without the `SESSION/`
+    /// prefix the live server stores.
+    static func recordID(_ stored: String, sessionID: String) -> String {
+        let prefix = sessionID + "/"
+        return stored.hasPrefix(prefix) ? String(stored.dropFirst(prefix.count)) : stored
+    }
+
     /// Writes `locations` rows of session `sessionID` (missing speed and course as -1, as the
-    /// recorder does); returns how many rows were written.
-    static func write(fixes: [RecordedFix], sessionID: String, _ conflict: Conflict, _ db: Database) throws -> Int {
+    /// recorder does), under `SESSION/ID` when `scoped`; returns how many rows were written.
+    static func write(fixes: [RecordedFix], sessionID: String, _ conflict: Conflict, scoped: Bool = false, _ db: Database)
+        throws -> Int
+    {
         // Cached: a group commit writes many sessions' batches in one transaction.
         let statement = try db.cachedStatement(
             sql: """
@@ -247,7 +267,8 @@ extension SessionDatabase {
         for fix in fixes {
             let location = fix.location
             try statement.execute(arguments: [
-                fix.id, location.coordinate.latitude, location.coordinate.longitude, location.altitude,
+                storedID(fix.id, sessionID: sessionID, scoped: scoped), location.coordinate.latitude,
+                location.coordinate.longitude, location.altitude,
                 location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1, sessionID,
             ])
             written += db.changesCount
@@ -255,8 +276,11 @@ extension SessionDatabase {
         return written
     }
 
-    /// Writes `motionActivities` rows; returns how many rows were written.
-    static func write(motionActivities: [MotionActivity], _ conflict: Conflict, _ db: Database) throws -> Int {
+    /// Writes `motionActivities` rows, under `SESSION/ID` when `scoped`; returns how many rows
+    /// were written.
+    static func write(motionActivities: [MotionActivity], _ conflict: Conflict, scoped: Bool = false, _ db: Database)
+        throws -> Int
+    {
         var written = 0
         for activity in motionActivities {
             try db.execute(
@@ -265,7 +289,8 @@ extension SessionDatabase {
                       automotive, cycling, unknown, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    activity.id, activity.startDate.ekiText, activity.confidence.rawValue, activity.stationary,
+                    storedID(activity.id, sessionID: activity.sessionID, scoped: scoped), activity.startDate.ekiText,
+                    activity.confidence.rawValue, activity.stationary,
                     activity.walking, activity.running, activity.automotive, activity.cycling, activity.unknown,
                     activity.sessionID,
                 ])

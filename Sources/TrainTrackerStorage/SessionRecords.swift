@@ -37,6 +37,8 @@ public struct SessionSummary: Hashable, Sendable {
     public var locationCount: Int
     /// Seconds from the start date to the end date, or to the last fix when it has no end date.
     public var duration: Seconds?
+    /// Seconds from the first fix to the last, by the phone's clock alone; `nil` without fixes.
+    public var fixSpan: Seconds?
 }
 
 /// How confident Core Motion was of an activity.

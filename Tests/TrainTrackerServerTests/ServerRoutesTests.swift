@@ -237,7 +237,7 @@ import TrainTrackerTestSupport
         let text = try String(contentsOfFile: fixture.directory.path("sessions.sqlite"), encoding: .isoLatin1)
         for token in [fixture.admin, fixture.phone] {
             #expect(!text.contains(token))
-            #expect(try fixture.store.grant(tokenHash: AccessTokens.hash(token)) != nil)
+            #expect(try fixture.store.grant(tokenHash: AccessTokens.hash(token), at: Timestamp(secondsSince1970: 1_758_500_001)) != nil)
         }
     }
 

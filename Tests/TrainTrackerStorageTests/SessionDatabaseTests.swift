@@ -134,7 +134,7 @@ import TrainTrackerTestSupport
         #expect(fixes.map(\.id) == ["ok-0", "ok-1", "ok-2"])
         #expect(fixes.allSatisfy { $0.location.speed == nil && $0.location.course == nil })
         #expect(report.invalidCoordinate == 3)
-        #expect(report.negativeAccuracy == 1)
+        #expect(report.invalidAccuracy == 1)
         #expect(report.unreadableTimestamp == 1)
         #expect(report.duplicateID == 1)
         #expect(report.duplicateTimestamp == 1)

@@ -15,7 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
             live (server-sent events) and look at them in the Session Viewer at /. Sessions are stored in \
             the Eki session schema (a file recorded on a phone can be served as it is), in WAL mode: a \
             batch is acknowledged only once committed. Tokens come from `traintracker token create`. \
-            Prints "listening on http://HOST:PORT" on stderr once it accepts connections.
+            Prints "listening on http://HOST:PORT" on stderr once it accepts connections. SIGTERM or \
+            SIGINT stops it within moments: live streams get a last `end` event, uploads in flight finish.
             """
     )
 
@@ -42,6 +43,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where Leaflet's leaflet.js and leaflet.css are.", valueName: "directory"))
     var leaflet = "/usr/share/javascript/leaflet"
 
+    @Option(help: "The most sessions one device may have open at once.")
+    var openSessionsPerDevice = 16
+
+    @Option(help: ArgumentHelp("The most requests one token may have in flight at once.", valueName: "count"))
+    var requestsPerToken = 32
+
+    @Option(help: ArgumentHelp("The most connections the server holds at once.", valueName: "count"))
+    var maximumConnections = 4_096
+
+    @Option(help: ArgumentHelp("Seconds a connection may stay silent before it is closed.", valueName: "seconds"))
+    var idleTimeout = 30.0
+
+    @Flag(help: "Mark the viewer's login cookie Secure (when the server is behind HTTPS).")
+    var secureCookies = false
+
     @Option(help: ArgumentHelp("SRTM tiles for GET /v1/sight.", valueName: "directory"))
     var dem: String?
 
@@ -52,6 +68,14 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maximumBatch > 0 else { throw ValidationError("--maximum-batch must be positive") }
         guard maximumBodyBytes >= 1_024 else { throw ValidationError("--maximum-body-bytes must be at least 1024") }
+        guard (1...100_000).contains(openSessionsPerDevice) else {
+            throw ValidationError("--open-sessions-per-device must be 1 to 100000")
+        }
+        guard (1...10_000).contains(requestsPerToken) else { throw ValidationError("--requests-per-token must be 1 to 10000") }
+        guard (1...1_000_000).contains(maximumConnections) else {
+            throw ValidationError("--maximum-connections must be 1 to 1000000")
+        }
+        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
     }
 
     func run() async throws {
@@ -81,10 +105,14 @@ struct ServeCommand: AsyncParsableCommand {
         var settings = ServerSettings(dataset: dataset, store: store, configuration: remote, leafletDirectory: leaflet)
         settings.terrain = terrain
         settings.peaks = namedPeaks
+        settings.limits.openSessionsPerDevice = openSessionsPerDevice
+        settings.limits.requestsPerToken = requestsPerToken
+        settings.limits.connections = maximumConnections
+        settings.limits.idleTimeoutSeconds = idleTimeout
+        settings.secureCookies = secureCookies
         let host = host
-        let app = buildApplication(settings, host: host, port: port) { port in
+        try await runServer(settings, host: host, port: port) { port in
             StandardError.line("listening on http://\(host):\(port)")
         }
-        try await app.runService()
     }
 }

@@ -47,37 +47,91 @@ public struct RecordedFix: Hashable, Sendable {
     }
 }
 
+/// Why a fix was skipped. A noisy fix is data, not an error: it is counted and named.
+public enum FixProblem: String, CaseIterable, Hashable, Sendable, Error {
+    /// No id to store the fix under.
+    case missingID = "missing id"
+    /// An id longer than the reader takes (`FixSanitizer.maximumIDLength` on the server).
+    case overlongID = "id too long"
+    /// A missing, NaN or out-of-range latitude or longitude.
+    case invalidCoordinate = "invalid coordinate"
+    /// A negative, NaN or larger than 100 km horizontal accuracy (a negative one is Core
+    /// Location's "no position").
+    case invalidAccuracy = "invalid accuracy"
+    /// A speed that is NaN, infinite or beyond `DomainRange.speed`.
+    case invalidSpeed = "speed out of range"
+    /// A course that is NaN, infinite or beyond 360°.
+    case invalidCourse = "course out of range"
+    /// An altitude that is NaN, infinite or beyond `DomainRange.altitude`.
+    case invalidAltitude = "altitude out of range"
+    /// A timestamp that could not be read.
+    case unreadableTimestamp = "unreadable timestamp"
+    /// A timestamp before 1900 or after 2199.
+    case timestampOutOfRange = "timestamp out of range"
+    /// An id already used by an earlier fix.
+    case duplicateID = "duplicate id"
+    /// The same timestamp as the fix kept before it.
+    case duplicateTimestamp = "duplicate timestamp"
+}
+
+/// A fix that was skipped, and why.
+public struct SkippedFix: Hashable, Sendable {
+    /// The fix's id as given (possibly empty).
+    public var id: String
+    /// Why it was skipped.
+    public var problem: FixProblem
+
+    /// A skipped fix.
+    public init(id: String, problem: FixProblem) {
+        self.id = id
+        self.problem = problem
+    }
+}
+
 /// How many fixes were skipped or reordered, and why. A noisy fix is data, not an error.
 public struct FixSanitizerReport: Hashable, Sendable {
-    /// Fixes with a missing, NaN or out-of-range latitude or longitude.
-    public var invalidCoordinate = 0
-    /// Fixes with a negative or NaN horizontal accuracy.
-    public var negativeAccuracy = 0
-    /// Fixes whose timestamp could not be read.
-    public var unreadableTimestamp = 0
-    /// Fixes whose id was already used by an earlier fix.
-    public var duplicateID = 0
-    /// Fixes with the same timestamp as the fix kept before them.
-    public var duplicateTimestamp = 0
+    /// The fixes skipped, in the order they were met (at most `FixSanitizer.maximumListedSkips`
+    /// listed; `counts` has them all).
+    public private(set) var skippedFixes: [SkippedFix] = []
+    /// How many fixes each problem skipped.
+    public private(set) var counts: [FixProblem: Int] = [:]
     /// Fixes that were stored out of timestamp order and have been put back in order.
     public var reordered = 0
 
     /// Creates an empty report.
     public init() {}
 
+    /// Counts one skipped fix.
+    public mutating func skip(_ id: String, _ problem: FixProblem) {
+        counts[problem, default: 0] += 1
+        if skippedFixes.count < FixSanitizer.maximumListedSkips { skippedFixes.append(SkippedFix(id: id, problem: problem)) }
+    }
+
+    /// Fixes skipped for `problem`.
+    public func count(_ problem: FixProblem) -> Int { counts[problem] ?? 0 }
+
+    /// Fixes with a missing, NaN or out-of-range latitude or longitude.
+    public var invalidCoordinate: Int { count(.invalidCoordinate) }
+    /// Fixes with a negative, NaN or implausibly large horizontal accuracy.
+    public var invalidAccuracy: Int { count(.invalidAccuracy) }
+    /// Fixes whose timestamp could not be read.
+    public var unreadableTimestamp: Int { count(.unreadableTimestamp) }
+    /// Fixes whose id was already used by an earlier fix.
+    public var duplicateID: Int { count(.duplicateID) }
+    /// Fixes with the same timestamp as the fix kept before them.
+    public var duplicateTimestamp: Int { count(.duplicateTimestamp) }
+
     /// All skipped fixes.
-    public var skipped: Int { invalidCoordinate + negativeAccuracy + unreadableTimestamp + duplicateID + duplicateTimestamp }
+    public var skipped: Int { counts.values.reduce(0, +) }
 
     /// Whether nothing was skipped or reordered.
     public var isClean: Bool { skipped == 0 && reordered == 0 }
 
     /// One line for a warning, e.g. `skipped 3 fixes (2 invalid coordinate, 1 duplicate id); reordered 4 fixes`.
     public var summary: String {
-        let reasons = [
-            (invalidCoordinate, "invalid coordinate"), (negativeAccuracy, "negative accuracy"),
-            (unreadableTimestamp, "unreadable timestamp"), (duplicateID, "duplicate id"),
-            (duplicateTimestamp, "duplicate timestamp"),
-        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        let reasons = FixProblem.allCases.compactMap { problem in
+            counts[problem].map { "\($0) \(problem.rawValue)" }
+        }
         var parts: [String] = []
         if skipped > 0 { parts.append("skipped \(skipped) fix\(skipped == 1 ? "" : "es") (\(reasons.joined(separator: ", ")))") }
         if reordered > 0 { parts.append("reordered \(reordered) out-of-order fix\(reordered == 1 ? "" : "es")") }
@@ -86,17 +140,44 @@ public struct FixSanitizerReport: Hashable, Sendable {
 
     /// Adds the counts of `other`.
     public mutating func add(_ other: FixSanitizerReport) {
-        invalidCoordinate += other.invalidCoordinate
-        negativeAccuracy += other.negativeAccuracy
-        unreadableTimestamp += other.unreadableTimestamp
-        duplicateID += other.duplicateID
-        duplicateTimestamp += other.duplicateTimestamp
+        for item in other.skippedFixes where skippedFixes.count < FixSanitizer.maximumListedSkips {
+            skippedFixes.append(item)
+        }
+        counts.merge(other.counts, uniquingKeysWith: +)
         reordered += other.reordered
     }
 }
 
 /// Turns stored fixes into a clean, strictly time-ordered sequence for the tracker.
 public enum FixSanitizer {
+    /// The most skipped fixes a report lists by id (all are counted).
+    public static let maximumListedSkips = 100
+
+    /// The fix a row describes, or the problem that makes it unusable. Every number is checked
+    /// against `DomainRange`; a negative speed or course is Core Location's "unknown" and
+    /// reads as missing.
+    ///
+    /// - Complexity: O(n) in the length of the timestamp text.
+    public static func location(of row: RawFix) -> Result<Location, FixProblem> {
+        guard let latitude = row.latitude?.within(DomainRange.latitude),
+            let longitude = row.longitude?.within(DomainRange.longitude)
+        else { return .failure(.invalidCoordinate) }
+        if let accuracy = row.horizontalAccuracy, accuracy.within(DomainRange.horizontalAccuracy) == nil {
+            return .failure(.invalidAccuracy)
+        }
+        if let speed = row.speed, !(speed < 0), speed.within(DomainRange.speed) == nil { return .failure(.invalidSpeed) }
+        if let course = row.course, !(course < 0), course.within(DomainRange.course) == nil {
+            return .failure(.invalidCourse)
+        }
+        if let altitude = row.altitude, altitude.within(DomainRange.altitude) == nil { return .failure(.invalidAltitude) }
+        guard let timestamp = Timestamp(parsing: row.timestamp) else { return .failure(.unreadableTimestamp) }
+        guard timestamp.isInDomainRange else { return .failure(.timestampOutOfRange) }
+        return .success(
+            Location(
+                coordinate: Coordinate(latitude: latitude, longitude: longitude), timestamp: timestamp,
+                horizontalAccuracy: row.horizontalAccuracy, speed: row.speed, course: row.course, altitude: row.altitude))
+    }
+
     /// Checks every fix, skips the malformed ones, puts the rest in timestamp order and
     /// drops all but the first of fixes sharing a timestamp.
     ///
@@ -112,28 +193,13 @@ public enum FixSanitizer {
         fixes.reserveCapacity(rows.count)
         for row in rows {
             guard seenIDs.insert(row.id).inserted else {
-                report.duplicateID += 1
+                report.skip(row.id, .duplicateID)
                 continue
             }
-            guard let latitude = row.latitude, let longitude = row.longitude,
-                Coordinate(latitude: latitude, longitude: longitude).isValid
-            else {
-                report.invalidCoordinate += 1
-                continue
+            switch location(of: row) {
+            case .success(let location): fixes.append(RecordedFix(id: row.id, location: location))
+            case .failure(let problem): report.skip(row.id, problem)
             }
-            if let accuracy = row.horizontalAccuracy, !(accuracy >= 0) {
-                report.negativeAccuracy += 1
-                continue
-            }
-            guard let timestamp = Timestamp(parsing: row.timestamp) else {
-                report.unreadableTimestamp += 1
-                continue
-            }
-            let location = Location(
-                coordinate: Coordinate(latitude: latitude, longitude: longitude), timestamp: timestamp,
-                horizontalAccuracy: row.horizontalAccuracy, speed: row.speed, course: row.course, altitude: row.altitude
-            )
-            fixes.append(RecordedFix(id: row.id, location: location))
         }
         var latest = -Double.infinity
         for fix in fixes {
@@ -150,7 +216,7 @@ public enum FixSanitizer {
         unique.reserveCapacity(fixes.count)
         for fix in fixes {
             if let previous = unique.last, previous.location.timestamp == fix.location.timestamp {
-                report.duplicateTimestamp += 1
+                report.skip(fix.id, .duplicateTimestamp)
                 continue
             }
             unique.append(fix)

@@ -34,7 +34,8 @@ extension Timestamp {
     ///     Timestamp(parsing: "2025-03-01 08:12:05.250")
     ///     Timestamp(parsing: "2025-03-01T17:12:05+09:00")
     ///
-    /// Returns `nil` for anything else, including impossible dates such as month 13.
+    /// Returns `nil` for anything else, including impossible dates such as month 13 and
+    /// offsets beyond ±18 h or with 60 minutes or more.
     /// - Complexity: O(n) in the length of the text.
     public init?(parsing text: some StringProtocol) {
         var scanner = DigitScanner(Array(text.utf8))
@@ -67,6 +68,8 @@ extension Timestamp {
             _ = scanner.skip(":")
             let offsetMinutes = scanner.number(digits: 2) ?? 0
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+            // "+99:99" names no clock.
+            guard offsetMinutes < 60, DomainRange.utcOffset.contains(Double(offsetSeconds)) else { return nil }
         } else {
             return nil
         }
@@ -92,8 +95,28 @@ extension Timestamp {
         adding(utcOffset).components.time
     }
 
+    /// The time from seconds since 1970, as a phone or file gives them: seconds, or
+    /// milliseconds when the number is beyond 10^11 (a time after 5138 in seconds, after 1973
+    /// in milliseconds). `nil` outside `DomainRange.secondsSince1970` or not finite.
+    ///
+    ///     Timestamp(epoch: 1_758_355_200)       // 2025-09-20T08:00:00Z
+    ///     Timestamp(epoch: 1_758_355_200_000)   // the same, in milliseconds
+    public init?(epoch number: Double) {
+        let seconds = abs(number) > Self.millisecondEpochThreshold ? number / 1000 : number
+        guard let checked = seconds.within(DomainRange.secondsSince1970) else { return nil }
+        self.init(secondsSince1970: checked)
+    }
+
+    /// Epoch numbers beyond this are milliseconds.
+    static let millisecondEpochThreshold: Double = 100_000_000_000
+
+    /// Whether the time is finite and within `DomainRange.secondsSince1970` (1900 to 2199).
+    public var isInDomainRange: Bool { secondsSince1970.within(DomainRange.secondsSince1970) != nil }
+
+    /// The date, time and milliseconds; a time outside the years 0001 to 9999 (or not finite)
+    /// is written as the nearest of them, so formatting never traps.
     private var components: (date: String, time: String, milliseconds: Int) {
-        let totalMilliseconds = Int((secondsSince1970 * 1000).rounded(.down))
+        let totalMilliseconds = Int(flooring: secondsSince1970 * 1000, within: Self.formattableMilliseconds)
         var days = totalMilliseconds / 86_400_000
         var remainder = totalMilliseconds % 86_400_000
         if remainder < 0 {
@@ -106,6 +129,9 @@ extension Timestamp {
         let time = "\(Self.pad(seconds / 3600, 2)):\(Self.pad(seconds / 60 % 60, 2)):\(Self.pad(seconds % 60, 2))"
         return (date, time, remainder % 1000)
     }
+
+    /// 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    private static let formattableMilliseconds = -62_135_596_800_000...253_402_300_799_999
 
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)

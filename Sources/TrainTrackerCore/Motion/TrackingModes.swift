@@ -139,20 +139,20 @@ public struct TrackingModeMachine: Sendable {
         case .activelyMoving:
             // Fast for a while, not one far-off fix's jump.
             if held(fastSince, Self.fastHold) {
-                return change(to: .inFastVehicle, at: now, "speed \(Int((estimate.speed * 3.6).rounded())) km/h")
+                return change(to: .inFastVehicle, at: now, "speed \(wholeNumber(estimate.speed * 3.6)) km/h")
             }
             if sameLocation(for: settings.stopMovingSameLocationTime, at: now) {
-                return change(to: .notMoving, at: now, "within \(Int(settings.sameLocationDistance)) m for \(Int(keep)) s")
+                return change(to: .notMoving, at: now, "within \(wholeNumber(settings.sameLocationDistance)) m for \(wholeNumber(keep)) s")
             }
             if still { return change(to: .stopped, at: now, recognised == .stationary ? "recognised still" : "speed 0") }
         case .stopped:
             if held(movingSince, settings.activelyMovingTime) {
-                return change(to: .activelyMoving, at: now, "moving for \(Int(settings.activelyMovingTime)) s")
+                return change(to: .activelyMoving, at: now, "moving for \(wholeNumber(settings.activelyMovingTime)) s")
             }
             if held(stillSince, settings.stoppedMovingStationaryTime)
                 || sameLocation(for: settings.stopMovingSameLocationTime, at: now)
             {
-                return change(to: .notMoving, at: now, "still for \(Int(settings.stoppedMovingStationaryTime)) s")
+                return change(to: .notMoving, at: now, "still for \(wholeNumber(settings.stoppedMovingStationaryTime)) s")
             }
         case .notMoving:
             if let anchor, location.coordinate.distance(to: anchor) > settings.startedTravellingDistance,
@@ -160,16 +160,16 @@ public struct TrackingModeMachine: Sendable {
             {
                 return change(
                     to: .activelyMoving, at: now,
-                    "\(Int(location.coordinate.distance(to: anchor))) m from where it settled")
+                    "\(wholeNumber(location.coordinate.distance(to: anchor))) m from where it settled")
             }
             if held(movingSince, settings.activelyMovingTime) {
-                return change(to: .activelyMoving, at: now, "moving for \(Int(settings.activelyMovingTime)) s")
+                return change(to: .activelyMoving, at: now, "moving for \(wholeNumber(settings.activelyMovingTime)) s")
             }
         case .inFastVehicle:
             if held(slowSince, settings.inVehicleOrStationaryTime) {
                 return change(
                     to: still ? .stopped : .activelyMoving, at: now,
-                    "below \(Int((settings.fastSpeed * 3.6).rounded())) km/h for \(Int(settings.inVehicleOrStationaryTime)) s")
+                    "below \(wholeNumber(settings.fastSpeed * 3.6)) km/h for \(wholeNumber(settings.inVehicleOrStationaryTime)) s")
             }
         }
         return nil

@@ -12,6 +12,11 @@ public enum NetworkError: Error, Hashable, Sendable, CustomStringConvertible {
     case emptyTrack(railway: String)
     /// A station's coordinate is not a valid WGS-84 position.
     case invalidCoordinate(station: String)
+    /// A track vertex (counted from 0) is not a valid WGS-84 position.
+    case invalidTrackCoordinate(railway: String, vertex: Int)
+    /// Two consecutive track vertices lie further apart than any railway runs without a
+    /// bend or a station (`RailwayNetwork.longestTrackEdge`).
+    case trackEdgeTooLong(railway: String, vertex: Int, meters: Meters)
 
     /// One line saying what is wrong.
 
@@ -23,6 +28,10 @@ public enum NetworkError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooFewStations(let railway): "railway '\(railway)' has fewer than two stations"
         case .emptyTrack(let railway): "railway '\(railway)' has no track coordinates"
         case .invalidCoordinate(let station): "station '\(station)' has an invalid coordinate"
+        case .invalidTrackCoordinate(let railway, let vertex):
+            "railway '\(railway)' has an invalid coordinate at track vertex \(vertex)"
+        case .trackEdgeTooLong(let railway, let vertex, let meters):
+            "railway '\(railway)' has a track edge of \(Int(flooring: meters / 1000, within: 0...100_000)) km after vertex \(vertex)"
         }
     }
 }

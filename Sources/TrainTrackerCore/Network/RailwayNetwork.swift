@@ -23,7 +23,8 @@ public struct RailwayNetwork: Sendable {
     /// the station order (track files do not guarantee it).
     ///
     /// - Throws: `NetworkError` for duplicate ids, unknown stations, railways with
-    ///   fewer than two stations or without track, and invalid station coordinates.
+    ///   fewer than two stations or without track, invalid station or track coordinates, and
+    ///   track edges longer than `longestTrackEdge`.
     /// - Complexity: O(V log V) for V track vertices.
     public init(railways: [Railway], stations: [Station]) throws(NetworkError) {
         var stationIndexByID: [String: Int] = [:]
@@ -43,6 +44,7 @@ public struct RailwayNetwork: Sendable {
             }
             guard railway.stationIDs.count >= 2 else { throw .tooFewStations(railway: railway.id) }
             guard !railway.track.polyline.coordinates.isEmpty else { throw .emptyTrack(railway: railway.id) }
+            try Self.check(track: railway.track.polyline, of: railway.id)
             var indices: [Int] = []
             for stationID in railway.stationIDs {
                 guard let stationIndex = stationIndexByID[stationID] else {
@@ -70,6 +72,22 @@ public struct RailwayNetwork: Sendable {
         self.stationCoordinates = railwayStations.map { $0.map { stations[$0].coordinate } }
         self.trackPolylines = oriented.map(\.track.polyline)
         self.isLoop = oriented.map(\.isLoop)
+    }
+
+    /// The longest track edge a network may hold: 1,000 km, beyond any stretch between two
+    /// stations drawn as a straight line.
+    public static let longestTrackEdge: Meters = 1_000_000
+
+    /// Throws for a vertex that is no WGS-84 position or an edge beyond `longestTrackEdge`.
+    private static func check(track: Polyline, of railway: String) throws(NetworkError) {
+        let vertices = track.coordinates
+        for (index, vertex) in vertices.enumerated() where !vertex.isValid {
+            throw .invalidTrackCoordinate(railway: railway, vertex: index)
+        }
+        let lengths = track.cumulativeLengths
+        for index in lengths.indices.dropFirst() where lengths[index] - lengths[index - 1] > longestTrackEdge {
+            throw .trackEdgeTooLong(railway: railway, vertex: index - 1, meters: lengths[index] - lengths[index - 1])
+        }
     }
 
     /// Whether more consecutive station pairs lie backwards along the track than forwards.

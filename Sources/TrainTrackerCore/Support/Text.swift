@@ -47,3 +47,11 @@ extension String {
         return escaped
     }
 }
+
+/// `value` rounded to a whole number for a message: `"12"`, or `"NaN"`, `"inf"`, `"-inf"`;
+/// never a trap, whatever the `Double`.
+package func wholeNumber(_ value: Double) -> String {
+    guard value.isFinite else { return value.isNaN ? "NaN" : value > 0 ? "inf" : "-inf" }
+    guard let whole = Int(wholeNumber: value.rounded()) else { return String(value.rounded()) }
+    return String(whole)
+}

@@ -127,8 +127,9 @@ public struct TileSet: ElevationProvider {
 
     /// The elevation at one point.
     public func elevation(at coordinate: Coordinate) -> Meters? {
-        let latitude = Int((coordinate.latitude).rounded(.down))
-        let longitude = Int((coordinate.longitude).rounded(.down))
+        guard coordinate.isValid else { return nil }
+        let latitude = Int(flooring: coordinate.latitude, within: -90...90)
+        let longitude = Int(flooring: coordinate.longitude, within: -180...180)
         return tiles[Self.key(latitude, longitude)]?.elevation(at: coordinate)
     }
 

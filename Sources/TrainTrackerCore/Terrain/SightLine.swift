@@ -73,6 +73,31 @@ public struct SightQuery: Hashable, Sendable {
         }
     }
 
+    /// The farthest a sight line is followed: 1,000 km, beyond any view on Earth.
+    public static let farthestDistance: Meters = 1_000_000
+
+    /// Throws for a number no camera gives: a heading that is not finite, a pitch outside
+    /// −90 ... 90, an altitude outside `DomainRange.altitude`, a tap outside the view, a field
+    /// of view outside 1 ... 179°, an aspect ratio outside 0.1 ... 10, a step that is not
+    /// positive or a distance beyond `farthestDistance`.
+    public func check() throws(TerrainError) {
+        func require(_ holds: Bool, _ name: String, _ problem: String) throws(TerrainError) {
+            guard holds else { throw .badArgument(name: name, problem: problem) }
+        }
+        try require(observer.isValid, "observer", "is not a position")
+        try require(heading.isFinite, "heading", "must be a finite number of degrees")
+        try require((-90...90).contains(pitch), "pitch", "must be −90 to 90 degrees")
+        if let altitude { try require(altitude.within(DomainRange.altitude) != nil, "altitude", "must be −12,000 to 100,000 m") }
+        try require((0...10).contains(eyeHeight), "eye height", "must be 0 to 10 m")
+        if let tap { try require((0...1).contains(tap.x) && (0...1).contains(tap.y), "tap", "must be 0 to 1 across and down") }
+        try require((1...179).contains(fieldOfView), "field of view", "must be 1 to 179 degrees")
+        try require((0.1...10).contains(aspectRatio), "aspect ratio", "must be 0.1 to 10")
+        try require((-1...1).contains(refraction), "refraction", "must be −1 to 1")
+        try require(
+            step > 0 && step.isFinite && maximumDistance > step && maximumDistance <= Self.farthestDistance, "step",
+            "and the maximum distance must be positive, the distance larger and at most 1,000 km")
+    }
+
     /// How much a line rises over the curved earth per metre² of distance: (1 − k) / 2R, or 0
     /// for the flat model (`refraction` 0).
     var curvature: Double { refraction == 0 ? 0 : (1 - refraction) / (2 * .earthRadius) }
@@ -101,17 +126,10 @@ public enum SightLine {
 
     /// The point looked at.
     ///
-    /// - Throws: `TerrainError.badArgument` for a pitch outside −90 ... 90, a step or distance
-    ///   that is not positive, or an observer with no terrain under it (and no altitude).
+    /// - Throws: `TerrainError.badArgument` for a query outside the ranges `SightQuery.check()`
+    ///   names, or an observer with no terrain under it (and no altitude).
     public static func resolve(_ query: SightQuery, terrain: any ElevationProvider, peaks: [Peak] = []) throws -> SightResult {
-        guard (-90...90).contains(query.pitch) else {
-            throw TerrainError.badArgument(name: "pitch", problem: "must be −90 to 90 degrees")
-        }
-        guard query.step > 0, query.maximumDistance > query.step else {
-            throw TerrainError.badArgument(
-                name: "step", problem: "and the maximum distance must be positive, the distance larger")
-        }
-        guard query.observer.isValid else { throw TerrainError.badArgument(name: "observer", problem: "is not a position") }
+        try query.check()
         let ground = try terrain.elevations(at: [query.observer])[0]
         guard let eye = query.altitude ?? ground.map({ $0 + query.eyeHeight }) else {
             throw TerrainError.badArgument(

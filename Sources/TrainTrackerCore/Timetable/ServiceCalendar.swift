@@ -188,7 +188,8 @@ public struct CivilDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
     /// The service day `time` falls on, on a clock `utcOffset` seconds ahead of UTC.
     public init(_ time: Timestamp, utcOffset: Seconds) {
         let local = time.secondsSince1970 + utcOffset
-        daysSince1970 = Int((local / 86_400).rounded(.down))
+        // Held to ±10^9 days (2.7 million years): never a trap, whatever the time.
+        daysSince1970 = Int(flooring: local / 86_400, within: -1_000_000_000...1_000_000_000)
     }
 
     /// The day `days` later.

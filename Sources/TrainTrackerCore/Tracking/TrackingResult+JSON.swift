@@ -2,7 +2,8 @@ extension TrackingResult {
     /// The answer at `fix` as one line of the JSONL contract shared by `traintracker replay`
     /// and the live server: exactly the keys `sessionID`, `locationID`, `timestamp`,
     /// `railway`, `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`,
-    /// `confidence` (`null` without an answer or when the algorithm does not tell),
+    /// `confidence` (`null` without an answer or when the algorithm does not tell, `eta` also
+    /// when it falls outside `DomainRange.secondsSince1970`),
     /// `estimated` and `candidates` (each with `railway`, `direction`, `station`, `phase`,
     /// `score`), in that order.
     ///
@@ -18,7 +19,8 @@ extension TrackingResult {
         object.string("phase", best?.phase.rawValue)
         object.string("trainType", best?.trainTypeID)
         object.string("nextStop", best?.nextStopID)
-        object.string("eta", best?.eta?.iso8601)
+        // Only a time the contract can carry: never one beyond the years 1900 to 2199.
+        object.string("eta", best?.eta.flatMap { $0.isInDomainRange ? $0.iso8601 : nil })
         object.number("confidence", best?.confidence)
         object.raw("estimated", estimated ? "true" : "false")
         let elements = candidates.map { candidate in

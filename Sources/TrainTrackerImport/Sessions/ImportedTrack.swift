@@ -46,13 +46,15 @@ public enum JourneyFile {
 
     /// Parses a timestamp: ISO 8601, the Eki text form, or seconds (or milliseconds) since
     /// 1970. A text time without a zone (`Z` or `±HH:MM`) is `utcOffset` seconds ahead of UTC.
+    /// `nil` for a time outside `DomainRange.secondsSince1970` (1900 to 2199).
     static func timestamp(_ text: String, utcOffset: Seconds = 0) -> Timestamp? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let timestamp = Timestamp(parsing: trimmed) {
-            return hasZone(trimmed) ? timestamp : timestamp.adding(-utcOffset)
+        if let parsed = Timestamp(parsing: trimmed) {
+            let timestamp = hasZone(trimmed) ? parsed : parsed.adding(-utcOffset)
+            return timestamp.isInDomainRange ? timestamp : nil
         }
-        guard let number = Double(trimmed), number.isFinite, number > 0 else { return nil }
-        return Timestamp(secondsSince1970: number > 100_000_000_000 ? number / 1000 : number)
+        guard let number = Double(trimmed), number > 0 else { return nil }
+        return Timestamp(epoch: number)
     }
 
     /// Whether a date-time text ends in `Z` or a `±HH:MM` / `±HHMM` offset.

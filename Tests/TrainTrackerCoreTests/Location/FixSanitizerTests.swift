@@ -44,7 +44,7 @@ import TrainTrackerCore
         ]
         let (fixes, report) = FixSanitizer.clean(rows)
         #expect(fixes.map(\.id) == ["c"])
-        #expect(report.negativeAccuracy == 2)
+        #expect(report.invalidAccuracy == 2)
     }
 
     @Test func unreadableTimestampsAreSkipped() {

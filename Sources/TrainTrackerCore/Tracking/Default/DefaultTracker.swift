@@ -619,6 +619,8 @@ public struct DefaultTracker: TrackingAlgorithm {
     private static let candidateWindow = latestDelay - earliestDelay
     /// The most trains one hypothesis follows.
     private static let maximumTrips = 64
+    /// The fastest a train runs, for arrival times: 100 m/s (360 km/h), whatever a phone says.
+    private static let fastestTrain: MetersPerSecond = 100
 
     /// How likely a train leaves `delay` seconds after its published time: on time (the
     /// published minute, give or take the detection), late now and then, early rarely.
@@ -718,7 +720,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             var eta: Timestamp?
             if let stop {
                 let distance = max(0, walk.distanceAhead(from: along, to: stop.position))
-                let cruise = max(speed, 12)
+                let cruise = min(max(speed, 12), Self.fastestTrain)
                 eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
             }
             let terminal = isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]

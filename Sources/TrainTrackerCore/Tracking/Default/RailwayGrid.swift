@@ -4,24 +4,26 @@ struct RailwayGrid: Sendable {
     /// Cell size and the reach every cell list covers.
     static let cellSize: Meters = 500
     static let margin: Meters = 500
+    /// Edges whose margin box spans more cells than this (about 4 km square) are entered cell
+    /// by cell along their length: the box of a long edge, from a feed without shapes or a
+    /// hostile one, could be billions of cells.
+    private static let largestBoxCells = 64
 
-    private let origin: Coordinate
-    private let degreesPerCellLatitude: Degrees
-    private let degreesPerCellLongitude: Degrees
+    private let frame: Frame
     private let cells: [Int64: [Int32]]
 
     init(network: RailwayNetwork) {
         let box = network.boundingBox
-        origin = box.southWest
         let projection = LocalProjection(
             origin: Coordinate(
                 latitude: (box.southWest.latitude + box.northEast.latitude) / 2, longitude: box.southWest.longitude))
-        degreesPerCellLatitude = Self.cellSize / projection.metersPerDegreeLatitude
         // The longitude scale of the southern edge is the smallest cell in metres; take the northern
         // (narrowest) so that cells are never narrower than `cellSize`.
         let north = LocalProjection(
             origin: Coordinate(latitude: min(89, max(box.northEast.latitude, box.southWest.latitude)), longitude: 0))
-        degreesPerCellLongitude = Self.cellSize / max(north.metersPerDegreeLongitude, 1)
+        let frame = Frame(
+            origin: box.southWest, degreesPerCellLatitude: Self.cellSize / projection.metersPerDegreeLatitude,
+            degreesPerCellLongitude: Self.cellSize / max(north.metersPerDegreeLongitude, 1))
         let marginLatitude = Self.margin / projection.metersPerDegreeLatitude
         let marginLongitude = Self.margin / max(north.metersPerDegreeLongitude, 1)
         var cells: [Int64: Set<Int32>] = [:]
@@ -30,34 +32,72 @@ struct RailwayGrid: Sendable {
             for index in vertices.indices {
                 let from = vertices[index]
                 let to = vertices[min(index + 1, vertices.count - 1)]
-                let south = min(from.latitude, to.latitude) - marginLatitude
-                let north = max(from.latitude, to.latitude) + marginLatitude
-                let west = min(from.longitude, to.longitude) - marginLongitude
-                let east = max(from.longitude, to.longitude) + marginLongitude
-                let (row0, column0) = (
-                    Int((south - origin.latitude) / degreesPerCellLatitude),
-                    Int((west - origin.longitude) / degreesPerCellLongitude)
-                )
-                let (row1, column1) = (
-                    Int((north - origin.latitude) / degreesPerCellLatitude),
-                    Int((east - origin.longitude) / degreesPerCellLongitude)
-                )
-                for row in row0...row1 {
-                    for column in column0...column1 {
-                        cells[Self.key(row, column), default: []].insert(Int32(railway))
+                let (row0, column0) = frame.cell(
+                    latitude: min(from.latitude, to.latitude) - marginLatitude,
+                    longitude: min(from.longitude, to.longitude) - marginLongitude)
+                let (row1, column1) = frame.cell(
+                    latitude: max(from.latitude, to.latitude) + marginLatitude,
+                    longitude: max(from.longitude, to.longitude) + marginLongitude)
+                if (row1 - row0 + 1) * (column1 - column0 + 1) <= Self.largestBoxCells {
+                    for row in row0...row1 {
+                        for column in column0...column1 {
+                            cells[Frame.key(row, column), default: []].insert(Int32(railway))
+                        }
                     }
+                } else {
+                    for key in frame.cellsAlong(from: from, to: to) { cells[key, default: []].insert(Int32(railway)) }
                 }
             }
         }
+        self.frame = frame
         self.cells = cells.mapValues { $0.sorted() }
     }
 
-    private static func key(_ row: Int, _ column: Int) -> Int64 { Int64(row) << 32 | Int64(UInt32(truncatingIfNeeded: column)) }
-
     /// The railways whose track may lie within `margin` of `coordinate`.
     func railways(near coordinate: Coordinate) -> [Int32] {
-        let row = Int(((coordinate.latitude - origin.latitude) / degreesPerCellLatitude).rounded(.down))
-        let column = Int(((coordinate.longitude - origin.longitude) / degreesPerCellLongitude).rounded(.down))
-        return cells[Self.key(row, column)] ?? []
+        let (row, column) = frame.cell(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        return cells[Frame.key(row, column)] ?? []
+    }
+
+    /// Where the cells lie: the south-west corner and the size of a cell in degrees.
+    private struct Frame: Sendable {
+        let origin: Coordinate
+        let degreesPerCellLatitude: Degrees
+        let degreesPerCellLongitude: Degrees
+
+        /// Row and column numbers stay within ±10^8 (far beyond any network on Earth), so a
+        /// coordinate that is not finite can never trap.
+        private static let cellNumbers = -100_000_000...100_000_000
+
+        func cell(latitude: Degrees, longitude: Degrees) -> (row: Int, column: Int) {
+            (
+                Int(flooring: (latitude - origin.latitude) / degreesPerCellLatitude, within: Self.cellNumbers),
+                Int(flooring: (longitude - origin.longitude) / degreesPerCellLongitude, within: Self.cellNumbers)
+            )
+        }
+
+        /// The cells within `margin` of the edge `from`–`to`: the neighbours of points a
+        /// quarter cell apart along it.
+        func cellsAlong(from: Coordinate, to: Coordinate) -> Set<Int64> {
+            let step = RailwayGrid.cellSize / 4
+            let steps = Int(flooring: from.distance(to: to) / step, within: 1...10_000_000)
+            // The margin, plus the eighth of a cell between a point of the edge and its nearest sample.
+            let reach = 1 + Int(flooring: (RailwayGrid.margin + step / 2) / RailwayGrid.cellSize, within: 0...10)
+            var found = Set<Int64>()
+            for index in 0...steps {
+                let share = Double(index) / Double(steps)
+                let (row, column) = cell(
+                    latitude: from.latitude + (to.latitude - from.latitude) * share,
+                    longitude: from.longitude + (to.longitude - from.longitude) * share)
+                for dRow in -reach...reach {
+                    for dColumn in -reach...reach { found.insert(Self.key(row + dRow, column + dColumn)) }
+                }
+            }
+            return found
+        }
+
+        static func key(_ row: Int, _ column: Int) -> Int64 {
+            Int64(row) << 32 | Int64(UInt32(truncatingIfNeeded: column))
+        }
     }
 }

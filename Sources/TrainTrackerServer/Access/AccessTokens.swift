@@ -16,14 +16,22 @@ public enum AccessTokens {
         hex(Array(SHA256.hash(data: Array(token.utf8))))
     }
 
-    /// Creates a token for `grant` in `store` and returns it (the only time it is seen).
+    /// Whether `token` has the form `generate()` gives: `tt_` and 64 lower-case hex digits.
+    public static func isWellFormed(_ token: some StringProtocol) -> Bool {
+        let bytes = Array(token.utf8)
+        return bytes.count == 67 && token.hasPrefix("tt_")
+            && bytes.dropFirst(3).allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// Creates a token for `grant` in `store` and returns it (the only time it is seen); it
+    /// stops working at `expiresAt` when given.
     ///
     /// - Throws: `StorageError` when the store cannot be written.
-    public static func create(_ grant: AccessGrant, in store: SessionDatabase, at time: Timestamp) throws(StorageError)
-        -> String
-    {
+    public static func create(
+        _ grant: AccessGrant, in store: SessionDatabase, at time: Timestamp, expiresAt: Timestamp? = nil
+    ) throws(StorageError) -> String {
         let token = generate()
-        try store.storeToken(hash: hash(token), grant: grant, at: time)
+        try store.storeToken(hash: hash(token), grant: grant, at: time, expiresAt: expiresAt)
         return token
     }
 

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import Synchronization
+import TrainTrackerCore
+import TrainTrackerStorage
+
+/// Deny by default: every request needs a working token (`Authorization: Bearer tt_…`, the
+/// scheme in any case) or a viewer cookie, except on the routes `publicPaths` and
+/// `publicPrefixes` name, the only public ones. Revoked and expired tokens stop working on
+/// their next request (the grant is read from the store every time), and so do the viewer
+/// cookies made from them. A token may have `ServerLimits.requestsPerToken` requests in
+/// flight at once; one more gets 429.
+struct Authentication: RouterMiddleware {
+    typealias Context = TrackerRequestContext
+
+    let state: ServerState
+
+    /// The public routes: the viewer's page and files, and the viewer's login.
+    static let publicPaths: Set<String> = ["/", "/viewer.js", "/viewer.css", "/login", "/v1/login", "/v1/logout"]
+    /// Public path prefixes: Leaflet's files.
+    static let publicPrefixes = ["/vendor/leaflet/"]
+
+    static func isPublic(_ path: String) -> Bool {
+        publicPaths.contains(path) || publicPrefixes.contains { path.hasPrefix($0) }
+    }
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        let credential: (grant: AccessGrant, hash: String)?
+        if Self.isPublic(request.uri.path) {
+            // A stale cookie or a bad token does not keep anyone from the login page.
+            credential = try? self.credential(of: request)
+        } else {
+            credential = try self.credential(of: request)
+            guard credential != nil else { throw HTTPError(.unauthorized, message: "missing bearer token") }
+        }
+        guard let credential else { return try await next(request, context) }
+        context.grant = credential.grant
+        context.tokenHash = credential.hash
+        guard state.requestsInFlight.enter(credential.hash, limit: state.limits.requestsPerToken) else {
+            throw HTTPError(
+                .tooManyRequests,
+                message: "this token has \(state.limits.requestsPerToken) requests in flight, the most it may have")
+        }
+        defer { state.requestsInFlight.leave(credential.hash) }
+        return try await next(request, context)
+    }
+
+    /// The grant and token hash of the request's bearer token or viewer cookie; nil when it
+    /// has neither.
+    ///
+    /// - Throws: 401 for a malformed, unknown, revoked or expired token, or a viewer cookie
+    ///   that is no longer valid.
+    private func credential(of request: Request) throws -> (grant: AccessGrant, hash: String)? {
+        if let header = request.headers[.authorization] {
+            let token = try Self.bearerToken(header)
+            let hash = AccessTokens.hash(token)
+            guard let grant = try state.store.grant(tokenHash: hash, at: .now) else {
+                throw HTTPError(.unauthorized, message: "unknown, revoked or expired token")
+            }
+            return (grant, hash)
+        }
+        if let cookie = request.cookies[ViewerLogins.cookieName] {
+            guard let hash = state.viewerLogins.tokenHash(of: cookie.value),
+                let grant = try state.store.grant(tokenHash: hash, at: .now)
+            else { throw HTTPError(.unauthorized, message: "the viewer login has ended; log in again") }
+            return (grant, hash)
+        }
+        return nil
+    }
+
+    /// The token of an `Authorization` header: `Bearer` in any case, then the token.
+    ///
+    /// - Throws: 401 for another scheme or a token that is not `tt_` and 64 hex digits.
+    static func bearerToken(_ header: String) throws -> String {
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw HTTPError(.unauthorized, message: "the Authorization header must be 'Bearer <token>'")
+        }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard AccessTokens.isWellFormed(token) else {
+            throw HTTPError(.unauthorized, message: "malformed token (tt_ and 64 hex digits)")
+        }
+        return token
+    }
+}
+
+/// 403 unless the request's grant is an admin's: the routes that read sessions.
+struct RequireAdmin: RouterMiddleware {
+    typealias Context = TrackerRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard try context.requireGrant().role == .admin else {
+            throw HTTPError(.forbidden, message: "a device token can only write its own sessions")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// How many requests each token has in flight.
+final class RequestsInFlight: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    /// Counts one more request of `hash`; false, counting nothing, when it has `limit` already.
+    func enter(_ hash: String, limit: Int) -> Bool {
+        counts.withLock { counts in
+            guard counts[hash, default: 0] < limit else { return false }
+            counts[hash, default: 0] += 1
+            return true
+        }
+    }
+
+    /// One request of `hash` is done.
+    func leave(_ hash: String) {
+        counts.withLock { counts in
+            let left = counts[hash, default: 1] - 1
+            counts[hash] = left > 0 ? left : nil
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Hummingbird
+import NIOCore
+import TrainTrackerCore
+
+/// `GET /v1/sessions/{id}/live`: server-sent events, one `data:` line per answer, a comment
+/// as a heartbeat, and a last `event: end` when the session ends or the server stops. The
+/// stream is released the moment its client goes away.
+struct LiveStreamRoute {
+    let state: ServerState
+
+    func stream(session id: String, context: TrackerRequestContext) async throws -> Response {
+        let listening: (events: AsyncStream<LiveEvent>, stop: @Sendable () -> Void)
+        do {
+            listening = try await state.live.listen(to: id, tokenHash: context.tokenHash ?? "")
+        } catch LiveStreamRefusal.tooManyStreams(let limit) {
+            throw HTTPError(.tooManyRequests, message: "this token has \(limit) live streams open, the most it may have")
+        } catch LiveStreamRefusal.stopping {
+            throw HTTPError(.serviceUnavailable, message: "the server is stopping")
+        }
+        // A client that closes its connection ends the stream now, not at the next write.
+        try? await context.channel.pipeline.addHandler(ClientGoneHandler(onGone: listening.stop), position: .first).get()
+        // A comment first, so a client knows it listens before any answer comes. The id is
+        // JSON-quoted: whatever it holds, it cannot break the event stream.
+        let greeting = ByteBuffer(string: ": listening to \(id.jsonQuoted)\n\n")
+        let body = ResponseBody { writer in
+            try await writer.write(greeting)
+            for await event in listening.events {
+                try await writer.write(ByteBuffer(string: Self.text(of: event)))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
+    /// One event in the text/event-stream format. Answers are single-line JSON.
+    static func text(of event: LiveEvent) -> String {
+        switch event {
+        case .answer(let line): "data: \(line)\n\n"
+        case .heartbeat: ": heartbeat\n\n"
+        case .end(let reason): "event: end\ndata: {\"reason\":\(reason.jsonQuoted)}\n\n"
+        }
+    }
+}
+
+/// Calls `onGone` when the client closes its side of the connection or the connection ends.
+final class ClientGoneHandler: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = NIOAny
+    private let onGone: @Sendable () -> Void
+
+    init(onGone: @escaping @Sendable () -> Void) { self.onGone = onGone }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed { onGone() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        onGone()
+        context.fireChannelInactive()
+    }
+}

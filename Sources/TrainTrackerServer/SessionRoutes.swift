@@ -1,0 +1,195 @@
+import Foundation
+import Hummingbird
+import TrainTrackerCore
+import TrainTrackerStorage
+
+/// The `/v1` routes: what devices write and admins read. Who may call them is settled before
+/// a handler runs: `devices` needs any working token, `admins` an admin's.
+struct SessionRoutes: Sendable {
+    typealias Context = TrackerRequestContext
+    let state: ServerState
+
+    func add(devices: RouterGroup<Context>, admins: RouterGroup<Context>) {
+        devices.get("/v1/config") { _, _ in json(state.settings.configuration.json(state.limits)) }
+        devices.get("/v1/sight") { request, _ in json(try SightRoute(state: state).answer(request)) }
+        devices.post("/v1/sessions") { request, context in try await createSession(request, context) }
+        devices.post("/v1/sessions/{id}/locations") { request, context in try await uploadLocations(request, context) }
+        devices.post("/v1/sessions/{id}/motion-activities") { request, context in
+            try await uploadMotionActivities(request, context)
+        }
+        devices.post("/v1/sessions/{id}/end") { _, context in
+            let id = try writable(context)
+            try state.store.endSession(id)
+            await state.live.end(id)
+            return json(#"{"ended":true}"#)
+        }
+        admins.get("/v1/sessions") { _, _ in json(try SessionListing(state: state).json()) }
+        admins.get("/v1/stats") { _, _ in
+            let (active, streams) = (await state.live.activeCount, await state.live.streamCount)
+            return json(
+                "{\"activeSessions\":\(active),\"liveStreams\":\(streams),\"residentBytes\":\(ProcessMemory.residentBytes)}")
+        }
+        admins.get("/v1/sessions/{id}/results") { _, context in
+            json(try SessionListing(state: state).results(of: try existing(context)))
+        }
+        admins.get("/v1/sessions/{id}/network") { _, context in
+            json(try SessionListing(state: state).network(near: try existing(context)))
+        }
+        admins.get("/v1/sessions/{id}/live") { _, context in
+            try await LiveStreamRoute(state: state).stream(session: try existing(context), context: context)
+        }
+        admins.post("/v1/login-tickets") { _, context in
+            let ticket = state.viewerLogins.ticket(tokenHash: context.tokenHash ?? "")
+            return json(
+                "{\"ticket\":\(ticket.jsonQuoted),\"expiresInSeconds\":\(Int(ViewerLogins.ticketSeconds))}", status: .created)
+        }
+    }
+
+    // MARK: Handlers
+
+    private func createSession(_ request: Request, _ context: Context) async throws -> Response {
+        let grant = try context.requireGrant()
+        var request = request
+        let body = try await UploadBody.collect(&request, limits: state.uploadLimits)
+        let creation = body.readableBytes == 0 ? SessionCreation() : try UploadBody.decode(SessionCreation.self, from: body)
+        let id = creation.id ?? UUID().uuidString
+        try SessionIdentifier.check(id, maximumBytes: state.limits.maximumIDBytes)
+        var start = Timestamp.now
+        if let time = creation.startDate {
+            switch time.timestamp {
+            case .success(let parsed): start = parsed
+            case .failure(let problem):
+                throw HTTPError(.badRequest, message: "startDate: \(problem.rawValue) (ISO 8601, Eki text or epoch seconds)")
+            }
+        }
+        if let notes = creation.notes, notes.utf8.count > SessionIdentifier.maximumNotesBytes {
+            throw HTTPError(.contentTooLarge, message: "notes exceed \(SessionIdentifier.maximumNotesBytes) bytes")
+        }
+        let owner = grant.role == .admin ? "admin:\(grant.name)" : grant.name
+        let limit = SessionDatabase.OpenSessionLimit(
+            maximum: state.limits.openSessionsPerDevice, idleSeconds: state.limits.sessionIdleSeconds)
+        switch try state.store.createSession(
+            Session(id: id, startDate: start, notes: creation.notes), owner: owner, at: .now, limit: limit)
+        {
+        case .created: await state.live.started(id)
+        case .alreadyYours: break
+        case .taken: throw HTTPError(.conflict, message: "session \(id) exists and is not yours")
+        case .tooManyOpen(let open):
+            throw HTTPError(
+                .tooManyRequests,
+                message: "this device has \(open) open sessions, the most it may have; end one (POST .../end) first")
+        }
+        return json("{\"id\":\(id.jsonQuoted)}", status: .created)
+    }
+
+    private func uploadLocations(_ request: Request, _ context: Context) async throws -> Response {
+        let id = try writable(context)
+        var request = request
+        let batch = try UploadBody.decode(LocationBatch.self, from: try await UploadBody.collect(&request, limits: state.uploadLimits))
+        try UploadBody.checkCount(batch.locations.count, of: "locations", limits: state.uploadLimits)
+        var skips = SkipList()
+        var raw: [RawFix] = []
+        var indexOfID: [String: Int] = [:]
+        for (index, payload) in batch.locations.enumerated() {
+            switch payload.raw(maximumIDBytes: state.limits.maximumIDBytes) {
+            case .success(let fix):
+                raw.append(fix)
+                if indexOfID[fix.id] == nil { indexOfID[fix.id] = index }
+            case .failure(let problem): skips.add(index: index, id: payload.id, problem)
+            }
+        }
+        let (fixes, report) = FixSanitizer.clean(raw)
+        for item in report.skippedFixes { skips.add(index: indexOfID[item.id], id: item.id, item.problem) }
+        skips.count += report.skipped - report.skippedFixes.count
+        let outcome = try await state.writer.append(fixes, toSession: id)
+        // Committed: from here on the batch is acknowledged, whatever happens to the tracker.
+        let latest = try await state.live.accept(fixes, session: id)
+        return json(
+            "{\"accepted\":\(outcome.inserted),\"duplicates\":\(outcome.duplicates),\"skipped\":\(skips.count),"
+                + "\"skippedFixes\":\(skips.json),\"result\":\(latest ?? "null")}")
+    }
+
+    private func uploadMotionActivities(_ request: Request, _ context: Context) async throws -> Response {
+        let id = try writable(context)
+        var request = request
+        let batch = try UploadBody.decode(
+            MotionActivityBatch.self, from: try await UploadBody.collect(&request, limits: state.uploadLimits))
+        try UploadBody.checkCount(batch.motionActivities.count, of: "motionActivities", limits: state.uploadLimits)
+        let activities = batch.motionActivities.compactMap {
+            $0.activity(sessionID: id, maximumIDBytes: state.limits.maximumIDBytes)
+        }
+        let skipped = batch.motionActivities.count - activities.count
+        let outcome = try await state.store.appending(motionActivities: activities)
+        return json("{\"accepted\":\(outcome.inserted),\"duplicates\":\(outcome.duplicates),\"skipped\":\(skipped)}")
+    }
+
+    // MARK: Access to one session
+
+    /// The session id in the path, percent-decoded.
+    private func sessionID(_ context: Context) throws -> String {
+        let raw = try context.parameters.require("id")
+        let id = raw.removingPercentEncoding ?? raw
+        guard !id.isEmpty, id.utf8.count <= 1_024 else { throw HTTPError(.notFound, message: "no such session") }
+        return id
+    }
+
+    /// The session id, if the caller may write to it: the device that created it, or an admin.
+    private func writable(_ context: Context) throws -> String {
+        let id = try sessionID(context)
+        let grant = try context.requireGrant()
+        let owner = try state.owner(ofSession: id)
+        if grant.role == .admin {
+            guard try owner != nil || state.store.sessionExists(id) else {
+                throw HTTPError(.notFound, message: "no session \(id)")
+            }
+            return id
+        }
+        guard let owner else { throw HTTPError(.notFound, message: "no session \(id)") }
+        guard owner == grant.name else { throw HTTPError(.forbidden, message: "session \(id) belongs to another device") }
+        return id
+    }
+
+    private func existing(_ context: Context) throws -> String {
+        let id = try sessionID(context)
+        guard try state.store.sessionExists(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
+        return id
+    }
+}
+
+/// The fixes a batch skipped, with why: every one counted, the first 100 listed.
+struct SkipList {
+    var count = 0
+    private var items: [String] = []
+
+    mutating func add(index: Int?, id: String?, _ problem: FixProblem) {
+        count += 1
+        guard items.count < FixSanitizer.maximumListedSkips else { return }
+        var object = JSONObjectWriter()
+        object.integer("index", index)
+        // An overlong id is not sent back: the reason says enough.
+        object.string("id", problem == .overlongID ? nil : id)
+        object.string("reason", problem.rawValue)
+        items.append(object.finish())
+    }
+
+    var json: String { JSONObjectWriter.array(items) }
+}
+
+/// Session ids a device may choose: 1 to `maximumBytes` letters, digits and `. _ ~ : @ + -`,
+/// so an id can travel in a path, a header or an event stream as it is.
+enum SessionIdentifier {
+    /// The longest notes a session may carry.
+    static let maximumNotesBytes = 4_096
+
+    /// Throws 400 naming the rule for an id outside it.
+    static func check(_ id: String, maximumBytes: Int) throws {
+        let allowed = id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array("._~:@+-".utf8).contains(byte)
+        }
+        guard !id.isEmpty, id.utf8.count <= maximumBytes, allowed else {
+            throw HTTPError(
+                .badRequest, message: "session id must be 1 to \(maximumBytes) letters, digits and . _ ~ : @ + -")
+        }
+    }
+}
