@@ -98,6 +98,7 @@ let package = Package(
             dependencies: [
                 "TrainTrackerServer", "TrainTrackerStorage", "TrainTrackerTestSupport", "traintracker",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -87,9 +87,8 @@ import TrainTrackerTestSupport
         for body in try Self.rideBatches(prefix: "VIEW-1", batch: 200) {
             #expect(try await phone.request(.POST, "/v1/sessions/VIEW-1/locations", body: body).status == .ok)
         }
-        let page = server.url("/?token=\(admin)&session=VIEW-1")
-        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000", "--virtual-time-budget=20000"]
-        let dom = try run(browser, flags + ["--dump-dom", page])
+        let page = try await Self.loginLink(server: server, admin: admin, session: "VIEW-1")
+        let dom = try run(browser, Self.browserFlags + ["--dump-dom", page])
         // The sessions list names the session and the railway the tracker found.
         #expect(dom.contains("data-id=\"VIEW-1\""))
         #expect(dom.contains("Toyoko Line"))
@@ -105,7 +104,7 @@ import TrainTrackerTestSupport
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let picture = artifacts.appendingPathComponent("viewer.png").path
         try? FileManager.default.removeItem(atPath: picture)
-        _ = try run(browser, flags + ["--screenshot=\(picture)", page])
+        _ = try run(browser, Self.browserFlags + ["--screenshot=\(picture)", try await Self.loginLink(server: server, admin: admin, session: "VIEW-1")])
         let size = (try FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int) ?? 0
         #expect(size > 20_000, "a screenshot at \(picture)")
     }
@@ -171,8 +170,20 @@ import TrainTrackerTestSupport
         #expect((listing.json?["sessions"] as? [Any])?.count == 4)
     }
 
+    static let browserFlags = [
+        "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000", "--virtual-time-budget=20000",
+    ]
+
+    /// A one-time link that logs a browser into the viewer and opens `session`: the admin token
+    /// itself never goes into a URL.
+    static func loginLink(server: ServerProcess, admin: String, session: String) async throws -> String {
+        let reply = try await APIClient(server: server, token: admin).request(.POST, "/v1/login-tickets")
+        let ticket = try #require(reply.json?["ticket"] as? String, "\(reply.status) \(reply.body)")
+        return server.url("/login?ticket=\(ticket)&session=\(session)")
+    }
+
     /// Runs a program to the end and returns its standard output.
-    private func run(_ program: String, _ arguments: [String]) throws -> String {
+    func run(_ program: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments

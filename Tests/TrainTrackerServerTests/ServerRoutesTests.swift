@@ -17,7 +17,7 @@ import TrainTrackerTestSupport
         let admin: String
         let phone: String
         let otherPhone: String
-        let settings: ServerSettings
+        var settings: ServerSettings
 
         init(limits: UploadLimits = UploadLimits()) throws {
             directory = try TemporaryDirectory()

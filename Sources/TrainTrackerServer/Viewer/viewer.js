@@ -1,25 +1,77 @@
 // TrainTracker Session Viewer: sessions, a map of the ride over the railways near it, the
 // fixes, and the tracker's answer at each fix, with playback. Talks only to this server.
+//
+// Everything shown comes from phones and feeds: it reaches the page only as text (h() below
+// builds DOM nodes; nothing is written as HTML). The admin token is sent once, to log in, and
+// never kept: the server answers with an HttpOnly cookie.
 "use strict";
 
 const state = {
-  token: "", sessions: [], session: null, fixes: [], results: [], railways: {}, lines: [],
+  sessions: [], session: null, fixes: [], results: [], railways: {}, lines: [],
   selected: -1, playing: false, timer: null, map: null, layers: {}, live: null,
 };
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
+// An element with properties (className, title, dataset entries as data-*) and children:
+// strings become text nodes, so no value is ever parsed as HTML.
+function h(tag, props, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (key === "dataset") Object.assign(element.dataset, value);
+    else element[key] = value;
+  }
+  for (const child of children) {
+    if (child == null) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+// A CSS colour from the data only when it is a plain hex colour; grey otherwise.
+function safeColour(colour) { return /^#[0-9a-fA-F]{3,8}$/.test(colour || "") ? colour : "#666"; }
+
 function setStatus(text) { $("status").textContent = text; }
 
-async function api(path) {
-  const response = await fetch(path, { headers: { Authorization: "Bearer " + state.token } });
+async function api(path, options) {
+  const response = await fetch(path, Object.assign({ credentials: "same-origin" }, options || {}));
   if (!response.ok) {
     let message = response.status + " " + response.statusText;
     try { message = (await response.json()).error.message; } catch (_) { /* keep the status */ }
-    throw new Error(message);
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
   }
   return response.json();
+}
+
+// MARK: Login
+
+function showLogin(visible) {
+  $("login").hidden = !visible;
+  $("logout").hidden = visible;
+}
+
+async function logIn(event) {
+  event.preventDefault();
+  const token = $("token").value.trim();
+  $("token").value = "";
+  try {
+    await api("/v1/login", { method: "POST", headers: { Authorization: "Bearer " + token } });
+    showLogin(false);
+    await loadSessions();
+  } catch (error) {
+    setStatus("Could not log in: " + error.message);
+  }
+}
+
+async function logOut() {
+  stopLive();
+  await fetch("/v1/logout", { method: "POST", credentials: "same-origin" });
+  $("sessions").querySelector("tbody").replaceChildren();
+  showLogin(true);
+  setStatus("Logged out");
 }
 
 // Red when stopped, through orange, to green at 25 m/s and above.
@@ -51,19 +103,17 @@ function railwayName(id) { return (state.railways[id] && state.railways[id].name
 // MARK: Sessions
 
 async function loadSessions() {
-  state.token = $("token").value.trim();
-  localStorage.setItem("traintracker.token", state.token);
   setStatus("Loading sessions…");
   try {
     const body = await api("/v1/sessions");
+    showLogin(false);
     state.sessions = body.sessions;
     const rows = body.sessions.map((session) => {
-      const row = document.createElement("tr");
-      row.dataset.id = session.id;
-      const chip = session.color ? `<span class="chip" style="background:${session.color}"></span>` : "";
-      row.innerHTML = `<td>${session.startDate.slice(0, 16).replace("T", " ")}</td><td>${formatDuration(session.duration)}</td>` +
-        `<td>${session.fixes}</td><td>${chip}${session.railwayName || "–"}</td>`;
-      row.title = session.id;
+      const chip = h("span", { className: "chip" });
+      chip.style.background = safeColour(session.color);
+      const row = h("tr", { dataset: { id: session.id }, title: session.id },
+        h("td", {}, String(session.startDate).slice(0, 16).replace("T", " ")), h("td", {}, formatDuration(session.duration)),
+        h("td", {}, session.fixes), h("td", {}, session.color ? chip : null, session.railwayName || "–"));
       row.addEventListener("click", () => openSession(session.id));
       return row;
     });
@@ -72,6 +122,7 @@ async function loadSessions() {
     const wanted = params.get("session");
     if (wanted) openSession(wanted);
   } catch (error) {
+    if (error.status === 401) { showLogin(true); setStatus("Log in with an admin token"); return; }
     setStatus("Could not load sessions: " + error.message);
   }
 }
@@ -111,7 +162,8 @@ async function openSession(id) {
 
 function ensureMap() {
   if (state.map) return state.map;
-  state.map = L.map("map", { preferCanvas: false, zoomSnap: 0.25 });
+  // Without a tile layer Leaflet knows no zoom limit: give it one, or a single fix zooms to infinity.
+  state.map = L.map("map", { preferCanvas: false, zoomSnap: 0.25, minZoom: 2, maxZoom: 19 });
   state.map.attributionControl.setPrefix("Tracks: the loaded railway data");
   return state.map;
 }
@@ -121,11 +173,12 @@ function drawMap(railways) {
   for (const layer of Object.values(state.layers)) if (layer) map.removeLayer(layer);
   const tracks = L.layerGroup();
   for (const railway of railways) {
-    L.polyline(railway.track, { color: railway.color || "#666", weight: 3, opacity: 0.75 })
-      .bindTooltip(railway.name, { sticky: true }).addTo(tracks);
+    // Leaflet writes a string tooltip as HTML: give it a text node.
+    L.polyline(railway.track, { color: safeColour(railway.color), weight: 3, opacity: 0.75 })
+      .bindTooltip(h("span", {}, railway.name), { sticky: true }).addTo(tracks);
     for (const station of railway.stations || []) {
-      L.circleMarker(station.position, { radius: 4, color: railway.color || "#666", weight: 2, fillColor: "#fff", fillOpacity: 1 })
-        .bindTooltip(`${station.name} (${railway.name})`)
+      L.circleMarker(station.position, { radius: 4, color: safeColour(railway.color), weight: 2, fillColor: "#fff", fillOpacity: 1 })
+        .bindTooltip(h("span", {}, `${station.name} (${railway.name})`))
         .on("click", () => showStation(station.id)).addTo(tracks);
     }
   }
@@ -135,7 +188,7 @@ function drawMap(railways) {
   }).on("click", () => select(index, { pan: false })).addTo(fixes));
   state.layers = { tracks: tracks.addTo(map), fixes: fixes.addTo(map), selection: null, station: null };
   if (state.fixes.length > 0) {
-    map.fitBounds(L.latLngBounds(state.fixes.map((fix) => [fix.latitude, fix.longitude])).pad(0.1));
+    map.fitBounds(L.latLngBounds(state.fixes.map((fix) => [fix.latitude, fix.longitude])).pad(0.1), { maxZoom: 16 });
   } else {
     map.setView([35.68, 139.76], 11);
   }
@@ -164,12 +217,12 @@ function drawSelection(fix) {
 function fillFixes() {
   const rows = state.fixes.map((fix, index) => {
     const result = state.results[index] || {};
-    const row = document.createElement("tr");
     const speed = fix.speed != null && fix.speed >= 0 ? (fix.speed * 3.6).toFixed(0) : "–";
     const course = fix.course != null && fix.course >= 0 ? fix.course.toFixed(0) + "°" : "–";
-    row.innerHTML = `<td>${index + 1}</td><td>${fix.timestamp.slice(11, 19)}</td><td>${speed}</td><td>${course}</td>` +
-      `<td>${fix.accuracy != null ? fix.accuracy.toFixed(0) : "–"}</td><td>${railwayName(result.railway)}</td>` +
-      `<td>${result.direction || "–"}</td><td>${stationName(result.station)}</td><td>${result.phase || "–"}</td>`;
+    const cells = [index + 1, String(fix.timestamp).slice(11, 19), speed, course,
+      fix.accuracy != null ? fix.accuracy.toFixed(0) : "–", railwayName(result.railway), result.direction || "–",
+      stationName(result.station), result.phase || "–"];
+    const row = h("tr", {}, ...cells.map((cell) => h("td", {}, cell)));
     row.addEventListener("click", () => select(index, { pan: true }));
     return row;
   });
@@ -193,24 +246,26 @@ function select(index, { pan }) {
 function showAnswer(result, fix) {
   const answer = $("answer");
   if (!result || !result.railway) {
-    answer.innerHTML = `<p class="hint">No answer yet at fix ${fix ? fix.id : ""}.</p>`;
+    answer.replaceChildren(h("p", { className: "hint" }, `No answer yet at fix ${fix ? fix.id : ""}.`));
     $("candidates").querySelector("tbody").replaceChildren();
     $("stations").replaceChildren();
     return;
   }
   const phaseLabel = { next: "Next", soon: "Soon", now: "Now" }[result.phase] || result.phase;
-  const eta = result.eta ? result.eta.slice(11, 16) + " UTC" : "–";
-  answer.innerHTML = `<div class="headline">${railwayName(result.railway)} · ${result.direction}<br>${phaseLabel}: ${stationName(result.station)}</div>` +
-    `<dl><dt>Fix</dt><dd>${fix.id}</dd><dt>Train type</dt><dd>${result.trainType ? result.trainType.split(".").pop() : "–"}</dd>` +
-    `<dt>Next stop</dt><dd>${stationName(result.nextStop)} (${eta})</dd>` +
-    `<dt>Confidence</dt><dd>${result.confidence != null ? (result.confidence * 100).toFixed(0) + " %" : "–"}</dd>` +
-    `<dt>Estimated</dt><dd>${result.estimated ? "yes (no fix)" : "no"}</dd></dl>`;
-  const rows = (result.candidates || []).map((candidate, rank) => {
-    const row = document.createElement("tr");
-    row.innerHTML = `<td>${rank + 1}</td><td>${railwayName(candidate.railway)}</td><td>${candidate.direction}</td>` +
-      `<td>${stationName(candidate.station)} (${candidate.phase})</td><td>${candidate.score.toFixed(2)}</td>`;
-    return row;
-  });
+  const eta = result.eta ? String(result.eta).slice(11, 16) + " UTC" : "–";
+  const facts = [
+    ["Fix", fix.id], ["Train type", result.trainType ? String(result.trainType).split(".").pop() : "–"],
+    ["Next stop", `${stationName(result.nextStop)} (${eta})`],
+    ["Confidence", result.confidence != null ? (result.confidence * 100).toFixed(0) + " %" : "–"],
+    ["Estimated", result.estimated ? "yes (no fix)" : "no"],
+  ];
+  answer.replaceChildren(
+    h("div", { className: "headline" }, `${railwayName(result.railway)} · ${result.direction}`, h("br"),
+      `${phaseLabel}: ${stationName(result.station)}`),
+    h("dl", {}, ...facts.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)])));
+  const rows = (result.candidates || []).map((candidate, rank) => h("tr", {},
+    h("td", {}, rank + 1), h("td", {}, railwayName(candidate.railway)), h("td", {}, candidate.direction),
+    h("td", {}, `${stationName(candidate.station)} (${candidate.phase})`), h("td", {}, Number(candidate.score).toFixed(2))));
   $("candidates").querySelector("tbody").replaceChildren(...rows);
   showStations(result);
 }
@@ -257,10 +312,11 @@ function showStation(id) {
   });
   state.layers.station = group.addTo(map);
   const total = counts.next + counts.soon + counts.now;
-  $("station-detail").innerHTML = `<h3>${stationName(id)}</h3>` + (total === 0
-    ? `<p class="hint">No fix had this station in focus.</p>`
-    : `<p>${total} fixes had it in focus: <span class="phase next">next</span> ${counts.next} ` +
-      `<span class="phase soon">soon</span> ${counts.soon} <span class="phase now">now</span> ${counts.now} (circled on the map).</p>`);
+  const badge = (phase) => h("span", { className: "phase " + phase }, phase);
+  $("station-detail").replaceChildren(h("h3", {}, stationName(id)), total === 0
+    ? h("p", { className: "hint" }, "No fix had this station in focus.")
+    : h("p", {}, `${total} fixes had it in focus: `, badge("next"), ` ${counts.next} `, badge("soon"), ` ${counts.soon} `,
+      badge("now"), ` ${counts.now} (circled on the map).`));
 }
 
 // MARK: Playback
@@ -295,14 +351,14 @@ function stopLive() {
   if (state.live) { state.live.abort(); state.live = null; }
 }
 
-// Server-sent events over fetch (EventSource cannot send the token).
+// Server-sent events over fetch, so the stream can be stopped at once.
 async function startLive() {
   stopLive();
   const controller = new AbortController();
   state.live = controller;
   try {
     const response = await fetch(`/v1/sessions/${encodeURIComponent(state.session)}/live`, {
-      headers: { Authorization: "Bearer " + state.token }, signal: controller.signal,
+      credentials: "same-origin", signal: controller.signal,
     });
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -316,6 +372,7 @@ async function startLive() {
         const event = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         if (event.startsWith("data: ")) liveResult(JSON.parse(event.slice(6)));
+        if (event.startsWith("event: end")) setStatus("Live stream ended");
       }
     }
   } catch (error) {
@@ -350,9 +407,11 @@ async function reloadSession() {
 
 // MARK: Start
 
-$("connect").addEventListener("click", loadSessions);
+$("login").addEventListener("submit", logIn);
+$("logout").addEventListener("click", logOut);
 $("play").addEventListener("click", togglePlayback);
 $("scrubber").addEventListener("input", (event) => { stopPlayback(); select(Number(event.target.value), { pan: true }); });
 $("follow").addEventListener("change", (event) => { if (event.target.checked && state.session) startLive(); else stopLive(); });
-$("token").value = params.get("token") || localStorage.getItem("traintracker.token") || "";
-if ($("token").value) loadSessions();
+// A token left by older versions of this page is removed; the login cookie is all it needs.
+try { localStorage.removeItem("traintracker.token"); } catch (_) { /* storage may be off */ }
+loadSessions();
