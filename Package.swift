@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(
             name: "TrainTrackerServerTests",
             dependencies: [
-                "TrainTrackerServer", "TrainTrackerStorage", "TrainTrackerTestSupport", "traintracker",
+                "TrainTrackerServer", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerTestSupport", "traintracker",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -10,6 +10,7 @@ final class ServerProcess: @unchecked Sendable {
     let process: Process
     let port: Int
     private let errors: PipeReader
+    private let exited = DispatchSemaphore(value: 0)
 
     /// Starts the server on `db` with `railways` and waits until it listens.
     init(railways: String, db: String, extra: [String] = []) throws {
@@ -20,6 +21,8 @@ final class ServerProcess: @unchecked Sendable {
         process.standardError = error
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         // Read stderr until the server says where it listens.
         var text = ""
@@ -49,6 +52,19 @@ final class ServerProcess: @unchecked Sendable {
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM and waits at most `seconds` for the server to exit; the seconds it took,
+    /// or nil if it was still running (then it is killed).
+    func terminate(within seconds: Double) -> Double? {
+        let start = Date()
+        process.terminate()
+        guard exited.wait(timeout: .now() + seconds) == .success else {
+            kill()
+            return nil
+        }
+        exited.signal()
+        return Date().timeIntervalSince(start)
     }
 
     /// Stops the server politely and waits for it.
@@ -89,6 +105,20 @@ struct APIClient: Sendable {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let buffer = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: response.status, body: String(buffer: buffer))
+    }
+
+    /// The whole text of a server-sent event stream, until the server ends it; `opened` is
+    /// called when the first bytes (the server's greeting) arrive.
+    func eventText(_ path: String, opened: @Sendable () -> Void = {}) async throws -> String {
+        var request = HTTPClientRequest(url: server.url(path))
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
+        var text = ""
+        for try await chunk in response.body {
+            if text.isEmpty { opened() }
+            text += String(buffer: chunk)
+        }
+        return text
     }
 
     /// The `data:` lines of a server-sent event stream, until the server ends it; `opened`

@@ -49,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The most requests one token may have in flight at once.", valueName: "count"))
     var requestsPerToken = 32
 
+    @Option(help: ArgumentHelp("The most live streams one token may have open at once.", valueName: "count"))
+    var streamsPerToken = 4
+
     @Option(help: ArgumentHelp("The most connections the server holds at once.", valueName: "count"))
     var maximumConnections = 4_096
 
@@ -72,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--open-sessions-per-device must be 1 to 100000")
         }
         guard (1...10_000).contains(requestsPerToken) else { throw ValidationError("--requests-per-token must be 1 to 10000") }
+        guard (1...1_000).contains(streamsPerToken) else { throw ValidationError("--streams-per-token must be 1 to 1000") }
         guard (1...1_000_000).contains(maximumConnections) else {
             throw ValidationError("--maximum-connections must be 1 to 1000000")
         }
@@ -107,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.peaks = namedPeaks
         settings.limits.openSessionsPerDevice = openSessionsPerDevice
         settings.limits.requestsPerToken = requestsPerToken
+        settings.limits.streamsPerToken = streamsPerToken
         settings.limits.connections = maximumConnections
         settings.limits.idleTimeoutSeconds = idleTimeout
         settings.secureCookies = secureCookies
