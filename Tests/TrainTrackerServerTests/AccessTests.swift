@@ -122,3 +122,31 @@ import TrainTrackerTestSupport
         }
     }
 }
+
+/// The operator's side of tokens: `token list` and `token revoke`.
+@Suite struct TokenCommandTests {
+    @Test func tokensAreListedWithoutThemselvesAndRevokedByIDOrDevice() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("sessions.sqlite")
+        let admin = try LiveServerTests.token(["--admin", "--expires-in", "90d"], db: db)
+        let phone = try LiveServerTests.token(["--device", "phone-1"], db: db)
+        var list = try ToolRunner.run(["token", "list", "--db", db])
+        #expect(list.status == 0)
+        let rows = list.standardOutput.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) }
+        #expect(rows.map { $0[1] } == ["admin", "device"] && rows.allSatisfy { $0.last == "valid" })
+        #expect(rows[0][4] != "never" && rows[1][4] == "never")
+        #expect(!list.standardOutput.contains(admin) && !list.standardOutput.contains(phone))
+        let revoked = try ToolRunner.run(["token", "revoke", "--db", db, "--device", "phone-1"])
+        #expect(revoked.status == 0 && revoked.standardOutput.contains("revoked \(rows[1][0]) device phone-1"))
+        list = try ToolRunner.run(["token", "list", "--db", db])
+        #expect(list.standardOutput.contains("phone-1\t") && list.standardOutput.split(separator: "\n").last?.hasSuffix("revoked") == true)
+        let ambiguous = try ToolRunner.run(["token", "revoke", "--db", db, "abc"])
+        #expect(ambiguous.status == 2 && ambiguous.standardError.contains("at least 6 hex digits"))
+        let byID = try ToolRunner.run(["token", "revoke", "--db", db, String(rows[0][0].prefix(8))])
+        #expect(byID.status == 0 && byID.standardOutput.contains("admin"))
+        let none = try ToolRunner.run(["token", "revoke", "--db", db, String(rows[0][0].prefix(8))])
+        #expect(none.status == 2 && none.standardError.contains("no valid token matches"))
+        let badExpiry = try ToolRunner.run(["token", "create", "--db", db, "--admin", "--expires-in", "1e300d"])
+        #expect(badExpiry.status != 0 && badExpiry.standardError.contains("--expires-in"))
+    }
+}
