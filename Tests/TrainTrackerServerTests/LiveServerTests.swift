@@ -58,7 +58,7 @@ import TrainTrackerTestSupport
             #expect((reply.json?["result"] as? [String: Any])?["sessionID"] as? String == "LIVE-1")
         }
         #expect(try await phone.request(.POST, "/v1/sessions/LIVE-1/end").status == .ok)
-        let (status, streamed) = try await listening.value
+        let (status, streamed, _) = try await listening.value
         #expect(status == .ok)
         // The same answers, byte for byte, as replaying the stored session.
         let replay = try ToolRunner.run([

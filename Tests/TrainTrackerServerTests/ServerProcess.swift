@@ -110,21 +110,13 @@ struct APIClient: Sendable {
     /// The whole text of a server-sent event stream, until the server ends it; `opened` is
     /// called when the first bytes (the server's greeting) arrive.
     func eventText(_ path: String, opened: @Sendable () -> Void = {}) async throws -> String {
-        var request = HTTPClientRequest(url: server.url(path))
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
-        var text = ""
-        for try await chunk in response.body {
-            if text.isEmpty { opened() }
-            text += String(buffer: chunk)
-        }
-        return text
+        try await events(path, opened: opened).text
     }
 
-    /// The `data:` lines of a server-sent event stream, until the server ends it; `opened`
-    /// is called when the first bytes (the server's greeting) arrive.
+    /// The `data:` lines of a server-sent event stream, until the server ends it, and its
+    /// whole text; `opened` is called when the first bytes (the server's greeting) arrive.
     func events(_ path: String, opened: @Sendable () -> Void = {}) async throws -> (
-        status: HTTPResponseStatus, lines: [String]
+        status: HTTPResponseStatus, lines: [String], text: String
     ) {
         var request = HTTPClientRequest(url: server.url(path))
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -135,7 +127,7 @@ struct APIClient: Sendable {
             text += String(buffer: chunk)
         }
         let lines = text.components(separatedBy: "\n\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
-        return (response.status, lines)
+        return (response.status, lines, text)
     }
 }
 
