@@ -9,9 +9,8 @@ enum DatabaseFile {
         -> DatabaseQueue
     {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw .missingFile(path: path)
-        }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missingFile(path: path) }
+        guard !isDirectory.boolValue else { throw .isDirectory(path: path) }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = path
@@ -61,6 +60,15 @@ extension DatabaseValue {
         case .double(let value): value
         case .int64(let value): Double(value)
         default: nil
+        }
+    }
+
+    /// The value as a message shows it: `12`, `1e+300`, `'east'`, `NULL`.
+    var shown: String {
+        switch storage {
+        case .string(let text): "'\(text)'"
+        case .double(let value): "\(value)"
+        default: description
         }
     }
 

@@ -52,34 +52,29 @@ extension RailwayDatabase {
 
     /// Writes `dataset` to a new file at `path` in the Eki railway schema (readable by the
     /// Eki Live viewer) with the timetable in TrainTracker's own tables. The file appears
-    /// only when complete: it is written beside `path` and moved into place.
+    /// only when complete: it is written beside `path` and moved into place (`StagedFile`).
     ///
     /// - Throws: `StorageError.fileExists` rather than overwrite a file (unless `replacing`),
-    ///   or a database error; nothing is left behind on error.
+    ///   `.isDirectory`, or a database error; nothing is left behind on error.
     public static func write(_ dataset: TransitDataset, to path: String, replacing: Bool = false) throws(StorageError) {
-        let manager = FileManager.default
-        guard replacing || !manager.fileExists(atPath: path) else { throw .fileExists(path: path) }
-        let temporary = URL(fileURLWithPath: path).deletingLastPathComponent()
-            .appendingPathComponent(".\(URL(fileURLWithPath: path).lastPathComponent).\(UUID().uuidString).partial").path
-        do {
-            // A fresh file that is deleted on any failure needs no journal and no syncs.
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        try StagedFile.write(to: path, replacing: replacing) { temporary in
+            do {
+                // A fresh file that is deleted on any failure needs no journal and no syncs.
+                var configuration = Configuration()
+                configuration.prepareDatabase { db in
+                    try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+                }
+                let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+                try migrator.migrate(queue)
+                try queue.inTransaction { db in
+                    try writeNetwork(dataset.network, db)
+                    try writeTimetable(dataset.timetable, network: dataset.network, path: path, db)
+                    return .commit
+                }
+                try queue.close()
+            } catch {
+                throw DatabaseFile.storageError(error, path: path)
             }
-            let queue = try DatabaseQueue(path: temporary, configuration: configuration)
-            try migrator.migrate(queue)
-            try queue.inTransaction { db in
-                try writeNetwork(dataset.network, db)
-                try writeTimetable(dataset.timetable, network: dataset.network, db)
-                return .commit
-            }
-            try queue.close()
-            if replacing, manager.fileExists(atPath: path) { try manager.removeItem(atPath: path) }
-            try manager.moveItem(atPath: temporary, toPath: path)
-        } catch {
-            try? manager.removeItem(atPath: temporary)
-            throw DatabaseFile.storageError(error, path: path)
         }
     }
 
@@ -163,9 +158,18 @@ extension RailwayDatabase {
         }
     }
 
-    private static func writeTimetable(_ timetable: Timetable, network: RailwayNetwork, _ db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO timetableInfo (key, value) VALUES ('utcOffset', ?)", arguments: ["\(Int(timetable.utcOffset))"])
+    /// A time of a call as the whole seconds stored.
+    private static func clock(_ seconds: Seconds, _ train: String, path: String) throws -> Int {
+        guard let whole = Int(wholeNumber: seconds.rounded()), clockSeconds.contains(whole) else {
+            throw StorageError.invalidValue(
+                path: path, table: "trainStop", row: train, column: "arrival", problem: "not a time of day (\(seconds) s)")
+        }
+        return whole
+    }
+
+    private static func writeTimetable(_ timetable: Timetable, network: RailwayNetwork, path: String, _ db: Database) throws {
+        let offset = Int(flooring: timetable.utcOffset, within: -64_800...64_800)
+        try db.execute(sql: "INSERT INTO timetableInfo (key, value) VALUES ('utcOffset', ?)", arguments: ["\(offset)"])
         let calendarEncoder = JSONEncoder()
         calendarEncoder.outputFormatting = .sortedKeys
         let calendar = String(decoding: try calendarEncoder.encode(timetable.calendar), as: UTF8.self)
@@ -194,12 +198,13 @@ extension RailwayDatabase {
             for (order, call) in run.stops.enumerated() {
                 guard let station = stationRowIDs[call.stationID] else {
                     throw StorageError.invalidValue(
-                        path: "", table: "trainStop", row: run.id, column: "station",
+                        path: path, table: "trainStop", row: run.id, column: "station",
                         problem: "unknown station '\(call.stationID)'")
                 }
                 // The hot loop of an import (1.2 million calls for Tokyo): no argument checks per row.
                 stop.setUncheckedArguments([
-                    trainRowID, order, station, call.arrival.map { Int($0) }, call.departure.map { Int($0) },
+                    trainRowID, order, station, try call.arrival.map { try clock($0, run.id, path: path) },
+                    try call.departure.map { try clock($0, run.id, path: path) },
                 ])
                 try stop.execute()
             }

@@ -38,7 +38,7 @@ public enum RailwayDatabase {
         let rows: (railways: [Railway], stations: [Station], timetable: Timetable)
         do {
             rows = try queue.read { db in
-                let tracks = try readTracks(db)
+                let tracks = try readTracks(db, path: path)
                 let stations = try readStations(db, path: path)
                 let railways = try readRailways(db, path: path, tracks: tracks)
                 let trains = timetable ? try readTimetable(db, path: path) : .empty
@@ -55,12 +55,16 @@ public enum RailwayDatabase {
         }
     }
 
+    /// Times of day a timetable holds, in seconds after midnight: up to 48 h, as
+    /// `TimetableStop.seconds(fromClock:)` reads them.
+    static let clockSeconds = 0..<172_800
+
     /// TrainTracker's timetable tables, when the file has them.
     private static func readTimetable(_ db: Database, path: String) throws -> Timetable {
         guard try db.tableExists("train"), try db.tableExists("trainStop") else { return .empty }
-        var stationIDs: [Int64: String] = [:]
+        var stationIDs: [DatabaseValue: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT rowid, id FROM station") {
-            stationIDs[row[0]] = row[1]
+            stationIDs[row[0]] = (row[1] as DatabaseValue).text
         }
         let decoder = JSONDecoder()
         func list(_ value: DatabaseValue) -> [String] {
@@ -69,27 +73,40 @@ public enum RailwayDatabase {
         var trainTypes: [TrainType] = []
         if try db.tableExists("trainType") {
             for row in try Row.fetchAll(db, sql: "SELECT id, title FROM trainType") {
-                let id: String = row[0]
+                let id = (row[0] as DatabaseValue).text ?? "\(row[0] as DatabaseValue)"
+                guard !trainTypes.contains(where: { $0.id == id }) else {
+                    throw StorageError.invalidValue(
+                        path: path, table: "trainType", row: id, column: "id", problem: "listed twice")
+                }
                 let names = try titles((row[1] as DatabaseValue).text, path: path, table: "trainType", row: id)
                 trainTypes.append(TrainType(id: id, name: names["en"] ?? names.values.first ?? id, names: names))
             }
         }
-        var stops: [Int64: [TimetableStop]] = [:]
+        var stops: [DatabaseValue: [TimetableStop]] = [:]
         let stopRows = try Row.fetchCursor(
-            db, sql: #"SELECT train, station, arrival, departure FROM trainStop ORDER BY train, "order""#)
+            db, sql: #"SELECT train, station, arrival, departure, "order" FROM trainStop ORDER BY train, "order""#)
         while let row = try stopRows.next() {
-            let train: Int64 = row[0]
-            let station: Int64 = row[1]
-            guard let stationID = stationIDs[station] else {
+            let values: [DatabaseValue] = (0..<5).map { row[$0] }
+            let place = "train \(values[0]), order \(values[4])"
+            guard let stationID = stationIDs[values[1]] else {
                 throw StorageError.invalidValue(
-                    path: path, table: "trainStop", row: "\(train)", column: "station", problem: "unknown station \(station)")
+                    path: path, table: "trainStop", row: place, column: "station", problem: "unknown station \(values[1])")
             }
-            stops[train, default: []].append(
+            func time(_ value: DatabaseValue, _ column: String) throws -> Seconds? {
+                guard !value.isNull else { return nil }
+                guard let seconds = value.number, Int(wholeNumber: seconds).map(Self.clockSeconds.contains) == true else {
+                    throw StorageError.invalidValue(
+                        path: path, table: "trainStop", row: place, column: column,
+                        problem: "not a time of day in whole seconds, 0 to 172799 (\(value.shown))")
+                }
+                return seconds
+            }
+            stops[values[0], default: []].append(
                 TimetableStop(
-                    stationID: stationID, arrival: (row[2] as DatabaseValue).number,
-                    departure: (row[3] as DatabaseValue).number))
+                    stationID: stationID, arrival: try time(values[2], "arrival"), departure: try time(values[3], "departure")))
         }
         var trains: [TimetabledTrain] = []
+        var trainIDs = Set<String>()
         let trainRows = try Row.fetchCursor(
             db,
             sql: """
@@ -98,7 +115,12 @@ public enum RailwayDatabase {
                 """)
         while let row = try trainRows.next() {
             let values: [DatabaseValue] = (0..<10).map { row[$0] }
-            let rowID = Int64(values[0].number ?? 0)
+            let rowID = values[0]
+            // A train id twice (a file another tool wrote) would be refused only when written out.
+            guard trainIDs.insert(values[1].text ?? "").inserted else {
+                throw StorageError.invalidValue(
+                    path: path, table: "train", row: values[1].text ?? values[1].shown, column: "id", problem: "listed twice")
+            }
             trains.append(
                 TimetabledTrain(
                     id: values[1].text ?? "", railwayID: values[2].text ?? "", number: values[3].text,
@@ -112,7 +134,12 @@ public enum RailwayDatabase {
         if try db.tableExists("timetableInfo"),
             let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = 'utcOffset'")
         {
-            utcOffset = Seconds(text) ?? 0
+            guard let offset = Seconds(text)?.within(DomainRange.utcOffset) else {
+                throw StorageError.invalidValue(
+                    path: path, table: "timetableInfo", row: "utcOffset", column: "value",
+                    problem: "not an offset from UTC in seconds, -64800 to 64800 ('\(text)')")
+            }
+            utcOffset = offset
         }
         // The calendar, when stored; older files: the weekly rules the services' names stand for.
         var calendar = ServiceCalendar.weekly(named: trains.map(\.service))
@@ -136,29 +163,35 @@ public enum RailwayDatabase {
         var coordinates: [Coordinate] = []
     }
 
-    private static func readTracks(_ db: Database) throws -> [String: Track] {
+    /// The vertices of every segment. A vertex whose coordinate is missing, not a number or
+    /// not a position is an error naming the `coordinate` row (a track with a vertex left
+    /// out would be drawn wrong without a word).
+    private static func readTracks(_ db: Database, path: String) throws -> [String: Track] {
         var segments: [SegmentRows] = []
-        var currentSegment: Int64 = -1
+        var currentSegment: DatabaseValue?
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT s.id, s.railway, s.underground, c.latitude, c.longitude
+                SELECT s.id, s.railway, s.underground, c.id, c.latitude, c.longitude, sc.coordinate
                 FROM segment s
                 JOIN segmentCoordinate sc ON sc.segment = s.id
-                JOIN coordinate c ON c.id = sc.coordinate
+                LEFT JOIN coordinate c ON c.id = sc.coordinate
                 ORDER BY s.railway, s."order", sc."order"
                 """
         )
         while let row = try rows.next() {
-            let values: [DatabaseValue] = (0..<5).map { row[$0] }
-            let segment = Int64(values[0].number ?? -1)
-            if segment != currentSegment || segments.isEmpty {
-                currentSegment = segment
+            let values: [DatabaseValue] = (0..<7).map { row[$0] }
+            if values[0] != currentSegment || segments.isEmpty {
+                currentSegment = values[0]
                 segments.append(SegmentRows(railway: values[1].text ?? "", isUnderground: (values[2].number ?? 0) != 0))
             }
-            guard let latitude = values[3].number, let longitude = values[4].number else { continue }
-            let coordinate = Coordinate(latitude: latitude, longitude: longitude)
-            if coordinate.isValid { segments[segments.count - 1].coordinates.append(coordinate) }
+            guard !values[3].isNull else {
+                throw StorageError.invalidValue(
+                    path: path, table: "segmentCoordinate", row: "segment \(values[0])", column: "coordinate",
+                    problem: "no coordinate with id \(values[6])")
+            }
+            let coordinate = try trackCoordinate(id: values[3], latitude: values[4], longitude: values[5], path: path)
+            segments[segments.count - 1].coordinates.append(coordinate)
         }
         var tracks: [String: Track] = [:]
         var start = 0
@@ -174,6 +207,24 @@ public enum RailwayDatabase {
         return tracks
     }
 
+    /// A `coordinate` row as a position.
+    private static func trackCoordinate(
+        id: DatabaseValue, latitude: DatabaseValue, longitude: DatabaseValue, path: String
+    ) throws -> Coordinate {
+        for (name, value) in [("latitude", latitude), ("longitude", longitude)] where value.number?.isFinite != true {
+            throw StorageError.invalidValue(
+                path: path, table: "coordinate", row: "\(id)", column: name,
+                problem: value.isNull ? "missing" : "not a number (\(value.shown))")
+        }
+        let coordinate = Coordinate(latitude: latitude.number ?? .nan, longitude: longitude.number ?? .nan)
+        guard coordinate.isValid else {
+            throw StorageError.invalidValue(
+                path: path, table: "coordinate", row: "\(id)", column: "latitude",
+                problem: "not a position (\(coordinate.latitude), \(coordinate.longitude))")
+        }
+        return coordinate
+    }
+
     private static func readStations(_ db: Database, path: String) throws -> [Station] {
         var underground = Set<String>()
         if try db.tableExists("stationUnderground") {
@@ -186,6 +237,11 @@ public enum RailwayDatabase {
             guard let latitude = (row[3] as DatabaseValue).number, let longitude = (row[4] as DatabaseValue).number else {
                 throw StorageError.invalidValue(
                     path: path, table: "station", row: id, column: "latitude", problem: "not a number")
+            }
+            guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
+                throw StorageError.invalidValue(
+                    path: path, table: "station", row: id, column: "latitude",
+                    problem: "not a position (\(latitude), \(longitude))")
             }
             let names = try titles((row[2] as DatabaseValue).text, path: path, table: "station", row: id)
             return Station(

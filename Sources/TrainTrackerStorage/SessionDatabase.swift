@@ -50,18 +50,44 @@ public struct SessionDatabase: Sendable {
         return SessionDatabase(path: path, queue: queue)
     }
 
-    /// Creates a new, empty session file at `path`.
+    /// Creates a new, empty session file at `path`. The file appears with its whole schema
+    /// or not at all (`StagedFile`).
     ///
-    /// - Throws: `StorageError.fileExists` rather than overwrite a file, or a database error.
+    /// - Throws: `StorageError.fileExists` rather than overwrite a file, `.isDirectory`, or a
+    ///   database error.
     public static func create(path: String) throws(StorageError) -> SessionDatabase {
-        guard !FileManager.default.fileExists(atPath: path) else { throw .fileExists(path: path) }
+        try create(path: path, sessions: [])
         do {
-            let queue = try DatabaseQueue(path: path)
-            try migrator.migrate(queue)
-            return SessionDatabase(path: path, queue: queue)
+            return SessionDatabase(path: path, queue: try DatabaseQueue(path: path))
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
             throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Creates a new session file at `path` holding `sessions` with their fixes and
+    /// `motionActivities`, all or nothing: written beside `path` and moved into place once
+    /// complete (`StagedFile`), so a failure or a crash never leaves a file at `path`.
+    ///
+    /// - Throws: `StorageError.fileExists` rather than overwrite a file (unless `replacing`),
+    ///   `.isDirectory`, or a database error (for example a duplicate id).
+    public static func create(
+        path: String, replacing: Bool = false, sessions: [(session: Session, fixes: [RecordedFix])],
+        motionActivities: [MotionActivity] = []
+    ) throws(StorageError) {
+        try StagedFile.write(to: path, replacing: replacing) { temporary in
+            let queue: DatabaseQueue
+            do {
+                queue = try DatabaseQueue(path: temporary)
+                try migrator.migrate(queue)
+            } catch {
+                throw DatabaseFile.storageError(error, path: path)
+            }
+            try SessionDatabase(path: path, queue: queue).insert(sessions, motionActivities: motionActivities)
+            do {
+                try queue.close()
+            } catch {
+                throw DatabaseFile.storageError(error, path: path)
+            }
         }
     }
 

@@ -5,6 +5,8 @@ import TrainTrackerCore
 public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// There is no file at the path.
     case missingFile(path: String)
+    /// The path names a folder where a file belongs.
+    case isDirectory(path: String)
     /// The file exists but is not an SQLite database.
     case notSQLite(path: String)
     /// A table the schema needs is missing.
@@ -21,12 +23,15 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownSession(path: String, id: String)
     /// SQLite reported an error.
     case database(path: String, message: String)
+    /// The file cannot be written (no such folder, no permission, a full disk).
+    case cannotWrite(path: String, problem: String)
 
     /// One line saying what is wrong.
 
     public var description: String {
         switch self {
         case .missingFile(let path): "\(path): no such file"
+        case .isDirectory(let path): "\(path): is a directory"
         case .notSQLite(let path): "\(path): not an SQLite database"
         case .missingTable(let path, let table): "\(path): missing table '\(table)'"
         case .missingColumn(let path, let table, let column): "\(path): table '\(table)' has no column '\(column)'"
@@ -36,6 +41,7 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .fileExists(let path): "\(path): file exists; not overwriting it"
         case .unknownSession(let path, let id): "\(path): no session with id '\(id)'"
         case .database(let path, let message): "\(path): \(message)"
+        case .cannotWrite(let path, let problem): "\(path): cannot be written (\(problem))"
         }
     }
 }
@@ -44,10 +50,11 @@ extension StorageError {
     /// The file the error is about.
     public var path: String {
         switch self {
-        case .missingFile(let path), .notSQLite(let path), .missingTable(let path, _), .missingColumn(let path, _, _),
+        case .missingFile(let path), .isDirectory(let path), .notSQLite(let path), .missingTable(let path, _),
+            .missingColumn(let path, _, _),
             .invalidValue(let path, _, _, _, _), .invalidNetwork(let path, _), .fileExists(let path),
             .unknownSession(let path, _),
-            .database(let path, _):
+            .database(let path, _), .cannotWrite(let path, _):
             path
         }
     }

@@ -42,7 +42,12 @@ import TrainTrackerTestSupport
         let path = directory.path("nowhere.sqlite")
         #expect(throws: StorageError.missingFile(path: path)) { try RailwayDatabase.load(path: path) }
         #expect(!FileManager.default.fileExists(atPath: path), "nothing is created")
-        #expect(throws: StorageError.missingFile(path: directory.url.path)) { try RailwayDatabase.load(path: directory.url.path) }
+    }
+
+    @Test func aDirectoryIsReportedAsOneNotAsMissing() throws {
+        let directory = try TemporaryDirectory()
+        #expect(throws: StorageError.isDirectory(path: directory.url.path)) { try RailwayDatabase.load(path: directory.url.path) }
+        #expect(StorageError.isDirectory(path: "x").description == "x: is a directory")
     }
 
     @Test func aFileThatIsNotSQLiteIsReported() throws {
@@ -132,6 +137,70 @@ import TrainTrackerTestSupport
         try makeRailwayFile(path, stationsJSON: #"["A","Z"]"#)
         #expect(throws: StorageError.invalidNetwork(path: path, problem: .unknownStation(railway: "R", station: "Z"))) {
             try RailwayDatabase.load(path: path)
+        }
+    }
+
+    /// Runs `sql` on the hand-made file at `path`.
+    func change(_ path: String, _ sql: String) throws {
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: sql) }
+    }
+
+    /// The hand-made file with TrainTracker's timetable tables: two trains of two calls.
+    func makeTimetabledFile(_ path: String) throws {
+        try makeRailwayFile(path)
+        try change(
+            path,
+            """
+            CREATE TABLE train (rowid INTEGER PRIMARY KEY, id TEXT, railway TEXT, number TEXT, trainType TEXT,
+              direction TEXT, service TEXT, name TEXT, previousTrains TEXT, nextTrains TEXT);
+            CREATE TABLE trainStop (train INTEGER, "order" INTEGER, station INTEGER, arrival INTEGER, departure INTEGER);
+            CREATE TABLE timetableInfo (key TEXT, value TEXT);
+            INSERT INTO train VALUES (1, 'T1', 'R', NULL, NULL, 'Up', 'Daily', NULL, '[]', '[]'),
+              (2, 'T2', 'R', NULL, NULL, 'Down', 'Daily', NULL, '[]', '[]');
+            INSERT INTO trainStop VALUES (1, 0, 1, NULL, 28800), (1, 1, 2, 28920, NULL),
+              (2, 0, 2, NULL, 30000), (2, 1, 1, 30120, NULL);
+            INSERT INTO timetableInfo VALUES ('utcOffset', '32400');
+            """)
+    }
+
+    @Test func aHandMadeTimetableLoads() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("timetable.sqlite")
+        try makeTimetabledFile(path)
+        let timetable = try RailwayDatabase.loadDataset(path: path).timetable
+        #expect(timetable.trains.map(\.id) == ["T1", "T2"])
+        #expect(timetable.trains.first?.stops.map(\.departure) == [28_800, nil])
+        #expect(timetable.utcOffset == 32_400)
+    }
+
+    /// Values a reader must not drop or let through: each is an error naming its table, row and column.
+    @Test(arguments: [
+        ("UPDATE coordinate SET latitude = 1e300 WHERE id = 2", "coordinate", "2", "latitude", "not a position (1e+300, 139.6)"),
+        ("UPDATE coordinate SET latitude = NULL WHERE id = 2", "coordinate", "2", "latitude", "missing"),
+        ("UPDATE coordinate SET longitude = 'east' WHERE id = 2", "coordinate", "2", "longitude", "not a number ('east')"),
+        ("DELETE FROM coordinate WHERE id = 2", "segmentCoordinate", "segment 1", "coordinate", "no coordinate with id 2"),
+        ("UPDATE station SET latitude = 1e300 WHERE id = 'B'", "station", "B", "latitude", "not a position (1e+300, 139.6)"),
+        (
+            "UPDATE trainStop SET departure = 1e300 WHERE train = 1 AND \"order\" = 0", "trainStop", "train 1, order 0",
+            "departure", "not a time of day in whole seconds, 0 to 172799 (1e+300)"
+        ),
+        (
+            "UPDATE trainStop SET arrival = 28920.5 WHERE train = 1 AND \"order\" = 1", "trainStop", "train 1, order 1",
+            "arrival", "not a time of day in whole seconds, 0 to 172799 (28920.5)"
+        ),
+        (
+            "UPDATE timetableInfo SET value = '1e300' WHERE key = 'utcOffset'", "timetableInfo", "utcOffset", "value",
+            "not an offset from UTC in seconds, -64800 to 64800 ('1e300')"
+        ),
+        ("UPDATE train SET id = 'T1' WHERE rowid = 2", "train", "T1", "id", "listed twice"),
+    ])
+    func aValueOutOfRangeIsNamedNotDropped(sql: String, table: String, row: String, column: String, problem: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("bad-value.sqlite")
+        try makeTimetabledFile(path)
+        try change(path, sql)
+        #expect(throws: StorageError.invalidValue(path: path, table: table, row: row, column: column, problem: problem)) {
+            try RailwayDatabase.loadDataset(path: path)
         }
     }
 }
