@@ -57,10 +57,7 @@ public enum DiaryLogs {
     ///
     /// - Throws: `ImportError` naming the file and the problem.
     public static func stations(path: String) throws(ImportError) -> [Coordinate] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImportError(file: path, problem: "no such file")
-        }
-        guard let items = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
+        guard let items = try JSONFile.value(path: path) as? [[String: Any]] else {
             throw ImportError(file: path, problem: "not a JSON array of stations")
         }
         var stations: [Coordinate] = []
@@ -75,7 +72,7 @@ public enum DiaryLogs {
     }
 
     private static func integer(_ table: CSVTable, _ row: Int, _ column: Int) throws(ImportError) -> Int {
-        guard let value = try table.number(row, column), let integer = Int(exactly: value) else {
+        guard let value = try table.number(row, column), let integer = Int(wholeNumber: value) else {
             throw ImportError(
                 file: table.path, location: table.line(row), field: table.header[column], problem: "not a device id")
         }

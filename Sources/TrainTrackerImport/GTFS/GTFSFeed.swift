@@ -33,17 +33,14 @@ struct GTFSFeed {
     }
 
     /// The table `name` (e.g. `stops.txt`), or `nil` when the feed lacks it.
+    ///
+    /// - Throws: `ImportError` naming the table: beyond `InputFile.maximumBytes` once
+    ///   inflated, or as `CSVTable`.
     func table(_ name: String) throws(ImportError) -> CSVTable? {
         let display = "\(path)/\(name)"
         if let archive {
             guard let entry = archive[name] ?? archive.first(where: { $0.path.hasSuffix("/" + name) }) else { return nil }
-            var data = Data()
-            do {
-                _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
-            } catch {
-                throw ImportError(file: display, problem: "cannot be extracted from the archive")
-            }
-            return try CSVTable(data: data, path: display)
+            return try CSVTable(data: try InputFile.extract(entry, from: archive, name: display), path: display)
         }
         let file = URL(fileURLWithPath: path).appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: file) else { return nil }

@@ -24,8 +24,10 @@ public enum GTFSImporter {
     ///
     /// - Parameter warn: told of what was guessed, e.g. a route drawn station to station for want of a shape.
     /// - Throws: `ImportError` naming the file, the line and the field of the first problem:
-    ///   a missing required file or column, a bad number or time, a stop time for an unknown
-    ///   trip or stop, a shape with one point, a feed without routes of the chosen types.
+    ///   a missing required file or column, a bad number or time, a `route_type` or sequence
+    ///   that is not a whole number, a `direction_id` other than 0 or 1, a route or trip id
+    ///   listed twice, a stop time for an unknown trip or stop, a shape with one point, a feed
+    ///   without routes of the chosen types, a table cut short or beyond `CSVTable`'s limits.
     public static func load(path: String, options: Options = Options(), warn: (String) -> Void = { _ in }) throws(ImportError)
         -> TransitDataset
     {
@@ -147,15 +149,17 @@ public enum GTFSImporter {
         let color = table.column("route_color")
         var routes: [Route] = []
         var all = Set<String>()
+        var firstRows: [String: Int] = [:]
         for row in table.rows.indices {
             let id = try table.requiredText(row, idColumn)
+            try requireUnique(id, row: row, column: "route_id", in: table, firstRows: &firstRows)
             all.insert(id)
-            guard let type = try table.number(row, typeColumn), type == type.rounded() else {
+            guard let type = try table.number(row, typeColumn).flatMap(Int.init(wholeNumber:)) else {
                 throw ImportError(
                     file: table.path, location: table.line(row), field: "route_type",
-                    problem: "not a route type '\(table.rows[row][typeColumn])'")
+                    problem: "not a route type '\(table.text(row, typeColumn) ?? "")'")
             }
-            guard options.includes(Int(type)) else { continue }
+            guard options.includes(type) else { continue }
             let shortName = table.text(row, short)
             let name = table.text(row, long) ?? shortName ?? id
             let hex = table.text(row, color).map { "#" + $0.uppercased() }
@@ -243,6 +247,7 @@ public enum GTFSImporter {
         let selected = Set(routes.ordered.map(\.id))
         var trips: [String: Trip] = [:]
         var all = Set<String>()
+        var firstRows: [String: Int] = [:]
         for row in table.rows.indices {
             let routeID = try table.requiredText(row, routeColumn)
             guard routes.all.contains(routeID) else {
@@ -250,11 +255,9 @@ public enum GTFSImporter {
                     file: table.path, location: table.line(row), field: "route_id", problem: "unknown route '\(routeID)'")
             }
             let id = try table.requiredText(row, tripColumn)
+            try requireUnique(id, row: row, column: "trip_id", in: table, firstRows: &firstRows)
             all.insert(id)
-            let directionID = try table.number(row, direction).map(Int.init) ?? 0
-            guard directionID == 0 || directionID == 1 else {
-                throw ImportError(file: table.path, location: table.line(row), field: "direction_id", problem: "must be 0 or 1")
-            }
+            let directionID = try self.direction(table, row, direction) ?? 0
             guard selected.contains(routeID) else { continue }
             trips[id] = Trip(
                 id: id, routeID: routeID, serviceID: try table.requiredText(row, serviceColumn),
@@ -265,7 +268,7 @@ public enum GTFSImporter {
     }
 
     struct Call {
-        var sequence: Double
+        var sequence: Int
         var station: String
         var arrival: Seconds?
         var departure: Seconds?
@@ -295,9 +298,7 @@ public enum GTFSImporter {
                 }
                 continue
             }
-            guard let sequence = try table.number(row, sequenceColumn) else {
-                throw ImportError(file: table.path, location: table.line(row), field: "stop_sequence", problem: "empty")
-            }
+            let sequence = try self.sequence(table, row, sequenceColumn)
             func time(_ column: Int) throws(ImportError) -> Seconds? {
                 guard let text = table.text(row, column) else { return nil }
                 guard let seconds = TimetableStop.seconds(fromClock: text) else {
@@ -331,7 +332,7 @@ public enum GTFSImporter {
         let latitudeColumn = try table.requiredColumn("shape_pt_lat")
         let longitudeColumn = try table.requiredColumn("shape_pt_lon")
         let sequenceColumn = try table.requiredColumn("shape_pt_sequence")
-        var points: [String: [(sequence: Double, coordinate: Coordinate, line: Int)]] = [:]
+        var points: [String: [(sequence: Int, coordinate: Coordinate, line: Int)]] = [:]
         for row in table.rows.indices {
             let id = try table.requiredText(row, idColumn)
             guard let latitude = try table.number(row, latitudeColumn), let longitude = try table.number(row, longitudeColumn),
@@ -339,9 +340,7 @@ public enum GTFSImporter {
             else {
                 throw ImportError(file: table.path, location: table.line(row), field: "shape_pt_lat", problem: "not a position")
             }
-            guard let sequence = try table.number(row, sequenceColumn) else {
-                throw ImportError(file: table.path, location: table.line(row), field: "shape_pt_sequence", problem: "empty")
-            }
+            let sequence = try self.sequence(table, row, sequenceColumn)
             points[id, default: []].append((sequence, Coordinate(latitude: latitude, longitude: longitude), row))
         }
         var shapes: [String: [Coordinate]] = [:]
@@ -364,10 +363,53 @@ public enum GTFSImporter {
         let nameColumn = try table.requiredColumn("direction")
         var names: [String: [Int: String]] = [:]
         for row in table.rows.indices {
-            guard let direction = try table.number(row, directionColumn), let name = table.text(row, nameColumn) else { continue }
-            names[try table.requiredText(row, routeColumn), default: [:]][Int(direction)] = name
+            guard let direction = try direction(table, row, directionColumn), let name = table.text(row, nameColumn) else {
+                continue
+            }
+            names[try table.requiredText(row, routeColumn), default: [:]][direction] = name
         }
         return names
+    }
+
+    /// A `direction_id`: 0 or 1; `nil` when empty.
+    ///
+    /// - Throws: `ImportError` naming the line for anything else (0.5, 2, 1e20).
+    private static func direction(_ table: CSVTable, _ row: Int, _ column: Int?) throws(ImportError) -> Int? {
+        guard let value = try table.number(row, column) else { return nil }
+        guard let direction = Int(wholeNumber: value), direction == 0 || direction == 1 else {
+            throw ImportError(
+                file: table.path, location: table.line(row), field: "direction_id",
+                problem: "must be 0 or 1, not '\(table.text(row, column) ?? "")'")
+        }
+        return direction
+    }
+
+    /// A `stop_sequence` or `shape_pt_sequence`: a whole number, 0 or more.
+    ///
+    /// - Throws: `ImportError` naming the line when it is empty or not such a number.
+    private static func sequence(_ table: CSVTable, _ row: Int, _ column: Int) throws(ImportError) -> Int {
+        guard let value = try table.number(row, column) else {
+            throw ImportError(file: table.path, location: table.line(row), field: table.header[column], problem: "empty")
+        }
+        guard let sequence = Int(wholeNumber: value), sequence >= 0 else {
+            throw ImportError(
+                file: table.path, location: table.line(row), field: table.header[column],
+                problem: "not a whole number, 0 or more '\(table.text(row, column) ?? "")'")
+        }
+        return sequence
+    }
+
+    /// Checks that `id` (of `column`) appears once: an id listed twice would make two
+    /// railways or trains of one id, refused only later against the output file.
+    private static func requireUnique(
+        _ id: String, row: Int, column: String, in table: CSVTable, firstRows: inout [String: Int]
+    ) throws(ImportError) {
+        if let first = firstRows[id] {
+            throw ImportError(
+                file: table.path, location: table.line(row), field: column,
+                problem: "'\(id)' is listed twice (first on \(table.line(first)))")
+        }
+        firstRows[id] = row
     }
 
     // MARK: Building a railway

@@ -20,7 +20,9 @@ public enum MiniTokyo3DImporter {
     /// `train-timetables/*.json` when `timetables` is true and the folder exists.
     ///
     /// - Parameter progress: called with (files done, files in all) while timetables load.
-    /// - Throws: `ImportError` naming the file, the record and the field of the first problem.
+    /// - Throws: `ImportError` naming the file, the record and the field of the first problem,
+    ///   among them a file cut short, a railway without sublines, an offset or interpolation
+    ///   beyond `MiniTokyo3DTrackBuilder`'s limits, a train or train type id listed twice.
     /// - Complexity: linear in the size of the dataset; timetable files are decoded in parallel.
     public static func load(
         path: String, timetables: Bool = true, progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -86,8 +88,14 @@ public enum MiniTokyo3DImporter {
         let typesPath = folder.appendingPathComponent("train-types.json").path
         var trainTypes: [TrainType] = []
         if FileManager.default.fileExists(atPath: typesPath) {
-            trainTypes = try JSONFile.decode([MiniTokyo3D.TrainType].self, path: typesPath).map {
-                TrainType(id: $0.id, name: $0.title["en"] ?? $0.title.values.first ?? $0.id, names: $0.title)
+            var seen = Set<String>()
+            for (index, type) in try JSONFile.decode([MiniTokyo3D.TrainType].self, path: typesPath).enumerated() {
+                guard seen.insert(type.id).inserted else {
+                    throw ImportError(
+                        file: typesPath, location: "record \(index + 1)", field: "id", problem: "'\(type.id)' is listed twice")
+                }
+                trainTypes.append(
+                    TrainType(id: type.id, name: type.title["en"] ?? type.title.values.first ?? type.id, names: type.title))
             }
         }
         let timetableFolder = folder.appendingPathComponent("train-timetables")
@@ -105,9 +113,18 @@ public enum MiniTokyo3DImporter {
             progress?(finished, files.count)
         }
         var trains: [TimetabledTrain] = []
-        for result in results.withLock({ $0 }) {
+        // A train id twice would be refused only by the writer, against the output file.
+        var fileOfTrain: [String: Int] = [:]
+        for (index, result) in results.withLock({ $0 }).enumerated() {
             guard let result else { continue }
-            trains += try result.get()
+            for train in try result.get() {
+                if let first = fileOfTrain.updateValue(index, forKey: train.id) {
+                    throw ImportError(
+                        file: files[index], location: "train '\(train.id)'", field: "id",
+                        problem: first == index ? "listed twice" : "also in \(files[first])")
+                }
+                trains.append(train)
+            }
         }
         return Timetable(
             trainTypes: trainTypes, trains: trains, utcOffset: MiniTokyo3DImporter.utcOffset,

@@ -7,6 +7,14 @@ import TrainTrackerCore
 struct MiniTokyo3DTrackBuilder {
     /// One unit of `offset` in metres (at the finest zoom).
     static let offsetUnit: Meters = 6.25
+    /// The offsets a `sub` subline may have, in units of `offsetUnit`: ±1 km sideways (the
+    /// dataset's own run from −4 to 3).
+    static let offsetRange: ClosedRange<Double> = -Double(largestOffset)...Double(largestOffset)
+    /// The largest offset either way, in units.
+    static let largestOffset = 160
+    /// The most points a subline moving between two bases may be drawn with (its
+    /// `interpolate`); the dataset's own are 20.
+    static let maximumInterpolationPoints = 10_000
 
     let path: String
     private let entries: [String: MiniTokyo3D.Track]
@@ -20,7 +28,9 @@ struct MiniTokyo3DTrackBuilder {
 
     /// The pieces of track of `id`, each with its underground flag.
     ///
-    /// - Throws: `ImportError` for an unknown or circular base, or a subline without coordinates.
+    /// - Throws: `ImportError` for an unknown or circular base, a railway without sublines, a
+    ///   subline without coordinates, an offset outside `offsetRange` or an `interpolate`
+    ///   beyond `maximumInterpolationPoints`.
     mutating func pieces(of id: String) throws(ImportError) -> [(coordinates: [Coordinate], isUnderground: Bool)] {
         try build(id, chain: [])
     }
@@ -58,11 +68,19 @@ struct MiniTokyo3DTrackBuilder {
                         problem: "a sub subline needs a start railway and coordinates")
                 }
                 let startBase = try basePolyline(startRailway, chain: chain + [id])
-                var along = try alongBase(startBase, from: first, to: last, offset: start.offset ?? 0)
+                let startOffset = try offset(start, field: "start.offset", location: location)
+                var along = try alongBase(startBase, from: first, to: last, offset: startOffset)
                 if let end = subline.end, let endRailway = end.railway, endRailway != startRailway {
                     let endBase = try basePolyline(endRailway, chain: chain + [id])
-                    let other = try alongBase(endBase, from: first, to: last, offset: end.offset ?? 0)
-                    along = blend(along, other, steps: max(2, subline.interpolate ?? 2))
+                    let other = try alongBase(
+                        endBase, from: first, to: last, offset: try offset(end, field: "end.offset", location: location))
+                    let steps = subline.interpolate ?? 2
+                    guard steps <= Self.maximumInterpolationPoints else {
+                        throw ImportError(
+                            file: path, location: location, field: "interpolate",
+                            problem: "\(steps) points; at most \(Self.maximumInterpolationPoints)")
+                    }
+                    along = blend(along, other, steps: max(2, steps))
                 }
                 pieces.append((along, isUnderground))
             default:
@@ -70,8 +88,24 @@ struct MiniTokyo3DTrackBuilder {
                     file: path, location: location, field: "type", problem: "unknown subline type '\(subline.type)'")
             }
         }
+        // Polyline and Track need a vertex: a railway of no sublines has no track at all.
+        guard pieces.contains(where: { !$0.coordinates.isEmpty }) else {
+            throw ImportError(
+                file: path, location: "railway '\(id)'", field: "sublines", problem: "no sublines; a track needs at least one")
+        }
         built[id] = pieces
         return pieces
+    }
+
+    /// The sideways offset of an anchor, in units of `offsetUnit`.
+    private func offset(_ anchor: MiniTokyo3D.Anchor, field: String, location: String) throws(ImportError) -> Double {
+        let value = anchor.offset ?? 0
+        guard let offset = value.within(Self.offsetRange) else {
+            throw ImportError(
+                file: path, location: location, field: field,
+                problem: "\(value) is not an offset of -\(Self.largestOffset) to \(Self.largestOffset) units")
+        }
+        return offset
     }
 
     private mutating func basePolyline(_ id: String, chain: [String]) throws(ImportError) -> Polyline {

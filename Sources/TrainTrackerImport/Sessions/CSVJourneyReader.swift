@@ -70,6 +70,15 @@ enum CSVJourneyReader {
                 throw ImportError(
                     file: path, location: table.line(row), field: table.header[timeColumn], problem: "not a time '\(timeText)'")
             }
+            func measure(_ kind: FixMeasure, _ field: String) throws(ImportError) -> Double? {
+                guard let value = try table.number(row, columns[field]) else { return nil }
+                guard let checked = kind.checked(value) else {
+                    throw ImportError(
+                        file: path, location: table.line(row), field: columns[field].map { table.header[$0] },
+                        problem: "not \(kind.expectation) '\(table.text(row, columns[field]) ?? "")'")
+                }
+                return checked
+            }
             let track = table.text(row, columns["track"]) ?? ""
             if tracks[track] == nil { trackOrder.append(track) }
             // An activity name the recogniser does not use is skipped, not an error: a sample is data.
@@ -80,9 +89,8 @@ enum CSVJourneyReader {
             tracks[track, default: []].append(
                 Location(
                     coordinate: Coordinate(latitude: latitude, longitude: longitude), timestamp: time,
-                    horizontalAccuracy: try table.number(row, columns["accuracy"]),
-                    speed: try table.number(row, columns["speed"]),
-                    course: try table.number(row, columns["course"]), altitude: try table.number(row, columns["altitude"])))
+                    horizontalAccuracy: try measure(.accuracy, "accuracy"), speed: try measure(.speed, "speed"),
+                    course: try measure(.course, "course"), altitude: try measure(.altitude, "altitude")))
         }
         guard !trackOrder.isEmpty else { throw ImportError(file: path, problem: "no rows") }
         let trackColumn = columns["track"].map { table.header[$0] }

@@ -19,6 +19,12 @@ enum GPXReader {
             throw ImportError(file: path, location: "line \(parser.lineNumber)", problem: "not valid XML")
         }
         guard delegate.sawGPX else { throw ImportError(file: path, problem: "not a GPX file (no <gpx> element)") }
+        // The parser may stop at the end of the data without a word: a file cut short.
+        if let open = delegate.openElements.last {
+            throw ImportError(
+                file: path, location: "line \(parser.lineNumber)",
+                problem: "ends inside <\(open)> (the file is cut short)")
+        }
         let tracks = delegate.tracks.filter { !$0.locations.isEmpty }
         guard !tracks.isEmpty else { throw ImportError(file: path, problem: "no track points (<trkpt>)") }
         return tracks
@@ -34,6 +40,8 @@ enum GPXReader {
         private var pointNumber = 0
         private var text = ""
         private var depthName: [String] = []
+        /// The elements open where the parser stopped, outermost first.
+        var openElements: [String] { depthName }
 
         let utcOffset: Seconds
 
@@ -122,7 +130,7 @@ enum GPXReader {
                 return fail(
                     parser, ImportError(file: path, location: location, field: "time", problem: "not a time '\(timeText)'"))
             }
-            func number(_ names: [String]) -> Double?? {
+            func number(_ names: [String], _ kind: FixMeasure) -> Double?? {
                 guard let (name, text) = names.lazy.compactMap({ name in point.fields[name].map { (name, $0) } }).first else {
                     return .some(nil)
                 }
@@ -130,10 +138,17 @@ enum GPXReader {
                     fail(parser, ImportError(file: path, location: location, field: name, problem: "not a number '\(text)'"))
                     return nil
                 }
-                return .some(value)
+                guard let checked = kind.checked(value) else {
+                    fail(
+                        parser,
+                        ImportError(file: path, location: location, field: name, problem: "not \(kind.expectation) '\(text)'"))
+                    return nil
+                }
+                return checked
             }
-            guard let altitude = number(["ele"]), let speed = number(["speed"]), let course = number(["course", "heading"]),
-                let accuracy = number(["hAcc", "horizontalAccuracy", "accuracy"])
+            guard let altitude = number(["ele"], .altitude), let speed = number(["speed"], .speed),
+                let course = number(["course", "heading"], .course),
+                let accuracy = number(["hAcc", "horizontalAccuracy", "accuracy"], .accuracy)
             else { return }
             tracks[tracks.count - 1].locations.append(
                 Location(

@@ -7,13 +7,7 @@ import TrainTrackerCore
 /// LineStrings without times are passed over when the file holds a timed journey.
 enum GeoJSONJourneyReader {
     static func read(data: Data, path: String, utcOffset: Seconds) throws(ImportError) -> ImportedTrack {
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw ImportError(file: path, problem: "not valid JSON")
-        }
-        guard let object = root as? [String: Any], let type = object["type"] as? String else {
+        guard let object = try JSONFile.value(of: data, path: path) as? [String: Any], let type = object["type"] as? String else {
             throw ImportError(file: path, field: "type", problem: "not a GeoJSON object")
         }
         let features: [[String: Any]]
@@ -46,21 +40,25 @@ enum GeoJSONJourneyReader {
                         file: path, location: location, field: "time", problem: "missing; a journey needs timestamps")
                 }
                 let time = try timestamp(timeValue, path: path, location: location, field: "time", utcOffset: utcOffset)
-                func number(_ keys: [String]) throws(ImportError) -> Double? {
+                func number(_ keys: [String], _ kind: FixMeasure) throws(ImportError) -> Double? {
                     guard let key = keys.first(where: { properties[$0] != nil && !(properties[$0] is NSNull) }) else {
                         return nil
                     }
                     guard let value = properties[key] as? NSNumber, value.doubleValue.isFinite else {
                         throw ImportError(file: path, location: location, field: key, problem: "not a number")
                     }
-                    return value.doubleValue
+                    guard let checked = kind.checked(value.doubleValue) else {
+                        throw ImportError(
+                            file: path, location: location, field: key, problem: "not \(kind.expectation) '\(value)'")
+                    }
+                    return checked
                 }
                 locations.append(
                     Location(
                         coordinate: coordinate.coordinate, timestamp: time,
-                        horizontalAccuracy: try number(["accuracy", "horizontalAccuracy"]),
-                        speed: try number(["speed"]), course: try number(["course", "heading"]),
-                        altitude: try number(["altitude"]) ?? coordinate.altitude))
+                        horizontalAccuracy: try number(["accuracy", "horizontalAccuracy"], .accuracy),
+                        speed: try number(["speed"], .speed), course: try number(["course", "heading"], .course),
+                        altitude: try number(["altitude"], .altitude) ?? coordinate.altitude))
             case "LineString":
                 guard let points = geometry["coordinates"] as? [Any] else {
                     throw ImportError(
@@ -106,7 +104,12 @@ enum GeoJSONJourneyReader {
                 file: path, location: location, field: field,
                 problem: "not a position (\(coordinate.latitude), \(coordinate.longitude))")
         }
-        return (coordinate, numbers.count > 2 ? numbers[2].doubleValue : nil)
+        guard numbers.count > 2 else { return (coordinate, nil) }
+        guard let altitude = FixMeasure.altitude.checked(numbers[2].doubleValue) else {
+            throw ImportError(
+                file: path, location: location, field: field, problem: "not \(FixMeasure.altitude.expectation) '\(numbers[2])'")
+        }
+        return (coordinate, altitude)
     }
 
     private static func timestamp(

@@ -31,11 +31,10 @@ public enum JourneyFile {
     /// are taken as `utcOffset` seconds ahead of UTC.
     ///
     /// - Throws: `ImportError` naming the file, the line or record and the field of the
-    ///   first problem: a bad number, a point without a timestamp, a file of another shape.
+    ///   first problem: a missing file or a directory, a bad number, a point without a
+    ///   timestamp or with one outside 1900 to 2199, a file cut short, a file of another shape.
     public static func read(path: String, utcOffset: Seconds = 0) throws(ImportError) -> [ImportedTrack] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImportError(file: path, problem: "no such file")
-        }
+        let data = try InputFile.read(path)
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "gpx": return try GPXReader.read(data: data, path: path, utcOffset: utcOffset)
         case "csv", "txt": return try CSVJourneyReader.read(data: data, path: path, utcOffset: utcOffset)
@@ -62,5 +61,33 @@ public enum JourneyFile {
         if text.hasSuffix("Z") || text.hasSuffix("z") { return true }
         guard let timeStart = text.firstIndex(where: { $0 == "T" || $0 == " " }) else { return false }
         return text[timeStart...].contains { $0 == "+" || $0 == "-" }
+    }
+}
+
+/// The optional numbers of a journey's fix, each checked against `DomainRange` as it is read,
+/// so an impossible one (a speed of 1e20) is an error naming the line, not a stored fix.
+enum FixMeasure {
+    case accuracy, speed, course, altitude
+
+    /// `value` as a fix holds it: `.some(nil)` for "none" (a negative speed or course is Core
+    /// Location's "unknown"), `nil` when it is out of range.
+    func checked(_ value: Double) -> Double?? {
+        if self == .speed || self == .course, value < 0 { return .some(nil) }
+        return switch self {
+        case .accuracy: value.within(DomainRange.horizontalAccuracy).map { .some($0) }
+        case .speed: value.within(DomainRange.speed).map { .some($0) }
+        case .course: value.within(DomainRange.course).map { .some($0) }
+        case .altitude: value.within(DomainRange.altitude).map { .some($0) }
+        }
+    }
+
+    /// What the value must be, for messages: "a speed of 0 to 1000 m/s".
+    var expectation: String {
+        switch self {
+        case .accuracy: "an accuracy of 0 to 100000 m"
+        case .speed: "a speed of 0 to 1000 m/s"
+        case .course: "a course of 0 to 360 degrees"
+        case .altitude: "an altitude of -12000 to 100000 m"
+        }
     }
 }

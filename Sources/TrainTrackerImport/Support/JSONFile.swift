@@ -4,17 +4,11 @@ import Foundation
 enum JSONFile {
     /// Decodes `type` from the file at `path`.
     ///
-    /// - Throws: `ImportError` for a missing file, invalid JSON, or JSON of another shape,
-    ///   naming the record and field (e.g. `record 12`, field `coord`).
+    /// - Throws: `ImportError` for a missing file, a directory, a file beyond
+    ///   `InputFile.maximumBytes`, invalid JSON (saying so when it is cut short), or JSON of
+    ///   another shape, naming the record and field (e.g. `record 12`, field `coord`).
     static func decode<T: Decodable>(_ type: T.Type, path: String) throws(ImportError) -> T {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ImportError(
-                file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
-        }
-        return try decode(type, from: data, path: path)
+        try decode(type, from: try InputFile.read(path), path: path)
     }
 
     /// Decodes `type` from `data` read from `path`.
@@ -22,13 +16,58 @@ enum JSONFile {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            throw importError(error, path: path)
+            throw importError(error, path: path, data: data)
         } catch {
-            throw ImportError(file: path, problem: "not JSON")
+            throw ImportError(file: path, problem: invalidJSON(data))
         }
     }
 
-    private static func importError(_ error: DecodingError, path: String) -> ImportError {
+    /// The JSON value (arrays, dictionaries, `NSNumber`s...) in the file at `path`.
+    ///
+    /// - Throws: `ImportError` naming the file: missing, a directory, too large, not JSON.
+    static func value(path: String) throws(ImportError) -> Any {
+        try value(of: try InputFile.read(path), path: path)
+    }
+
+    /// The JSON value in `data` read from `path`.
+    static func value(of data: Data, path: String) throws(ImportError) -> Any {
+        do {
+            return try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw ImportError(file: path, problem: invalidJSON(data))
+        }
+    }
+
+    /// What is wrong with `data`, which does not parse: "not valid JSON", and why when the
+    /// text ends inside a string, an array or an object (a file cut short).
+    static func invalidJSON(_ data: Data) -> String {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "empty; not valid JSON" }
+        return inString || depth > 0
+            ? "not valid JSON: it ends inside a string, an array or an object (the file is cut short)" : "not valid JSON"
+    }
+
+    private static func importError(_ error: DecodingError, path: String, data: Data) -> ImportError {
         func place(_ codingPath: [any CodingKey]) -> (location: String?, field: String?) {
             var location: [String] = []
             var field: String?
@@ -56,7 +95,7 @@ enum JSONFile {
             let where_ = [location, parent].compactMap { $0 }.joined(separator: ", ")
             return ImportError(file: path, location: where_.isEmpty ? nil : where_, field: key.stringValue, problem: "missing")
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return ImportError(file: path, problem: "not valid JSON") }
+            if context.codingPath.isEmpty { return ImportError(file: path, problem: invalidJSON(data)) }
             let (location, field) = place(context.codingPath)
             return ImportError(file: path, location: location, field: field, problem: context.debugDescription)
         @unknown default:

@@ -4,6 +4,9 @@ import ZIPFoundation
 
 /// Reads SRTM tiles and peak lists.
 public enum TerrainFiles {
+    /// The largest tile: 3601 × 3601 heights of two bytes (1 arc-second).
+    static let maximumTileBytes = 3_601 * 3_601 * 2
+
     /// Every tile in the folder at `path` (or the single file): `N42E001.hgt`, or zipped as
     /// `N42E001.hgt.zip`; the name gives the south-west corner.
     ///
@@ -36,24 +39,18 @@ public enum TerrainFiles {
         }
         var bytes: [UInt8]
         if name.lowercased().hasSuffix(".zip") {
+            let archive: Archive
             do {
-                let archive = try Archive(url: URL(fileURLWithPath: file), accessMode: .read, pathEncoding: nil)
-                guard let entry = archive.first(where: { $0.path.lowercased().hasSuffix(".hgt") }) else {
-                    throw ImportError(file: file, problem: "no .hgt file inside the archive")
-                }
-                var data = Data()
-                _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
-                bytes = [UInt8](data)
-            } catch let error as ImportError {
-                throw error
+                archive = try Archive(url: URL(fileURLWithPath: file), accessMode: .read, pathEncoding: nil)
             } catch {
                 throw ImportError(file: file, problem: "not a zip archive")
             }
-        } else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ImportError(file: file, problem: "cannot be read")
+            guard let entry = archive.first(where: { $0.path.lowercased().hasSuffix(".hgt") }) else {
+                throw ImportError(file: file, problem: "no .hgt file inside the archive")
             }
-            bytes = [UInt8](data)
+            bytes = [UInt8](try InputFile.extract(entry, from: archive, name: file, maximumBytes: maximumTileBytes))
+        } else {
+            bytes = [UInt8](try InputFile.read(file, maximumBytes: maximumTileBytes))
         }
         do {
             return try ElevationTile(latitude: corner.latitude, longitude: corner.longitude, bytes: bytes, name: file)
@@ -75,14 +72,13 @@ public enum TerrainFiles {
 
     /// Named peaks from GeoJSON points with a `name` (and `ele`, metres; otherwise the terrain's).
     ///
-    /// - Throws: `ImportError` naming the file and the feature at fault.
+    /// - Throws: `ImportError` naming the file and the feature at fault: not a point, not a
+    ///   position, an `ele` that is not a number within `DomainRange.altitude`.
     public static func peaks(path: String, terrain: TileSet) throws(ImportError) -> [Peak] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImportError(file: path, problem: "no such file")
+        guard let object = try JSONFile.value(path: path) as? [String: Any], let features = object["features"] as? [[String: Any]]
+        else {
+            throw ImportError(file: path, problem: "not a GeoJSON FeatureCollection")
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let features = object["features"] as? [[String: Any]]
-        else { throw ImportError(file: path, problem: "not a GeoJSON FeatureCollection") }
         var peaks: [Peak] = []
         for (index, feature) in features.enumerated() {
             let properties = feature["properties"] as? [String: Any] ?? [:]
@@ -91,7 +87,21 @@ public enum TerrainFiles {
                 let position = geometry["coordinates"] as? [NSNumber], position.count >= 2
             else { throw ImportError(file: path, location: "feature \(index + 1)", field: "geometry", problem: "not a point") }
             let coordinate = Coordinate(latitude: position[1].doubleValue, longitude: position[0].doubleValue)
-            let elevation = (properties["ele"] as? NSNumber)?.doubleValue ?? Double(properties["ele"] as? String ?? "")
+            guard coordinate.isValid else {
+                throw ImportError(
+                    file: path, location: "feature \(index + 1)", field: "coordinates",
+                    problem: "not a position (\(coordinate.latitude), \(coordinate.longitude))")
+            }
+            var elevation: Meters?
+            if let value = properties["ele"], !(value is NSNull) {
+                let number = (value as? NSNumber)?.doubleValue ?? (value as? String).flatMap { Double($0) }
+                guard let height = number?.within(DomainRange.altitude) else {
+                    throw ImportError(
+                        file: path, location: "feature \(index + 1)", field: "ele",
+                        problem: "not a height of -12000 to 100000 m '\(value)'")
+                }
+                elevation = height
+            }
             guard let height = elevation ?? terrain.elevation(at: coordinate) else { continue }
             peaks.append(Peak(name: name, coordinate: coordinate, elevation: height))
         }

@@ -1,0 +1,58 @@
+import Foundation
+import ZIPFoundation
+
+/// Reading input files whole: errors that say what is wrong with the path (missing, a
+/// folder, unreadable) and a cap on how much is read, so a hostile file (or a zip entry that
+/// inflates to gigabytes) is refused before it fills the memory.
+public enum InputFile {
+    /// The most bytes one input file, or one zip entry once inflated, may hold: 512 MiB.
+    public static let maximumBytes = 512 * 1_048_576
+
+    /// The contents of the file at `path`.
+    ///
+    /// - Throws: `ImportError` naming the file: no such file, is a directory, cannot be read,
+    ///   or larger than `maximumBytes`.
+    public static func read(_ path: String, maximumBytes: Int = maximumBytes) throws(ImportError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ImportError(file: path, problem: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw ImportError(file: path, problem: "is a directory") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maximumBytes else { throw tooLarge(path, maximumBytes: maximumBytes) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImportError(file: path, problem: "cannot be read")
+        }
+        // A file that grew while it was read.
+        guard data.count <= maximumBytes else { throw tooLarge(path, maximumBytes: maximumBytes) }
+        return data
+    }
+
+    /// The inflated contents of `entry` of `archive`, named `name` in messages.
+    ///
+    /// - Throws: `ImportError` naming the entry: it inflates beyond `maximumBytes` (checked
+    ///   as it inflates, whatever the archive claims), or it cannot be extracted.
+    static func extract(
+        _ entry: Entry, from archive: Archive, name: String, maximumBytes: Int = maximumBytes
+    ) throws(ImportError) -> Data {
+        guard entry.uncompressedSize <= UInt64(maximumBytes) else { throw tooLarge(name, maximumBytes: maximumBytes) }
+        struct TooLarge: Error {}
+        var data = Data()
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                guard data.count + chunk.count <= maximumBytes else { throw TooLarge() }
+                data.append(chunk)
+            }
+        } catch is TooLarge {
+            throw tooLarge(name, maximumBytes: maximumBytes)
+        } catch {
+            throw ImportError(file: name, problem: "cannot be extracted from the archive")
+        }
+        return data
+    }
+
+    private static func tooLarge(_ name: String, maximumBytes: Int) -> ImportError {
+        let limit = maximumBytes % 1_048_576 == 0 ? "\(maximumBytes / 1_048_576) MiB" : "\(maximumBytes) bytes"
+        return ImportError(file: name, problem: "larger than \(limit); not read")
+    }
+}

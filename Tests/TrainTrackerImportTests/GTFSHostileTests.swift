@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TrainTrackerCore
+import TrainTrackerTestSupport
+import ZIPFoundation
+
+@testable import TrainTrackerImport
+
+/// Feeds made to crash or mislead the importer: numbers no `Int` holds, fractions where a
+/// whole number belongs, a file cut inside a quote, ids listed twice, files that inflate
+/// without end. One error naming the file, the line and the field.
+extension GTFSErrorTests {
+    @Test(arguments: [
+        ("routes.txt", 2, ",2,,E31837", ",1e20,,E31837", "route_type", "not a route type '1e20'"),
+        ("routes.txt", 2, ",2,,E31837", ",1e300,,E31837", "route_type", "not a route type '1e300'"),
+        ("routes.txt", 2, ",2,,E31837", ",2.5,,E31837", "route_type", "not a route type '2.5'"),
+        ("trips.txt", 2, ",0,,cal_sj_sf", ",1e20,,cal_sj_sf", "direction_id", "must be 0 or 1, not '1e20'"),
+        ("trips.txt", 2, ",0,,cal_sj_sf", ",1e300,,cal_sj_sf", "direction_id", "must be 0 or 1, not '1e300'"),
+        ("trips.txt", 2, ",0,,cal_sj_sf", ",0.5,,cal_sj_sf", "direction_id", "must be 0 or 1, not '0.5'"),
+        ("trips.txt", 2, ",0,,cal_sj_sf", ",2,,cal_sj_sf", "direction_id", "must be 0 or 1, not '2'"),
+        ("directions.txt", 2, "Lo-129,0,", "Lo-129,1e300,", "direction_id", "must be 0 or 1, not '1e300'"),
+        ("directions.txt", 2, "Lo-129,0,", "Lo-129,0.5,", "direction_id", "must be 0 or 1, not '0.5'"),
+        ("stop_times.txt", 2, ",1,", ",1e300,", "stop_sequence", "not a whole number, 0 or more '1e300'"),
+        ("shapes.txt", 2, ",1,", ",0.5,", "shape_pt_sequence", "not a whole number, 0 or more '0.5'"),
+    ])
+    func aNumberNoWholeNumberHoldsIsNamed(file: String, line: Int, old: String, new: String, field: String, problem: String)
+        throws
+    {
+        let feed = try copyOfCaltrain()
+        try edit(feed, file, line: line, old, new)
+        #expect(throws: ImportError(file: feed.path(file), location: "line \(line)", field: field, problem: problem)) {
+            _ = try GTFSImporter.load(path: feed.url.path)
+        }
+    }
+
+    /// A `stops.txt` cut inside a quoted name used to read as one stop running to the end,
+    /// and the feed was refused for an unknown stop in `stop_times.txt`.
+    @Test func aStopsFileCutInsideAQuoteIsNamedNotItsNeighbour() throws {
+        let feed = try copyOfCaltrain()
+        let path = feed.path("stops.txt")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("70999,70999,\"Cut Sta".utf8))
+        try handle.close()
+        #expect(
+            throws: ImportError(
+                file: path, location: "line \(lines + 1)",
+                problem: "a quote opened here is never closed (the file is cut short or malformed)")
+        ) {
+            _ = try GTFSImporter.load(path: feed.url.path)
+        }
+    }
+
+    @Test func aTripListedTwiceIsNamedInTheFeedNotInTheOutput() throws {
+        let feed = try copyOfCaltrain()
+        let path = feed.path("trips.txt")
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let trip = try #require(lines[3].split(separator: ",").dropFirst(2).first)
+        lines.insert(lines[3], at: lines.count - 1)
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(
+            throws: ImportError(
+                file: path, location: "line \(lines.count - 1)", field: "trip_id",
+                problem: "'\(trip)' is listed twice (first on line 4)")
+        ) {
+            _ = try GTFSImporter.load(path: feed.url.path)
+        }
+    }
+
+    @Test func millionsOfBlankLinesAreRefusedEarly() throws {
+        let feed = try copyOfCaltrain()
+        let path = feed.path("stop_times.txt")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: CSVTable.maximumBlankLines + 1))
+        try handle.close()
+        #expect(throws: ImportError(file: path, problem: "more than 100000 blank lines; not read")) {
+            _ = try GTFSImporter.load(path: feed.url.path)
+        }
+    }
+
+    /// A zip entry is inflated only up to the limit, whatever the archive says of its size.
+    @Test func aZipEntryThatInflatesBeyondTheLimitIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("feed.zip")
+        let archive = try Archive(url: url, accessMode: .create)
+        let text = Data(String(repeating: "\n", count: 100_000).utf8)
+        try archive.addEntry(with: "stops.txt", type: .file, uncompressedSize: Int64(text.count), compressionMethod: .deflate) {
+            position, size in text.subdata(in: Int(position)..<Int(position) + size)
+        }
+        let entry = try #require(archive["stops.txt"])
+        #expect(throws: ImportError(file: "feed.zip/stops.txt", problem: "larger than 50000 bytes; not read")) {
+            try InputFile.extract(entry, from: archive, name: "feed.zip/stops.txt", maximumBytes: 50_000)
+        }
+        #expect(try InputFile.extract(entry, from: archive, name: "feed.zip/stops.txt", maximumBytes: 100_000) == text)
+    }
+}
