@@ -14,3 +14,13 @@ func writeToyokoSession(to path: String, network: RailwayNetwork, id: String = "
         fixes: fixes.enumerated().map { RecordedFix(id: "\(id)-\($0.offset)", location: $0.element) })
     return fixes.count
 }
+
+/// Runs `traintracker journey` for a ride on the real Toyoko line, Hiyoshi → Tsunashima,
+/// written to `out`, with `extra` arguments.
+func runToyokoJourney(out: String, _ extra: [String] = []) throws -> ToolOutcome {
+    try ToolRunner.run(
+        [
+            "journey", "--railways", SharedPaths.tokyoRailways, "--railway", "Tokyu.Toyoko", "--from", "Tokyu.Toyoko.Hiyoshi",
+            "--to", "Tokyu.Toyoko.Tsunashima", "--out", out,
+        ] + extra)
+}

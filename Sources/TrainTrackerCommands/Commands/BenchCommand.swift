@@ -24,8 +24,8 @@ struct BenchCommand: ParsableCommand {
     var minimumSeconds: Double = 2
 
     func validate() throws {
-        guard minimumSeconds >= 0, minimumSeconds.isFinite else {
-            throw ValidationError("--minimum-seconds must be a non-negative number")
+        guard (0...86_400).contains(minimumSeconds) else {
+            throw ValidationError("--minimum-seconds must be 0 to 86400 seconds")
         }
     }
 
@@ -48,7 +48,7 @@ struct BenchCommand: ParsableCommand {
         var processed = 0
         var answered = 0
         var elapsed = Duration.zero
-        var progress = ProgressBar(label: "bench", total: max(1, Int(minimumSeconds * 10)))
+        var progress = ProgressBar(label: "bench", total: max(1, Int(displaying: minimumSeconds * 10)))
         repeat {
             elapsed += clock.measure {
                 for fixes in sessionFixes {
@@ -59,7 +59,7 @@ struct BenchCommand: ParsableCommand {
                 }
             }
             processed += fixCount
-            progress.update(min(progress.total, Int(elapsed.seconds * 10)))
+            progress.update(min(progress.total, Int(displaying: elapsed.seconds * 10)))
         } while elapsed.seconds < minimumSeconds
         progress.finish()
         var json = JSONObjectWriter()

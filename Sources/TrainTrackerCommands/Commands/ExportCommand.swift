@@ -45,6 +45,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        _ = try CommandFailure.wrapping { () throws(StorageError) in try StagedFile(destination: out, replacing: true) }
         let model = TrackerModel(dataset: try railways.loadDataset(timetables: algorithm.usesTimetables))
         let network = model.network
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
@@ -70,11 +71,7 @@ struct ExportCommand: ParsableCommand {
                 throw CommandFailure("\(out): cannot encode GeoJSON (\(error))")
             }
         }
-        do {
-            try data.write(to: URL(fileURLWithPath: out), options: .atomic)
-        } catch {
-            throw CommandFailure("\(out): cannot be written (\(error.localizedDescription))")
-        }
+        try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(data, to: out) }
         StandardError.line("wrote \(out): \(replayed.count) fixes of session \(summary.session.id)")
     }
 }

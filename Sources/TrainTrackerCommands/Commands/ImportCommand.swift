@@ -37,6 +37,8 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let clock = ContinuousClock()
         let started = clock.now
+        // Refused before the input is read: an output that exists, is a folder or has no folder.
+        _ = try CommandFailure.wrapping { () throws(StorageError) in try StagedFile(destination: out, replacing: force) }
         var railways = try RailwaysOption.parse(["--railways", input])
         railways.routeTypes = routeTypes
         let dataset = try railways.loadDataset(timetables: true, format: from)
@@ -53,6 +55,6 @@ extension TransitFormat: ExpressibleByArgument {}
 
 /// `1.23 s`.
 func formatSeconds(_ seconds: Double) -> String {
-    let hundredths = Int((seconds * 100).rounded())
+    let hundredths = Int(displaying: seconds * 100)
     return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
 }

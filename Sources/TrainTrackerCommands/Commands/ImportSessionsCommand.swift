@@ -14,7 +14,8 @@ struct ImportSessionsCommand: ParsableCommand {
             <ele>, and speed, course and accuracy from common extensions. CSV: a header row with latitude, \
             longitude and timestamp columns (accuracy, speed, course, altitude optional; names matched loosely, \
             e.g. lat, lng, time, Speed (m/s)). GeoJSON: Point features with a time property, or a LineString \
-            with coordTimes. All files are read before anything is written.
+            with coordTimes. All files are read before anything is written, and the file appears only \
+            when complete.
             """
     )
 
@@ -41,6 +42,10 @@ struct ImportSessionsCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Refused before the journeys are read: an output that exists, is a folder or has no folder.
+        if !append {
+            _ = try CommandFailure.wrapping { () throws(StorageError) in try StagedFile(destination: out, replacing: false) }
+        }
         var sessions: [(session: Session, fixes: [RecordedFix])] = []
         var activities: [MotionActivity] = []
         for file in files {
@@ -65,14 +70,13 @@ struct ImportSessionsCommand: ParsableCommand {
                 }
             }
         }
-        let database = try CommandFailure.wrapping { () throws(StorageError) in
-            append ? try SessionDatabase.openForWriting(path: out) : try SessionDatabase.create(path: out)
-        }
-        do {
-            try database.insert(sessions, motionActivities: activities)
-        } catch {
-            if !append { try? FileManager.default.removeItem(atPath: out) }
-            throw CommandFailure(error)
+        // A new file appears complete or not at all; an appended one takes everything in one transaction.
+        try CommandFailure.wrapping { () throws(StorageError) in
+            if append {
+                try SessionDatabase.openForWriting(path: out).insert(sessions, motionActivities: activities)
+            } else {
+                try SessionDatabase.create(path: out, sessions: sessions, motionActivities: activities)
+            }
         }
         let activityCounts = Dictionary(grouping: activities, by: { $0.sessionID ?? "" }).mapValues(\.count)
         for (session, fixes) in sessions {

@@ -48,10 +48,13 @@ struct JourneyCommand: ParsableCommand {
 
     func validate() throws {
         guard Timestamp(parsing: start) != nil else { throw ValidationError("--start must be an ISO 8601 time, got '\(start)'") }
-        guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be a non-negative number of metres") }
+        guard (0...1_000).contains(noise) else { throw ValidationError("--noise must be 0 to 1000 metres") }
     }
 
     func run() throws {
+        if !append {
+            _ = try CommandFailure.wrapping { () throws(StorageError) in try StagedFile(destination: out, replacing: false) }
+        }
         let network = try railways.load()
         var parameters = JourneySimulator.Parameters()
         parameters.positionNoise = noise
@@ -76,15 +79,13 @@ struct JourneyCommand: ParsableCommand {
             notes: "simulated: \(railway) \(from) → \(to)", isOnTrain: true
         )
         let recorded = fixes.map { RecordedFix(id: makeUUID(&ids), location: $0) }
-        let database = try CommandFailure.wrapping { () throws(StorageError) in
-            append ? try SessionDatabase.openForWriting(path: out) : try SessionDatabase.create(path: out)
-        }
-        do {
-            try database.insert(session, fixes: recorded)
-        } catch {
-            // A file this command created holds nothing but the schema: leave nothing behind.
-            if !append { try? FileManager.default.removeItem(atPath: out) }
-            throw CommandFailure(error)
+        // A new file appears complete or not at all; an appended ride is one transaction.
+        try CommandFailure.wrapping { () throws(StorageError) in
+            if append {
+                try SessionDatabase.openForWriting(path: out).insert(session, fixes: recorded)
+            } else {
+                try SessionDatabase.create(path: out, sessions: [(session, recorded)])
+            }
         }
         StandardError.line("wrote session \(session.id) with \(recorded.count) fixes to \(out)")
     }

@@ -62,13 +62,13 @@ struct NetworkCommand: ParsableCommand {
 
 /// `12.3 km`.
 func formatKilometres(_ meters: Meters) -> String {
-    let tenths = Int((meters / 100).rounded())
+    let tenths = Int(displaying: meters / 100)
     return "\(tenths / 10).\(tenths % 10) km"
 }
 
 /// A number with six decimals.
 func format6(_ value: Double) -> String {
-    let scaled = Int((abs(value) * 1_000_000).rounded())
+    let scaled = Int(displaying: abs(value) * 1_000_000)
     let fraction = String(scaled % 1_000_000)
     return (value < 0 ? "-" : "") + "\(scaled / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
 }

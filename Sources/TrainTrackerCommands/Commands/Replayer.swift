@@ -78,15 +78,15 @@ public struct Replayer: Sendable {
         output.flush()
     }
 
-    /// Writes `<directory>/<session id>.svg` atomically, creating the directory if needed.
+    /// Writes `<directory>/<session id>.svg` all or nothing, creating the directory if needed.
     private func writePicture(_ svg: String, directory: String, sessionID: String) throws(CommandFailure) {
         let safeName = String(sessionID.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
         let path = URL(fileURLWithPath: directory).appendingPathComponent("\(safeName).svg").path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try svg.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw CommandFailure("\(path): cannot write the picture (\(error.localizedDescription))")
+            throw CommandFailure("\(directory): cannot create the folder for the pictures (\(error.localizedDescription))")
         }
+        try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(svg.utf8), to: path) }
     }
 }

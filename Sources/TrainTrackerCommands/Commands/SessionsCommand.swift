@@ -37,7 +37,7 @@ struct SessionsCommand: ParsableCommand {
 
 /// `1h 02m 05s`, `12m 40s` or `35s`.
 func formatDuration(_ seconds: Seconds) -> String {
-    let total = Int(seconds.rounded())
+    let total = Int(displaying: seconds)
     let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
     if hours > 0 { return "\(hours)h \(two(minutes))m \(two(rest))s" }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
+import TrainTrackerImport
 import TrainTrackerStorage
 
 /// The cases of a `simulate` folder, loaded for scoring.
@@ -11,8 +12,11 @@ struct EvaluationCases {
     static func load(directory: String) throws(CommandFailure) -> EvaluationCases {
         let truthPath = URL(fileURLWithPath: directory).appendingPathComponent("truth.json").path
         let sessionsPath = URL(fileURLWithPath: directory).appendingPathComponent("sessions.sqlite").path
-        guard let data = FileManager.default.contents(atPath: truthPath) else {
-            throw CommandFailure("\(truthPath): no such file (make cases with traintracker simulate)")
+        let data: Data
+        do {
+            data = try InputFile.read(truthPath)
+        } catch {
+            throw CommandFailure("\(error) (make cases with traintracker simulate)")
         }
         let file: CasesFile
         do {
@@ -95,11 +99,7 @@ struct EvaluateCommand: ParsableCommand {
             let chart = AccuracyChart.svg(
                 title: "Accuracy on \(loaded.cases.count) simulated rides (\(URL(fileURLWithPath: cases).lastPathComponent))",
                 reports: reports.map { ($0.algorithm.rawValue, $0.scores) })
-            do {
-                try chart.write(toFile: svg, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("\(svg): cannot be written")
-            }
+            try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(chart.utf8), to: svg) }
         }
         let output = OutputSink.standardOutput()
         switch format {
@@ -123,7 +123,7 @@ struct EvaluateCommand: ParsableCommand {
                 percent(score.directionAccuracy),
                 percent(score.focusAccuracy), percent(score.nextStopAccuracy), score.etaWithinMinuteShare.map(percent) ?? "-",
                 percent(score.lockedShare),
-                score.medianLockTime.map { "\(Int($0.rounded())) s" } ?? "-", String(format: "%.1f", score.microsecondsPerFix),
+                score.medianLockTime.map { "\(Int(displaying: $0)) s" } ?? "-", String(format: "%.1f", score.microsecondsPerFix),
             ]
         }
         for (algorithm, scores) in reports {

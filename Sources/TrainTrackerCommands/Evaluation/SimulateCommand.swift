@@ -58,7 +58,7 @@ struct SimulateCommand: ParsableCommand {
     var force = false
 
     func validate() throws {
-        guard count > 0 else { throw ValidationError("--count must be at least 1") }
+        guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1 to 100000") }
         let known = Set(Scenario.all.map(\.name) + ["all"])
         if let unknown = scenarios.first(where: { !known.contains($0) }) {
             throw ValidationError(
@@ -94,8 +94,8 @@ struct SimulateCommand: ParsableCommand {
         }
         let sessionsPath = URL(fileURLWithPath: out).appendingPathComponent("sessions.sqlite").path
         let truthPath = URL(fileURLWithPath: out).appendingPathComponent("truth.json").path
-        if !force, FileManager.default.fileExists(atPath: sessionsPath) {
-            throw CommandFailure("\(sessionsPath): file exists; not overwriting it (use --force)")
+        for path in [sessionsPath, truthPath] where !force && FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("\(path): file exists; not overwriting it (use --force)")
         }
         var generator = CaseGenerator(dataset: dataset)
         generator.phone = phone.model
@@ -117,16 +117,16 @@ struct SimulateCommand: ParsableCommand {
         StandardError.line("wrote \(cases.count) sessions, \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)")
     }
 
+    /// Writes both files, each all or nothing, and the second only once the first is in place.
     private func write(_ cases: [SimulatedCase], sessionsPath: String, truthPath: String) throws {
-        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CommandFailure("\(out): not a directory")
+        }
         do {
-            try manager.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
             throw CommandFailure("\(out): cannot create the folder")
-        }
-        if force {
-            try? manager.removeItem(atPath: sessionsPath)
-            try? manager.removeItem(atPath: truthPath)
         }
         let file = CasesFile(
             seed: seed, countPerScenario: count, railways: railways.railways, phone: String(describing: phone.model),
@@ -139,23 +139,34 @@ struct SimulateCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(truthPath): cannot encode the truth (\(error))")
         }
-        do {
-            let database = try SessionDatabase.create(path: sessionsPath)
-            try database.insert(
-                cases.map {
-                    (
-                        Session(
-                            id: $0.sessionID, startDate: $0.start, endDate: $0.fixes.last?.location.timestamp,
-                            notes: "simulated \($0.truth.trainID)", isOnTrain: true), $0.fixes
-                    )
-                })
-            try data.write(to: URL(fileURLWithPath: truthPath), options: .atomic)
-        } catch let error as StorageError {
-            try? manager.removeItem(atPath: sessionsPath)
-            throw CommandFailure(error)
-        } catch {
-            try? manager.removeItem(atPath: sessionsPath)
-            throw CommandFailure("\(truthPath): cannot be written")
+        let sessions = cases.map {
+            (
+                session: Session(
+                    id: $0.sessionID, startDate: $0.start, endDate: $0.fixes.last?.location.timestamp,
+                    notes: "simulated \($0.truth.trainID)", isOnTrain: true),
+                fixes: $0.fixes
+            )
+        }
+        try CommandFailure.wrapping { () throws(StorageError) in
+            let truth = try StagedFile(destination: truthPath, replacing: force)
+            do {
+                try data.write(to: URL(fileURLWithPath: truth.temporaryPath))
+            } catch {
+                truth.discard()
+                throw StorageError.cannotWrite(path: truthPath, problem: error.localizedDescription)
+            }
+            do throws(StorageError) {
+                try SessionDatabase.create(path: sessionsPath, replacing: force, sessions: sessions)
+            } catch {
+                truth.discard()
+                throw error
+            }
+            do throws(StorageError) {
+                try truth.commit()
+            } catch {
+                try? FileManager.default.removeItem(atPath: sessionsPath)
+                throw error
+            }
         }
     }
 }

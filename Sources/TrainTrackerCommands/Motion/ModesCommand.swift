@@ -69,7 +69,7 @@ struct ModesCommand: ParsableCommand {
             let time = { (timestamp: Timestamp) in timestamp.timeOfDay(utcOffset: offset) }
             output.line("\(time(first.location.timestamp))  activelyMoving (10 m)  start")
             for change in replay.transitions {
-                let accuracy = Int(settings.desiredAccuracy[change.to] ?? 0)
+                let accuracy = Int(displaying: settings.desiredAccuracy[change.to] ?? 0)
                 output.line("\(time(change.timestamp))  \(change.to.rawValue) (\(accuracy) m)  \(change.reason)")
             }
             for mode in TrackingMode.allCases {

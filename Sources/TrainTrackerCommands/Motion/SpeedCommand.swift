@@ -73,11 +73,7 @@ struct SpeedCommand: ParsableCommand {
         let rows = fixes.map { fix in SpeedRow(fix: fix.location, estimate: speedFilter.update(fix.location)) }
         if let svg {
             let picture = SpeedPicture.svg(title: "\(session): \(filter.rawValue) filter", rows: rows)
-            do {
-                try picture.write(toFile: svg, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure("\(svg): cannot be written")
-            }
+            try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(picture.utf8), to: svg) }
         }
         let output = OutputSink.standardOutput()
         switch format ?? .csv {

@@ -37,12 +37,12 @@ enum SpeedPicture {
         while level <= ceiling {
             svg += "<line x1=\"\(left)\" x2=\"\(left + plotWidth)\" y1=\"\(format(y(level)))\" y2=\"\(format(y(level)))\" "
             svg += "stroke=\"#ddd\"/><text x=\"\(left - 6)\" y=\"\(format(y(level) + 4))\" text-anchor=\"end\">"
-            svg += "\(Int(level))</text>\n"
+            svg += "\(Int(displaying: level))</text>\n"
             level += ceiling <= 10 ? 1 : 5
         }
         svg += "<text x=\"14\" y=\"\(top + plotHeight / 2)\" transform=\"rotate(-90 14 \(top + plotHeight / 2))\" "
         svg += "text-anchor=\"middle\">speed, m/s</text>\n"
-        let minutes = Int(span / 60)
+        let minutes = Int(displaying: (span / 60).rounded(.down))
         let step = max(1, minutes / 10)
         for minute in stride(from: 0, through: minutes, by: step) {
             let at = left + plotWidth * Double(minute * 60) / span

@@ -88,7 +88,7 @@ enum AccuracyChart {
     }
 
     private static func percentText(_ share: Double) -> String {
-        let tenths = Int((share * 1000).rounded())
+        let tenths = Int(displaying: share * 1000)
         return "\(tenths / 10).\(tenths % 10) %"
     }
 }

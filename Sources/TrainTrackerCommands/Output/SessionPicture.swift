@@ -145,7 +145,7 @@ struct SessionPicture {
 
     private func format(_ value: Double) -> String {
         let scaled = (value * 10).rounded() / 10
-        return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
+        return scaled == scaled.rounded() ? String(Int(displaying: scaled)) : String(scaled)
     }
 
     private func escape(_ text: String) -> String { text.xmlEscaped }

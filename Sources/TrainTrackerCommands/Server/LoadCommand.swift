@@ -43,8 +43,13 @@ struct LoadCommand: AsyncParsableCommand {
     var connections = 512
 
     func validate() throws {
-        guard phones > 0, seconds > 0, uploadEvery > 0, connections > 0 else {
-            throw ValidationError("--phones, --seconds, --upload-every and --connections must be positive")
+        // Bounded, so the schedule's arithmetic (phone × 1000 × upload-every) cannot overflow.
+        guard (1...100_000).contains(phones), (1...86_400).contains(seconds), (1...3_600).contains(uploadEvery),
+            (1...100_000).contains(connections)
+        else {
+            throw ValidationError(
+                "--phones (1 to 100000), --seconds (1 to 86400), --upload-every (1 to 3600) and --connections (1 to 100000) are out of range"
+            )
         }
     }
 

@@ -42,6 +42,19 @@ struct SightCommand: ParsableCommand {
     @Option(help: "Resolve the line this many times and print the time per line on stderr (a benchmark).")
     var repeatCount: Int = 1
 
+    /// The options each of `SightQuery.check()`'s names stands for.
+    static let optionNames = [
+        "observer": "--lat and --lon", "heading": "--heading", "pitch": "--pitch", "altitude": "--alt",
+        "tap": "--tap-x and --tap-y",
+        "field of view": "--fov", "aspect ratio": "--aspect", "refraction": "--refraction", "step": "--step",
+    ]
+
+    /// A query's problem as the options to change: `--alt must be −12,000 to 100,000 m`.
+    static func optionMessage(_ error: TerrainError) -> String {
+        guard case .badArgument(let name, let problem) = error else { return error.description }
+        return "\(optionNames[name] ?? name) \(problem)"
+    }
+
     func validate() throws {
         guard (-90...90).contains(lat), (-180...180).contains(lon) else {
             throw ValidationError("--lat and --lon must be a position")
@@ -55,7 +68,10 @@ struct SightCommand: ParsableCommand {
         guard fov > 0, fov < 180, aspect > 0 else {
             throw ValidationError("--fov must be 0 to 180 degrees and --aspect positive")
         }
-        guard step > 0, maxDistance > step else { throw ValidationError("--step must be positive and below --max-distance") }
+        // At most a few hundred thousand steps: a step of 1e-300 m would march for ever.
+        guard (0.5...1_000).contains(step), maxDistance > step else {
+            throw ValidationError("--step must be 0.5 to 1000 metres and below --max-distance")
+        }
         guard repeatCount > 0 else { throw ValidationError("--repeat-count must be at least 1") }
         guard (0..<1).contains(refraction) else { throw ValidationError("--refraction must be 0 to below 1") }
     }
@@ -73,6 +89,12 @@ struct SightCommand: ParsableCommand {
         query.step = step
         query.maximumDistance = maxDistance
         query.refraction = refraction
+        // What the command line gave, against the core's ranges (an altitude of nan or 1e300).
+        do {
+            try query.check()
+        } catch {
+            throw CommandFailure(Self.optionMessage(error))
+        }
         var result: SightResult?
         let clock = ContinuousClock()
         let elapsed = try clock.measure {
