@@ -85,22 +85,10 @@ struct SessionRoutes: Sendable {
     private func uploadLocations(_ request: Request, _ context: Context) async throws -> Response {
         let id = try writable(context)
         var request = request
-        let batch = try UploadBody.decode(LocationBatch.self, from: try await UploadBody.collect(&request, limits: state.uploadLimits))
-        try UploadBody.checkCount(batch.locations.count, of: "locations", limits: state.uploadLimits)
-        var skips = SkipList()
-        var raw: [RawFix] = []
-        var indexOfID: [String: Int] = [:]
-        for (index, payload) in batch.locations.enumerated() {
-            switch payload.raw(maximumIDBytes: state.limits.maximumIDBytes) {
-            case .success(let fix):
-                raw.append(fix)
-                if indexOfID[fix.id] == nil { indexOfID[fix.id] = index }
-            case .failure(let problem): skips.add(index: index, id: payload.id, problem)
-            }
-        }
-        let (fixes, report) = FixSanitizer.clean(raw)
-        for item in report.skippedFixes { skips.add(index: indexOfID[item.id], id: item.id, item.problem) }
-        skips.count += report.skipped - report.skippedFixes.count
+        let upload = try LocationUpload(
+            body: try await UploadBody.collect(&request, limits: state.uploadLimits), limits: state.uploadLimits,
+            maximumIDBytes: state.limits.maximumIDBytes)
+        let (fixes, skips) = (upload.fixes, upload.skips)
         let outcome = try await state.writer.append(fixes, toSession: id)
         // Committed: from here on the batch is acknowledged, whatever happens to the tracker.
         let latest = try await state.live.accept(fixes, session: id)
@@ -154,25 +142,6 @@ struct SessionRoutes: Sendable {
         guard try state.store.sessionExists(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
         return id
     }
-}
-
-/// The fixes a batch skipped, with why: every one counted, the first 100 listed.
-struct SkipList {
-    var count = 0
-    private var items: [String] = []
-
-    mutating func add(index: Int?, id: String?, _ problem: FixProblem) {
-        count += 1
-        guard items.count < FixSanitizer.maximumListedSkips else { return }
-        var object = JSONObjectWriter()
-        object.integer("index", index)
-        // An overlong id is not sent back: the reason says enough.
-        object.string("id", problem == .overlongID ? nil : id)
-        object.string("reason", problem.rawValue)
-        items.append(object.finish())
-    }
-
-    var json: String { JSONObjectWriter.array(items) }
 }
 
 /// Session ids a device may choose: 1 to `maximumBytes` letters, digits and `. _ ~ : @ + -`,
