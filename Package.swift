@@ -112,3 +112,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets of the readers, built only for `scripts/fuzz.sh` (TRAINTRACKER_FUZZ=1, with
+// `--sanitize=fuzzer`): libFuzzer provides `main`, so an ordinary build leaves them out.
+if Context.environment["TRAINTRACKER_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "traintracker-fuzz",
+            dependencies: ["TrainTrackerCore", "TrainTrackerImport", "TrainTrackerServer", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Fuzz/traintracker-fuzz"))
+}

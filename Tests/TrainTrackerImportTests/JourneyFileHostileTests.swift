@@ -21,6 +21,20 @@ extension JourneyFileTests {
 
         """
 
+    /// Found by fuzzing: a byte that is not UTF-8 in an element name made Foundation's XML
+    /// parser trap (the whole tool crashed); it is refused naming the line and byte.
+    @Test func aGPXThatIsNotUTF8IsRefusedNotACrash() throws {
+        let directory = try TemporaryDirectory()
+        var bytes = Array(Self.fourPointGPX.utf8)
+        let third = try #require(Self.fourPointGPX.range(of: "<trkpt lat=\"35.6002\""))
+        bytes.insert(0xD5, at: Self.fourPointGPX.utf8.distance(from: Self.fourPointGPX.startIndex, to: third.lowerBound) + 1)
+        let path = directory.path("broken.gpx")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ImportError(file: path, location: "line 6", problem: "not UTF-8 text (byte 292)")) {
+            try JourneyFile.read(path: path)
+        }
+    }
+
     @Test func aWholeGPXReadsEveryPoint() throws {
         let directory = try TemporaryDirectory()
         let path = try write(Self.fourPointGPX, "ride.gpx", in: directory)

@@ -10,6 +10,11 @@ import TrainTrackerCore
 /// `gpxtpx:speed`, `gpxtpx:course`, `<hAcc>`, `<horizontalAccuracy>`), whatever their prefix.
 enum GPXReader {
     static func read(data: Data, path: String, utcOffset: Seconds) throws(ImportError) -> [ImportedTrack] {
+        // Foundation's XML parser on Linux traps on a name that is not UTF-8 (found by fuzzing):
+        // GPX is UTF-8, so anything else is refused before it is parsed.
+        if let (line, offset) = InputFile.firstInvalidUTF8(in: data) {
+            throw ImportError(file: path, location: "line \(line)", problem: "not UTF-8 text (byte \(offset))")
+        }
         let parser = XMLParser(data: data)
         let delegate = Delegate(path: path, utcOffset: utcOffset)
         parser.delegate = delegate

@@ -28,6 +28,25 @@ public enum InputFile {
         return data
     }
 
+    /// The line (from 1) and byte offset (from 0) of the first byte that is not UTF-8, or nil
+    /// when `data` is UTF-8 throughout.
+    ///
+    /// - Complexity: O(n).
+    public static func firstInvalidUTF8(in data: Data) -> (line: Int, offset: Int)? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = data.makeIterator()
+        var (line, offset) = (1, 0)
+        while true {
+            switch parser.parseScalar(from: &bytes) {
+            case .valid(let scalar):
+                if scalar.count == 1, scalar.first == UInt8(ascii: "\n") { line += 1 }
+                offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return (line, offset)
+            }
+        }
+    }
+
     /// The inflated contents of `entry` of `archive`, named `name` in messages.
     ///
     /// - Throws: `ImportError` naming the entry: it inflates beyond `maximumBytes` (checked

@@ -1,0 +1,102 @@
+import Foundation
+import NIOCore
+import TrainTrackerCore
+import TrainTrackerImport
+import TrainTrackerServer
+
+// The readers of outside input under libFuzzer, one chosen by FUZZ_TARGET:
+//   csv, gpx, geojson  journey files (JourneyFile.read)
+//   gtfs               the first byte picks one file of a small GTFS feed to replace (or 7: the
+//                      whole input as a zipped feed)
+//   minitokyo3d        the first byte picks one file of a small mini-tokyo-3d dataset to replace
+//   srtm               the first byte picks a raw tile, a zipped tile or a peaks GeoJSON
+//   upload             the body of POST /v1/sessions/{id}/locations, its fixes then tracked
+// FUZZ_WORK is a scratch folder `scripts/fuzz.sh` prepares with the base feed and dataset.
+// A finding is a crash (a trap, a precondition) or a timeout; a thrown error is the reader
+// doing its job.
+
+enum Fuzz {
+    static let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+    static let work = URL(fileURLWithPath: ProcessInfo.processInfo.environment["FUZZ_WORK"] ?? "/tmp/traintracker-fuzz")
+
+    static let gtfsFiles = ["routes.txt", "stops.txt", "trips.txt", "stop_times.txt", "shapes.txt", "calendar.txt", "directions.txt"]
+    static let miniTokyoFiles = [
+        "railways.json", "stations.json", "coordinates.json", "train-types.json", "rail-directions.json",
+        "train-timetables/keio-dobutsuen.json",
+    ]
+    static let demoModel = TrackerModel(dataset: TransitDataset(network: DemoNetwork.make()))
+
+    static func run(_ bytes: [UInt8]) {
+        switch target {
+        case "csv", "gpx", "geojson":
+            let file = work.appendingPathComponent("input." + target)
+            write(bytes[...], to: file)
+            _ = try? JourneyFile.read(path: file.path)
+        case "gtfs": replacing(bytes, in: "gtfs", files: gtfsFiles, whole: "feed.zip") { try? GTFSImporter.load(path: $0) }
+        case "minitokyo3d":
+            replacing(bytes, in: "minitokyo3d", files: miniTokyoFiles, whole: nil) { try? MiniTokyo3DImporter.load(path: $0) }
+        case "srtm": terrain(bytes)
+        case "upload": upload(bytes)
+        default:
+            FileHandle.standardError.write(Data("FUZZ_TARGET must be csv, gpx, geojson, gtfs, minitokyo3d, srtm or upload\n".utf8))
+            exit(2)
+        }
+    }
+
+    /// The first byte picks a file of the folder `name` to replace with the rest; the file is
+    /// put back afterwards. A pick past the files writes the rest to `whole` and reads that.
+    static func replacing(_ bytes: [UInt8], in name: String, files: [String], whole: String?, load: (String) -> Void) {
+        let folder = work.appendingPathComponent(name)
+        guard let pick = bytes.first else { return }
+        let index = Int(pick) % (files.count + (whole == nil ? 0 : 1))
+        guard index < files.count else {
+            let file = work.appendingPathComponent(whole ?? "")
+            write(bytes.dropFirst(), to: file)
+            load(file.path)
+            return
+        }
+        let file = folder.appendingPathComponent(files[index])
+        let original = try? Data(contentsOf: file)
+        write(bytes.dropFirst(), to: file)
+        load(folder.path)
+        if let original { try? original.write(to: file) } else { try? FileManager.default.removeItem(at: file) }
+    }
+
+    static func terrain(_ bytes: [UInt8]) {
+        guard let pick = bytes.first else { return }
+        let folder = work.appendingPathComponent("srtm")
+        try? FileManager.default.removeItem(at: folder)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        switch pick % 3 {
+        case 0:
+            write(bytes.dropFirst(), to: folder.appendingPathComponent("N42E001.hgt"))
+            _ = try? TerrainFiles.tiles(path: folder.path)
+        case 1:
+            write(bytes.dropFirst(), to: folder.appendingPathComponent("N42E001.hgt.zip"))
+            _ = try? TerrainFiles.tiles(path: folder.path)
+        default:
+            let file = folder.appendingPathComponent("peaks.geojson")
+            write(bytes.dropFirst(), to: file)
+            _ = try? TerrainFiles.peaks(path: file.path, terrain: TileSet(tiles: []))
+        }
+    }
+
+    static func upload(_ bytes: [UInt8]) {
+        guard let upload = try? LocationUpload(body: ByteBuffer(bytes: bytes), limits: UploadLimits(), maximumIDBytes: 128)
+        else { return }
+        var tracker = DefaultTracker(model: demoModel)
+        for fix in upload.fixes { _ = tracker.process(fix.location).jsonLine(sessionID: "FUZZ", fix: fix) }
+        _ = upload.skips.json
+    }
+
+    static func write(_ bytes: ArraySlice<UInt8>, to file: URL) {
+        try? Data(bytes).write(to: file)
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    Fuzz.run(bytes)
+    return 0
+}

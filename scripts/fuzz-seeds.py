@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Prepares the fuzzers' work folders and seed corpora from ../shared/data (read in place,
+never copied into the repository): scripts/fuzz.sh runs it into .build-fuzz/."""
+import csv, io, json, os, shutil, sys, zipfile
+
+shared, out = sys.argv[1], sys.argv[2]
+work, corpus = os.path.join(out, "work"), os.path.join(out, "corpus")
+
+def seed(target, name, data):
+    folder = os.path.join(corpus, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as handle:
+        handle.write(data if isinstance(data, bytes) else data.encode())
+
+# Journeys: real phone fixes from the Helsinki dataset, as CSV, GPX and GeoJSON.
+with open(os.path.join(shared, "helsinki", "device_data.csv"), newline="") as handle:
+    rows = [row for _, row in zip(range(400), csv.DictReader(handle))]
+header = 'time,lat,lng,accuracy\n'
+seed("csv", "helsinki.csv", header + "".join(f'{r["time"]},{r["lat"]},{r["lng"]},{r["accuracy"]}\n' for r in rows[:150]))
+seed("csv", "helsinki-quoted.csv", open(os.path.join(shared, "helsinki", "device_data.csv")).read(6000).rsplit("\n", 1)[0] + "\n")
+points = "".join(
+    f'<trkpt lat="{r["lat"]}" lon="{r["lng"]}"><time>{r["time"].replace(" ", "T")}Z</time></trkpt>' for r in rows[:120])
+seed("gpx", "helsinki.gpx", f'<?xml version="1.0"?><gpx version="1.1" creator="seed"><trk><name>ride</name><trkseg>{points}</trkseg></trk></gpx>')
+features = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [float(r["lng"]), float(r["lat"])]},
+             "properties": {"time": r["time"].replace(" ", "T") + "Z", "accuracy": float(r["accuracy"])}} for r in rows[:80]]
+seed("geojson", "points.geojson", json.dumps({"type": "FeatureCollection", "features": features}))
+line = {"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[float(r["lng"]), float(r["lat"])] for r in rows[:80]]},
+        "properties": {"coordTimes": [r["time"].replace(" ", "T") + "Z" for r in rows[:80]]}}
+seed("geojson", "line.geojson", json.dumps(line))
+
+# GTFS: Caltrain's feed, cut to its first trips, is the base; each seed replaces one file.
+gtfs_source = os.path.join(shared, "gtfs", "caltrain-2017-07-24")
+gtfs = os.path.join(work, "gtfs")
+shutil.rmtree(gtfs, ignore_errors=True)
+os.makedirs(gtfs)
+trips = open(os.path.join(gtfs_source, "trips.txt")).read().splitlines()
+kept_trips = trips[:1] + trips[1:13]
+trip_ids = {t.split(",")[0] for t in kept_trips[1:]} | {t.split(",")[2] for t in kept_trips[1:] if len(t.split(",")) > 2}
+for name in os.listdir(gtfs_source):
+    text = open(os.path.join(gtfs_source, name)).read()
+    if name == "trips.txt":
+        text = "\n".join(kept_trips) + "\n"
+    elif name == "stop_times.txt":
+        lines = text.splitlines()
+        text = "\n".join(lines[:1] + [l for l in lines[1:] if l.split(",")[0] in trip_ids][:400]) + "\n"
+    open(os.path.join(gtfs, name), "w").write(text)
+files = ["routes.txt", "stops.txt", "trips.txt", "stop_times.txt", "shapes.txt", "calendar.txt", "directions.txt"]
+for index, name in enumerate(files):
+    path = os.path.join(gtfs, name)
+    if os.path.exists(path):
+        seed("gtfs", name, bytes([index]) + open(path, "rb").read()[:20000])
+buffer = io.BytesIO()
+with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    for name in os.listdir(gtfs):
+        archive.write(os.path.join(gtfs, name), name)
+seed("gtfs", "feed.zip", bytes([7]) + buffer.getvalue())
+
+# mini-tokyo-3d: one short railway with its stations, track and trains.
+mt3d_source = os.path.join(shared, "tokyo", "mini-tokyo-3d")
+mt3d = os.path.join(work, "minitokyo3d")
+shutil.rmtree(mt3d, ignore_errors=True)
+os.makedirs(os.path.join(mt3d, "train-timetables"))
+railway = "Keio.Dobutsuen"
+railways = [r for r in json.load(open(os.path.join(mt3d_source, "railways.json"))) if r["id"] == railway]
+stations = [s for s in json.load(open(os.path.join(mt3d_source, "stations.json"))) if s["id"].startswith(railway + ".")]
+coordinates = json.load(open(os.path.join(mt3d_source, "coordinates.json")))
+coordinates = {"railways": [c for c in coordinates["railways"] if c["id"] == railway], "airways": []}
+trains = json.load(open(os.path.join(mt3d_source, "train-timetables", "keio-dobutsuen.json")))[:20]
+parts = {
+    "railways.json": railways, "stations.json": stations, "coordinates.json": coordinates,
+    "train-types.json": json.load(open(os.path.join(mt3d_source, "train-types.json"))),
+    "rail-directions.json": json.load(open(os.path.join(mt3d_source, "rail-directions.json"))),
+    "train-timetables/keio-dobutsuen.json": trains,
+}
+for index, (name, value) in enumerate(parts.items()):
+    text = json.dumps(value, ensure_ascii=False)
+    open(os.path.join(mt3d, name), "w").write(text)
+    seed("minitokyo3d", name.replace("/", "-"), bytes([index]) + text.encode())
+
+# Terrain: a real tile, zipped and raw, and the Andorra peaks.
+dem = os.path.join(shared, "dem")
+with zipfile.ZipFile(os.path.join(dem, "N42E001.hgt.zip")) as archive:
+    raw = archive.read(archive.namelist()[0])
+seed("srtm", "tile.hgt", bytes([0]) + raw)
+seed("srtm", "tile.hgt.zip", bytes([1]) + open(os.path.join(dem, "N42E001.hgt.zip"), "rb").read())
+seed("srtm", "peaks.geojson", bytes([2]) + open(os.path.join(dem, "andorra-peaks.geojson"), "rb").read())
+
+# Upload bodies: the Helsinki fixes as a phone would send them.
+fixes = [{"id": f"h-{i}", "latitude": float(r["lat"]), "longitude": float(r["lng"]),
+          "timestamp": r["time"].replace(" ", "T") + "Z", "horizontalAccuracy": float(r["accuracy"]), "speed": -1, "course": -1}
+         for i, r in enumerate(rows[:200])]
+seed("upload", "helsinki.json", json.dumps({"locations": fixes}))
+seed("upload", "epoch.json", json.dumps({"locations": [{"id": "e", "latitude": 60.2, "longitude": 24.8, "timestamp": 1472202000}]}))
+os.makedirs(work, exist_ok=True)
