@@ -1,41 +1,43 @@
 import Foundation
 import TrainTrackerCore
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads GPX 1.1 tracks: `<trk>` → `<trkseg>` → `<trkpt lat lon>` with `<time>`, `<ele>`,
 /// and speed, course and accuracy from the common extensions (`<speed>`, `<course>`,
 /// `gpxtpx:speed`, `gpxtpx:course`, `<hAcc>`, `<horizontalAccuracy>`), whatever their prefix.
 enum GPXReader {
     static func read(data: Data, path: String, utcOffset: Seconds) throws(ImportError) -> [ImportedTrack] {
-        // Foundation's XML parser on Linux traps on a name that is not UTF-8 (found by fuzzing):
-        // GPX is UTF-8, so anything else is refused before it is parsed.
+        // GPX is UTF-8: anything else is refused before it is read.
         if let (line, offset) = InputFile.firstInvalidUTF8(in: data) {
             throw ImportError(file: path, location: "line \(line)", problem: "not UTF-8 text (byte \(offset))")
         }
-        let parser = XMLParser(data: data)
-        let delegate = Delegate(path: path, utcOffset: utcOffset)
-        parser.delegate = delegate
-        let parsed = parser.parse()
-        if let error = delegate.error { throw error }
-        guard parsed else {
-            throw ImportError(file: path, location: "line \(parser.lineNumber)", problem: "not valid XML")
+        var scanner = XMLScanner(Array(data))
+        let reader = Reader(path: path, utcOffset: utcOffset)
+        do {
+            while reader.error == nil, let event = try scanner.next() {
+                switch event {
+                case .start(let name, let attributes): reader.start(name, attributes: attributes)
+                case .text(let text): reader.text += text
+                case .end(let name): reader.end(name)
+                }
+            }
+        } catch {
+            throw ImportError(file: path, location: "line \(error.line)", problem: "not valid XML: \(error.problem)")
         }
-        guard delegate.sawGPX else { throw ImportError(file: path, problem: "not a GPX file (no <gpx> element)") }
-        // The parser may stop at the end of the data without a word: a file cut short.
-        if let open = delegate.openElements.last {
+        if let error = reader.error { throw error }
+        guard reader.sawGPX else { throw ImportError(file: path, problem: "not a GPX file (no <gpx> element)") }
+        // A file cut short ends with elements still open.
+        if let open = scanner.openElements.last {
+            let local = open.split(separator: ":").last.map(String.init) ?? open
             throw ImportError(
-                file: path, location: "line \(parser.lineNumber)",
-                problem: "ends inside <\(open)> (the file is cut short)")
+                file: path, location: "line \(scanner.line)", problem: "ends inside <\(local)> (the file is cut short)")
         }
-        let tracks = delegate.tracks.filter { !$0.locations.isEmpty }
+        let tracks = reader.tracks.filter { !$0.locations.isEmpty }
         guard !tracks.isEmpty else { throw ImportError(file: path, problem: "no track points (<trkpt>)") }
         return tracks
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    /// Turns the document's events into tracks; the first problem stops it.
+    private final class Reader {
         let path: String
         var tracks: [ImportedTrack] = []
         var error: ImportError?
@@ -43,10 +45,8 @@ enum GPXReader {
         private var inTrack = false
         private var point: (latitude: Double, longitude: Double, fields: [String: String])?
         private var pointNumber = 0
-        private var text = ""
+        var text = ""
         private var depthName: [String] = []
-        /// The elements open where the parser stopped, outermost first.
-        var openElements: [String] { depthName }
 
         let utcOffset: Seconds
 
@@ -57,15 +57,11 @@ enum GPXReader {
 
         private var location: String { "track \(tracks.count), point \(pointNumber)" }
 
-        private func fail(_ parser: XMLParser, _ error: ImportError) {
+        private func fail(_ error: ImportError) {
             if self.error == nil { self.error = error }
-            parser.abortParsing()
         }
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
+        func start(_ name: String, attributes: [String: String]) {
             let local = name.split(separator: ":").last.map(String.init) ?? name
             depthName.append(local)
             text = ""
@@ -79,19 +75,16 @@ enum GPXReader {
                 pointNumber += 1
                 guard let latitudeText = attributes["lat"], let latitude = Double(latitudeText) else {
                     return fail(
-                        parser,
                         ImportError(
                             file: path, location: location, field: "lat", problem: "not a number '\(attributes["lat"] ?? "")'"))
                 }
                 guard let longitudeText = attributes["lon"], let longitude = Double(longitudeText) else {
                     return fail(
-                        parser,
                         ImportError(
                             file: path, location: location, field: "lon", problem: "not a number '\(attributes["lon"] ?? "")'"))
                 }
                 guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
                     return fail(
-                        parser,
                         ImportError(
                             file: path, location: location, field: "lat", problem: "not a position (\(latitude), \(longitude))"))
                 }
@@ -100,9 +93,7 @@ enum GPXReader {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        func end(_ name: String) {
             let local = name.split(separator: ":").last.map(String.init) ?? name
             defer {
                 depthName.removeLast()
@@ -112,7 +103,7 @@ enum GPXReader {
             if var current = point {
                 if local == "trkpt" {
                     point = nil
-                    finishPoint(current, parser: parser)
+                    finishPoint(current)
                 } else if !value.isEmpty {
                     current.fields[local] = value
                     point = current
@@ -125,27 +116,25 @@ enum GPXReader {
             if local == "trk" { inTrack = false }
         }
 
-        private func finishPoint(_ point: (latitude: Double, longitude: Double, fields: [String: String]), parser: XMLParser) {
+        private func finishPoint(_ point: (latitude: Double, longitude: Double, fields: [String: String])) {
             guard let timeText = point.fields["time"] else {
                 return fail(
-                    parser,
                     ImportError(file: path, location: location, field: "time", problem: "missing; a journey needs timestamps"))
             }
             guard let time = JourneyFile.timestamp(timeText, utcOffset: utcOffset) else {
                 return fail(
-                    parser, ImportError(file: path, location: location, field: "time", problem: "not a time '\(timeText)'"))
+                    ImportError(file: path, location: location, field: "time", problem: "not a time '\(timeText)'"))
             }
             func number(_ names: [String], _ kind: FixMeasure) -> Double?? {
                 guard let (name, text) = names.lazy.compactMap({ name in point.fields[name].map { (name, $0) } }).first else {
                     return .some(nil)
                 }
                 guard let value = Double(text), value.isFinite else {
-                    fail(parser, ImportError(file: path, location: location, field: name, problem: "not a number '\(text)'"))
+                    fail(ImportError(file: path, location: location, field: name, problem: "not a number '\(text)'"))
                     return nil
                 }
                 guard let checked = kind.checked(value) else {
                     fail(
-                        parser,
                         ImportError(file: path, location: location, field: name, problem: "not \(kind.expectation) '\(text)'"))
                     return nil
                 }
