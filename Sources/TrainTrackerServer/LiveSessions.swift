@@ -37,7 +37,18 @@ actor LiveSessions {
         var latest: String?
         var listeners: [Int: Listener] = [:]
         var lastUsed = ContinuousClock.now
+        /// Fixes stored for the session.
+        var fixCount = 0
+        /// Late fixes are stored but not yet tracked: the next replay takes them.
+        var stale = false
+        var lastReplay: ContinuousClock.Instant?
     }
+
+    /// A session replays (for late fixes) at most this often, and only while it holds at most
+    /// `replayableFixes`: a replay holds every session's tracker, so one device sending one
+    /// old fix per request cannot stall the others. Late fixes are stored all the same.
+    static let replayInterval = Duration.seconds(10)
+    static let replayableFixes = 20_000
 
     private let model: TrackerModel
     private let store: SessionDatabase
@@ -58,17 +69,28 @@ actor LiveSessions {
     /// How many live streams are open.
     var streamCount: Int { sessions.values.reduce(0) { $0 + $1.listeners.count } }
 
-    /// Feeds `fixes` (committed to the store) to session `id`'s tracker and returns its latest
-    /// answer as a JSONL line. Fixes older than the last one fed are stored but make the
-    /// tracker replay the whole session from the store, in time order.
+    /// Feeds `fixes` (committed to the store, and new to it: a retried batch feeds nothing) to
+    /// session `id`'s tracker and returns its latest answer as a JSONL line. Fixes older than
+    /// the last one fed make the tracker replay the whole session from the store, in time
+    /// order, at most every `replayInterval` and up to `replayableFixes`; until then they are
+    /// stored but not tracked.
     func accept(_ fixes: [RecordedFix], session id: String) throws(StorageError) -> String? {
         var live = try loaded(id)
-        let ordered = fixes.sorted { $0.location.timestamp < $1.location.timestamp }
+        live.fixCount += fixes.count
+        var ordered = fixes.sorted { $0.location.timestamp < $1.location.timestamp }
         if let first = ordered.first, let last = live.lastTimestamp, first.location.timestamp <= last {
-            // Out of order: start again from the store, which now holds every fix.
+            live.stale = true
+            ordered.removeAll { $0.location.timestamp <= last }
+        }
+        let now = ContinuousClock.now
+        if live.stale, live.fixCount <= Self.replayableFixes,
+            live.lastReplay.map({ now - $0 >= Self.replayInterval }) ?? true
+        {
+            // Start again from the store, which now holds every fix.
             let listeners = live.listeners
             live = try rebuilt(id)
             live.listeners = listeners
+            live.lastReplay = now
             if let line = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(line)) } }
         } else {
             for (index, fix) in ordered.enumerated() {
@@ -83,6 +105,13 @@ actor LiveSessions {
         }
         keep(live, as: id)
         return live.latest
+    }
+
+    /// How many fixes session `id` holds (its tracker is loaded if need be).
+    func fixCount(of id: String) throws(StorageError) -> Int {
+        let live = try loaded(id)
+        keep(live, as: id)
+        return live.fixCount
     }
 
     /// Session `id` was just created here: its tracker starts empty, with nothing to rebuild.
@@ -174,6 +203,7 @@ actor LiveSessions {
     private func rebuilt(_ id: String) throws(StorageError) -> Live {
         var live = Live(tracker: DefaultTracker(model: model))
         let fixes = try store.fixes(sessionID: id).fixes
+        live.fixCount = fixes.count
         for (index, fix) in fixes.enumerated() {
             let result = live.tracker.process(fix.location)
             live.lastTimestamp = fix.location.timestamp

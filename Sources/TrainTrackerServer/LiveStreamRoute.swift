@@ -17,14 +17,29 @@ struct LiveStreamRoute {
         } catch LiveStreamRefusal.stopping {
             throw HTTPError(.serviceUnavailable, message: "the server is stopping")
         }
-        // A client that closes its connection ends the stream now, not at the next write.
-        try? await context.channel.pipeline.addHandler(ClientGoneHandler(onGone: listening.stop), position: .first).get()
+        // A client that closes its connection ends the stream now, not at the next write; one
+        // gone before the watch is set is found at the first write.
+        do {
+            try await context.channel.pipeline.addHandler(ClientGoneHandler(onGone: listening.stop), position: .first).get()
+        } catch {
+            listening.stop()
+            throw HTTPError(.serviceUnavailable, message: "the connection closed")
+        }
         // A comment first, so a client knows it listens before any answer comes. The id is
         // JSON-quoted: whatever it holds, it cannot break the event stream.
         let greeting = ByteBuffer(string: ": listening to \(id.jsonQuoted)\n\n")
+        let (store, tokenHash) = (state.store, context.tokenHash ?? "")
         let body = ResponseBody { writer in
+            // However the body ends (a failed write included), the listener is let go.
+            defer { listening.stop() }
             try await writer.write(greeting)
             for await event in listening.events {
+                // A token revoked (or expired) while its stream is open ends the stream at the
+                // next heartbeat.
+                if event == .heartbeat, (try? store.grant(tokenHash: tokenHash, at: .now)) == nil {
+                    try await writer.write(ByteBuffer(string: Self.text(of: .end(reason: "token revoked or expired"))))
+                    break
+                }
                 try await writer.write(ByteBuffer(string: Self.text(of: event)))
             }
             try await writer.finish(nil)

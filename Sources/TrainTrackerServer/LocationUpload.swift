@@ -20,12 +20,12 @@ public struct LocationUpload: Sendable {
     /// - Throws: `HTTPError` 400 when the body is not a JSON object with a `locations` array,
     ///   413 when the array is longer than `limits.maximumBatch`.
     public init(body: ByteBuffer, limits: UploadLimits, maximumIDBytes: Int) throws {
-        let batch = try UploadBody.decode(LocationBatch.self, from: body)
+        let batch = try UploadBody.decode(LocationBatch.self, from: body, maximumBatch: limits.maximumBatch)
         try UploadBody.checkCount(batch.locations.count, of: "locations", limits: limits)
         var skips = SkipList()
         var raw: [RawFix] = []
         var indexOfID: [String: Int] = [:]
-        for (index, payload) in batch.locations.enumerated() {
+        for (index, payload) in batch.locations.elements.enumerated() {
             switch payload.raw(maximumIDBytes: maximumIDBytes) {
             case .success(let fix):
                 raw.append(fix)

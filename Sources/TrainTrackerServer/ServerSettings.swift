@@ -24,6 +24,10 @@ public struct ServerLimits: Hashable, Sendable {
     /// A session with no upload for this long no longer counts as open, and its tracker
     /// leaves memory (it is rebuilt from the store when needed).
     public var sessionIdleSeconds: Seconds = 3_600
+    /// The most sessions a device may create in 24 hours, ended or not.
+    public var sessionsPerDevicePerDay = 500
+    /// The most fixes one session may hold (55 hours at one a second); more is refused with 413.
+    public var fixesPerSession = 200_000
     /// The most trackers held in memory at once; the least recently used leave first.
     public var trackersInMemory = 10_000
     /// The longest session, fix or motion activity id, in UTF-8 bytes.

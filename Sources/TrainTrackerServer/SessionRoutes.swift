@@ -19,7 +19,7 @@ struct SessionRoutes: Sendable {
         }
         devices.post("/v1/sessions/{id}/end") { _, context in
             let id = try writable(context)
-            try state.store.endSession(id)
+            try await state.store.endSession(id)
             await state.live.end(id)
             return json(#"{"ended":true}"#)
         }
@@ -67,8 +67,9 @@ struct SessionRoutes: Sendable {
         }
         let owner = grant.role == .admin ? "admin:\(grant.name)" : grant.name
         let limit = SessionDatabase.OpenSessionLimit(
-            maximum: state.limits.openSessionsPerDevice, idleSeconds: state.limits.sessionIdleSeconds)
-        switch try state.store.createSession(
+            maximum: state.limits.openSessionsPerDevice, idleSeconds: state.limits.sessionIdleSeconds,
+            perDay: state.limits.sessionsPerDevicePerDay)
+        switch try await state.store.createSession(
             Session(id: id, startDate: start, notes: creation.notes), owner: owner, at: .now, limit: limit)
         {
         case .created: await state.live.started(id)
@@ -78,32 +79,43 @@ struct SessionRoutes: Sendable {
             throw HTTPError(
                 .tooManyRequests,
                 message: "this device has \(open) open sessions, the most it may have; end one (POST .../end) first")
+        case .tooManyToday(let count):
+            throw HTTPError(
+                .tooManyRequests, message: "this device created \(count) sessions in the last 24 hours, the most it may")
         }
         return json("{\"id\":\(id.jsonQuoted)}", status: .created)
     }
 
     private func uploadLocations(_ request: Request, _ context: Context) async throws -> Response {
-        let id = try writable(context)
+        let id = try writable(context, uploading: true)
         var request = request
         let upload = try LocationUpload(
             body: try await UploadBody.collect(&request, limits: state.uploadLimits), limits: state.uploadLimits,
             maximumIDBytes: state.limits.maximumIDBytes)
         let (fixes, skips) = (upload.fixes, upload.skips)
+        let held = try await state.live.fixCount(of: id)
+        guard held + fixes.count <= state.limits.fixesPerSession else {
+            throw HTTPError(
+                .contentTooLarge,
+                message: "session \(id) holds \(held) fixes; a session holds at most \(state.limits.fixesPerSession)")
+        }
         let outcome = try await state.writer.append(fixes, toSession: id)
-        // Committed: from here on the batch is acknowledged, whatever happens to the tracker.
-        let latest = try await state.live.accept(fixes, session: id)
+        // Committed: from here on the batch is acknowledged, whatever happens to the tracker,
+        // which is fed only the fixes new to the store (a retried batch feeds it nothing).
+        let latest = try await state.live.accept(outcome.insertedPositions.map { fixes[$0] }, session: id)
         return json(
             "{\"accepted\":\(outcome.inserted),\"duplicates\":\(outcome.duplicates),\"skipped\":\(skips.count),"
                 + "\"skippedFixes\":\(skips.json),\"result\":\(latest ?? "null")}")
     }
 
     private func uploadMotionActivities(_ request: Request, _ context: Context) async throws -> Response {
-        let id = try writable(context)
+        let id = try writable(context, uploading: true)
         var request = request
         let batch = try UploadBody.decode(
-            MotionActivityBatch.self, from: try await UploadBody.collect(&request, limits: state.uploadLimits))
+            MotionActivityBatch.self, from: try await UploadBody.collect(&request, limits: state.uploadLimits),
+            maximumBatch: state.uploadLimits.maximumBatch)
         try UploadBody.checkCount(batch.motionActivities.count, of: "motionActivities", limits: state.uploadLimits)
-        let activities = batch.motionActivities.compactMap {
+        let activities = batch.motionActivities.elements.compactMap {
             $0.activity(sessionID: id, maximumIDBytes: state.limits.maximumIDBytes)
         }
         let skipped = batch.motionActivities.count - activities.count
@@ -121,7 +133,16 @@ struct SessionRoutes: Sendable {
         return id
     }
 
-    /// The session id, if the caller may write to it: the device that created it, or an admin.
+    /// The session id, if the caller may write to it: the device that created it, or an admin;
+    /// to upload to it, it must not have ended (409).
+    private func writable(_ context: Context, uploading: Bool = false) throws -> String {
+        let id = try writable(context)
+        if uploading, try state.store.hasEnded(id) {
+            throw HTTPError(.conflict, message: "session \(id) has ended; start a new session")
+        }
+        return id
+    }
+
     private func writable(_ context: Context) throws -> String {
         let id = try sessionID(context)
         let grant = try context.requireGrant()

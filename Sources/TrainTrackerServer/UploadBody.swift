@@ -23,10 +23,16 @@ enum UploadBody {
         }
     }
 
-    /// The body decoded as `T`, or 400 naming what is missing or of the wrong type.
-    static func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer) throws -> T {
+    /// Where a `BoundedArray` finds how many elements it decodes.
+    static let maximumBatchKey = CodingUserInfoKey(rawValue: "maximumBatch")!
+
+    /// The body decoded as `T` (its `BoundedArray`s decoding at most `maximumBatch` elements),
+    /// or 400 naming what is missing or of the wrong type.
+    static func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer, maximumBatch: Int = .max) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: body))
+            let decoder = JSONDecoder()
+            decoder.userInfo[maximumBatchKey] = maximumBatch
+            return try decoder.decode(T.self, from: Data(buffer: body))
         } catch let DecodingError.keyNotFound(key, context) {
             throw HTTPError(.badRequest, message: "missing field '\(path(context.codingPath + [key]))'")
         } catch let DecodingError.typeMismatch(_, context) {

@@ -86,7 +86,33 @@ struct LocationPayload: Decodable {
 
 /// `POST /v1/sessions/{id}/locations`.
 struct LocationBatch: Decodable {
-    var locations: [LocationPayload]
+    var locations: BoundedArray<LocationPayload>
+}
+
+/// A JSON array whose first `UploadBody.maximumBatchKey` elements are decoded and the rest
+/// only counted: a body of a million tiny items costs no more than the limit's worth.
+struct BoundedArray<Element: Decodable>: Decodable {
+    var elements: [Element] = []
+    /// Elements in the array, decoded or not.
+    var count = 0
+
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        let limit = decoder.userInfo[UploadBody.maximumBatchKey] as? Int ?? Int.max
+        while !container.isAtEnd {
+            if count < limit {
+                elements.append(try container.decode(Element.self))
+            } else {
+                _ = try container.decode(Counted.self)
+            }
+            count += 1
+        }
+    }
+
+    /// An element passed over.
+    private struct Counted: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
 }
 
 /// One motion activity sample as uploaded (the Eki `motionActivities` columns), decoded as
@@ -133,5 +159,5 @@ struct MotionActivityPayload: Decodable {
 
 /// `POST /v1/sessions/{id}/motion-activities`.
 struct MotionActivityBatch: Decodable {
-    var motionActivities: [MotionActivityPayload]
+    var motionActivities: BoundedArray<MotionActivityPayload>
 }

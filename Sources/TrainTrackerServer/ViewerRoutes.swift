@@ -51,7 +51,7 @@ struct ViewerRoutes: Sendable {
             else { throw HTTPError(.unauthorized, message: "the login link is used up or has expired") }
             var location = "/"
             if let session = request.uri.queryParameters["session"],
-                let encoded = String(session).addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+                let encoded = String(session).addingPercentEncoding(withAllowedCharacters: Self.asciiAlphanumerics)
             {
                 location += "?session=" + encoded
             }
@@ -60,6 +60,9 @@ struct ViewerRoutes: Sendable {
             return response
         }
     }
+
+    private static let asciiAlphanumerics = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
     private static func resource(_ name: String, type: String) throws -> Response {
         guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Viewer"),

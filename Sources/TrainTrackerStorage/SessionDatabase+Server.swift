@@ -8,6 +8,8 @@ public struct BatchOutcome: Hashable, Sendable {
     public var inserted: Int
     /// Rows whose id was already stored (a retried batch): nothing written for them.
     public var duplicates: Int
+    /// The positions in the batch of the rows written now.
+    public var insertedPositions: [Int] = []
 }
 
 extension SessionDatabase {
@@ -56,6 +58,13 @@ extension SessionDatabase {
                         AND substr(id, 1, length(sessionID) + 1) != sessionID || '/';
                     """)
         }
+        migrator.registerMigration("server v4: when each session was created") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE serverSessionOwner ADD COLUMN createdAt TEXT;
+                    CREATE INDEX serverSessionOwner_on_device_createdAt ON serverSessionOwner(device, createdAt);
+                    """)
+        }
         return migrator
     }
 
@@ -88,6 +97,8 @@ extension SessionDatabase {
         case taken
         /// The device has this many open sessions already, the most it may have.
         case tooManyOpen(Int)
+        /// The device created this many sessions in the last 24 hours, the most it may.
+        case tooManyToday(Int)
     }
 
     /// How many sessions a device may have open, and how long one stays open without an upload.
@@ -96,25 +107,29 @@ extension SessionDatabase {
         public var maximum: Int
         /// A session not ended whose last upload is older than this counts as abandoned, not open.
         public var idleSeconds: Seconds
+        /// The most sessions a device may create in 24 hours, ended or not.
+        public var perDay: Int
 
-        /// The limit: `maximum` open sessions, idle after `idleSeconds`.
-        public init(maximum: Int, idleSeconds: Seconds) {
+        /// The limit: `maximum` open sessions, idle after `idleSeconds`, `perDay` a day.
+        public init(maximum: Int, idleSeconds: Seconds, perDay: Int) {
             self.maximum = maximum
             self.idleSeconds = idleSeconds
+            self.perDay = perDay
         }
     }
 
     /// Creates session `session` owned by device `device`, at `time` by the server's clock; a
     /// retried creation of the same session by the same device changes nothing. A device that
     /// has `limit.maximum` sessions open (not ended, an upload within `limit.idleSeconds`)
-    /// gets `.tooManyOpen`.
+    /// gets `.tooManyOpen`, one that created `limit.perDay` in the last 24 hours `.tooManyToday`.
+    /// Waits for the writer without blocking a thread.
     ///
     /// - Throws: `StorageError` for a database error.
     public func createSession(_ session: Session, owner device: String, at time: Timestamp, limit: OpenSessionLimit)
-        throws(StorageError) -> SessionCreation
+        async throws(StorageError) -> SessionCreation
     {
         do {
-            return try queue.write { db in
+            return try await queue.write { db in
                 if try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [session.id]) != nil {
                     let owner = try String.fetchOne(
                         db, sql: "SELECT device FROM serverSessionOwner WHERE sessionID = ?", arguments: [session.id])
@@ -129,10 +144,15 @@ extension SessionDatabase {
                             """,
                         arguments: [device, time.adding(-limit.idleSeconds).ekiText]) ?? 0
                 guard open < limit.maximum else { return .tooManyOpen(open) }
+                let today =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM serverSessionOwner WHERE device = ? AND createdAt >= ?",
+                        arguments: [device, time.adding(-86_400).ekiText]) ?? 0
+                guard today < limit.perDay else { return .tooManyToday(today) }
                 try Self.write(session, db)
                 try db.execute(
-                    sql: "INSERT INTO serverSessionOwner (sessionID, device, lastActivity) VALUES (?, ?, ?)",
-                    arguments: [session.id, device, time.ekiText])
+                    sql: "INSERT INTO serverSessionOwner (sessionID, device, lastActivity, createdAt) VALUES (?, ?, ?, ?)",
+                    arguments: [session.id, device, time.ekiText, time.ekiText])
                 return .created
             }
         } catch {
@@ -163,11 +183,23 @@ extension SessionDatabase {
         }
     }
 
-    /// Marks session `id` as ended at its last fix (its start when it has none): the phone's
-    /// clock, as every other time of the session, never the server's.
-    public func endSession(_ id: String) throws(StorageError) {
+    /// Whether session `id` has an end date.
+    public func hasEnded(_ id: String) throws(StorageError) -> Bool {
         do {
-            try queue.write { db in
+            return try queue.read { db in
+                try Bool.fetchOne(db, sql: "SELECT endDate IS NOT NULL FROM sessions WHERE id = ?", arguments: [id]) ?? false
+            }
+        } catch {
+            throw DatabaseFile.storageError(error, path: path)
+        }
+    }
+
+    /// Marks session `id` as ended at its last fix (its start when it has none): the phone's
+    /// clock, as every other time of the session, never the server's. Waits for the writer
+    /// without blocking a thread.
+    public func endSession(_ id: String) async throws(StorageError) {
+        do {
+            try await queue.write { db in
                 try db.execute(
                     sql: """
                         UPDATE sessions SET endDate = COALESCE(
@@ -233,7 +265,7 @@ extension SessionDatabase {
     /// so a retried batch stores nothing twice.
     private static func append(fixes: [RecordedFix], toSession sessionID: String, _ db: Database) throws -> BatchOutcome {
         let inserted = try write(fixes: fixes, sessionID: sessionID, .ignore, scoped: true, db)
-        return BatchOutcome(inserted: inserted, duplicates: fixes.count - inserted)
+        return BatchOutcome(inserted: inserted.count, duplicates: fixes.count - inserted.count, insertedPositions: inserted)
     }
 
     private static func append(motionActivities: [MotionActivity], _ db: Database) throws -> BatchOutcome {

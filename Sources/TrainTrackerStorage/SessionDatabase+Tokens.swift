@@ -151,9 +151,11 @@ extension SessionDatabase {
             let name = (row[2] as DatabaseValue).text,
             let created = (row[3] as DatabaseValue).text.flatMap({ Timestamp(parsing: $0) })
         else { return nil }
+        // Fail closed: an expiry or revocation that cannot be read counts as in the past.
+        let expires = (row[4] as DatabaseValue).isNull ? nil : (row[4] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) } ?? created
+        let revoked = (row[5] as DatabaseValue).isNull ? nil : (row[5] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) } ?? created
         return StoredToken(
             id: String(hash.prefix(StoredToken.idLength)), grant: AccessGrant(role: role, name: name), createdAt: created,
-            expiresAt: (row[4] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) },
-            revokedAt: (row[5] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) })
+            expiresAt: expires, revokedAt: revoked)
     }
 }

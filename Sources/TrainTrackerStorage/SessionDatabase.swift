@@ -279,9 +279,10 @@ extension SessionDatabase {
     }
 
     /// Writes `locations` rows of session `sessionID` (missing speed and course as -1, as the
-    /// recorder does), under `SESSION/ID` when `scoped`; returns how many rows were written.
+    /// recorder does), under `SESSION/ID` when `scoped`; returns the positions in `fixes` of
+    /// the rows written (with `.ignore`, a stored id writes nothing).
     static func write(fixes: [RecordedFix], sessionID: String, _ conflict: Conflict, scoped: Bool = false, _ db: Database)
-        throws -> Int
+        throws -> [Int]
     {
         // Cached: a group commit writes many sessions' batches in one transaction.
         let statement = try db.cachedStatement(
@@ -289,15 +290,15 @@ extension SessionDatabase {
                 \(conflict.rawValue) INTO locations (id, latitude, longitude, altitude, timestamp, horizontalAccuracy, course,
                   speed, sessionID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-        var written = 0
-        for fix in fixes {
+        var written: [Int] = []
+        for (index, fix) in fixes.enumerated() {
             let location = fix.location
             try statement.execute(arguments: [
                 storedID(fix.id, sessionID: sessionID, scoped: scoped), location.coordinate.latitude,
                 location.coordinate.longitude, location.altitude,
                 location.timestamp.ekiText, location.horizontalAccuracy, location.course ?? -1, location.speed ?? -1, sessionID,
             ])
-            written += db.changesCount
+            if db.changesCount > 0 { written.append(index) }
         }
         return written
     }

@@ -231,4 +231,77 @@ import TrainTrackerTestSupport
             }
         }
     }
+
+    @Test func anEndedSessionTakesNoMoreFixesAndADeviceCreatesOnlySoManyADay() async throws {
+        var limited = try Fixture()
+        limited.settings.limits.sessionsPerDevicePerDay = 2
+        let fixture = limited
+        let ride = Array(try ServerRoutesTests.ride().prefix(5))
+        try await buildApplication(fixture.settings).test(.router) { client in
+            try await Self.create(client, fixture.phone, id: "DAY-1")
+            _ = try await client.execute(uri: "/v1/sessions/DAY-1/end", method: .post, headers: Self.headers(fixture.phone))
+            try await client.execute(
+                uri: "/v1/sessions/DAY-1/locations", method: .post, headers: Self.headers(fixture.phone),
+                body: ServerRoutesTests.body(ride)
+            ) { response in
+                #expect(response.status == .conflict)
+                #expect(String(buffer: response.body).contains("session DAY-1 has ended"))
+            }
+            // Creating and ending in a loop does not get round the open-session cap.
+            try await Self.create(client, fixture.phone, id: "DAY-2")
+            _ = try await client.execute(uri: "/v1/sessions/DAY-2/end", method: .post, headers: Self.headers(fixture.phone))
+            try await client.execute(
+                uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.phone), body: ByteBuffer(string: "{}")
+            ) { response in
+                #expect(response.status == .tooManyRequests)
+                #expect(String(buffer: response.body).contains("created 2 sessions in the last 24 hours"))
+            }
+        }
+    }
+
+    @Test func aSessionHoldsOnlySoManyFixesAndAHugeBatchIsCountedNotDecoded() async throws {
+        var limited = try Fixture()
+        limited.settings.limits.fixesPerSession = 50
+        let fixture = limited
+        let ride = Array(try ServerRoutesTests.ride().prefix(80))
+        try await buildApplication(fixture.settings).test(.router) { client in
+            try await Self.create(client, fixture.phone, id: "FULL")
+            _ = try await Self.upload(client, fixture.phone, session: "FULL", Self.items(Array(ride.prefix(40)), prefix: "a"))
+            try await client.execute(
+                uri: "/v1/sessions/FULL/locations", method: .post, headers: Self.headers(fixture.phone),
+                body: ByteBuffer(string: "{\"locations\":[" + Self.items(Array(ride.suffix(40)), prefix: "b").joined(separator: ",") + "]}")
+            ) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(String(buffer: response.body).contains("session FULL holds 40 fixes; a session holds at most 50"))
+            }
+            // 300,000 empty items in one megabyte: refused with the count, each item costing nothing.
+            let body = "{\"locations\":[" + Array(repeating: "{}", count: 300_000).joined(separator: ",") + "]}"
+            try await client.execute(
+                uri: "/v1/sessions/FULL/locations", method: .post, headers: Self.headers(fixture.phone),
+                body: ByteBuffer(string: body)
+            ) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(String(buffer: response.body).contains("batch of 300000 locations exceeds the limit of 1000"))
+            }
+        }
+        #expect(try fixture.store.rawFixes(sessionID: "FULL").count == 40)
+    }
+
+    @Test func theViewerCookieOpensReadsOnly() async throws {
+        let fixture = try Fixture()
+        try await buildApplication(fixture.settings).test(.router) { client in
+            try await Self.create(client, fixture.phone, id: "KEEP")
+            let cookie = try await client.execute(uri: "/v1/login", method: .post, headers: Self.headers(fixture.admin)) {
+                response in String(response.headers[.setCookie]?.split(separator: ";").first ?? "")
+            }
+            try await client.execute(uri: "/v1/sessions", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .ok)
+            }
+            // A page on the same site posting with the cookie changes nothing.
+            try await client.execute(uri: "/v1/sessions/KEEP/end", method: .post, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .unauthorized)
+            }
+            #expect(try fixture.store.hasEnded("KEEP") == false)
+        }
+    }
 }

@@ -121,6 +121,24 @@ import Glibc
         #expect(left == 0, "streams still held \(Date().timeIntervalSince(start)) s after their clients left")
     }
 
+    @Test func aStreamEndsWhenItsTokenIsRevoked() async throws {
+        let live = try LiveFixture(extra: ["--heartbeat", "0.2"])
+        defer { live.server.stop() }
+        let phone = APIClient(server: live.server, token: live.phone)
+        let operator_ = APIClient(server: live.server, token: live.admin)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"REVOKE"}"#)
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let listening = Task { try await operator_.eventText("/v1/sessions/REVOKE/live") { open.yield() } }
+        for await _ in opened { break }
+        // The operator's token is revoked from the command line while the stream is open.
+        let list = try ToolRunner.run(["token", "list", "--db", live.db]).standardOutput
+        let adminID = try #require(list.split(separator: "\n").first { $0.contains("\tadmin\t") }?.split(separator: "\t").first)
+        let revoked = try ToolRunner.run(["token", "revoke", "--db", live.db, String(adminID)])
+        #expect(revoked.status == 0, "\(revoked.standardError)")
+        let text = try await listening.value
+        #expect(text.hasSuffix("event: end\ndata: {\"reason\":\"token revoked or expired\"}\n\n"))
+    }
+
     @Test func sigtermStopsTheServerWithinTwoSecondsWithOpenStreams() async throws {
         let live = try LiveFixture()
         let phone = APIClient(server: live.server, token: live.phone)

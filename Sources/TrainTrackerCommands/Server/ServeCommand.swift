@@ -58,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a connection may stay silent before it is closed.", valueName: "seconds"))
     var idleTimeout = 30.0
 
+    @Option(help: ArgumentHelp("How often a live stream sends a heartbeat comment.", valueName: "seconds"))
+    var heartbeat = 15.0
+
     @Flag(help: "Mark the viewer's login cookie Secure (when the server is behind HTTPS).")
     var secureCookies = false
 
@@ -80,6 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--maximum-connections must be 1 to 1000000")
         }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
+        guard (0.1...3_600).contains(heartbeat) else { throw ValidationError("--heartbeat must be 0.1 to 3600 seconds") }
     }
 
     func run() async throws {
@@ -114,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.limits.streamsPerToken = streamsPerToken
         settings.limits.connections = maximumConnections
         settings.limits.idleTimeoutSeconds = idleTimeout
+        settings.limits.heartbeatSeconds = heartbeat
         settings.secureCookies = secureCookies
         let host = host
         try await runServer(settings, host: host, port: port) { port in

@@ -5,7 +5,7 @@ import TrainTrackerCore
 import TrainTrackerStorage
 
 /// Deny by default: every request needs a working token (`Authorization: Bearer tt_…`, the
-/// scheme in any case) or a viewer cookie, except on the routes `publicPaths` and
+/// scheme in any case) or, for a GET, a viewer cookie, except on the routes `publicPaths` and
 /// `publicPrefixes` name, the only public ones. Revoked and expired tokens stop working on
 /// their next request (the grant is read from the store every time), and so do the viewer
 /// cookies made from them. A token may have `ServerLimits.requestsPerToken` requests in
@@ -62,7 +62,9 @@ struct Authentication: RouterMiddleware {
             }
             return (grant, hash)
         }
-        if let cookie = request.cookies[ViewerLogins.cookieName] {
+        // The viewer only reads: its cookie opens GET routes, never one that changes anything
+        // (a same-site page could otherwise post with it).
+        if request.method == .get, let cookie = request.cookies[ViewerLogins.cookieName] {
             guard let hash = state.viewerLogins.tokenHash(of: cookie.value),
                 let grant = try state.store.grant(tokenHash: hash, at: .now)
             else { throw HTTPError(.unauthorized, message: "the viewer login has ended; log in again") }

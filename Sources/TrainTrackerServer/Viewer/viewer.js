@@ -6,8 +6,9 @@
 // never kept: the server answers with an HttpOnly cookie.
 "use strict";
 
+// Railways are keyed by ids from the feed: a map without a prototype, so "__proto__" is a name like any other.
 const state = {
-  sessions: [], session: null, fixes: [], results: [], railways: {}, lines: [],
+  sessions: [], session: null, fixes: [], results: [], railways: Object.create(null), lines: [],
   selected: -1, playing: false, timer: null, map: null, layers: {}, live: null,
 };
 
@@ -139,10 +140,10 @@ async function openSession(id) {
     state.session = id;
     state.fixes = results.fixes;
     state.results = results.results;
-    state.railways = {};
+    state.railways = Object.create(null);
     for (const railway of network.railways) state.railways[railway.id] = railway;
     for (const railway of results.railways) {
-      state.railways[railway.id] = Object.assign({}, state.railways[railway.id] || {}, railway);
+      state.railways[railway.id] = Object.assign(Object.create(null), state.railways[railway.id] || {}, railway);
     }
     drawMap(network.railways);
     fillFixes();
