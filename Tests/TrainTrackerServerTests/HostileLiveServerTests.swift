@@ -85,9 +85,7 @@ import Glibc
         defer { server.stop() }
         let operator_ = APIClient(server: server, token: admin)
         let path = "/v1/sessions/" + (evil.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-        let (opened, open) = AsyncStream<Void>.makeStream()
-        let listening = Task { try await operator_.eventText(path + "/live") { open.yield() } }
-        for await _ in opened { break }
+        let listening = await operator_.listening(path + "/live")
         #expect(try await operator_.request(.POST, path + "/end").status == .ok)
         let text = try await listening.value
         #expect(!text.contains("data: {\"forged\":true}"), "\(text)")
@@ -103,9 +101,7 @@ import Glibc
         _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"GONE"}"#)
         var listeners: [Task<String, any Error>] = []
         for _ in 0..<2 {
-            let (opened, open) = AsyncStream<Void>.makeStream()
-            listeners.append(Task { try await operator_.eventText("/v1/sessions/GONE/live") { open.yield() } })
-            for await _ in opened { break }
+            listeners.append(await operator_.listening("/v1/sessions/GONE/live"))
         }
         #expect(try await Self.streams(operator_) == 2)
         let third = try await operator_.request(.GET, "/v1/sessions/GONE/live")
@@ -127,9 +123,7 @@ import Glibc
         let phone = APIClient(server: live.server, token: live.phone)
         let operator_ = APIClient(server: live.server, token: live.admin)
         _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"REVOKE"}"#)
-        let (opened, open) = AsyncStream<Void>.makeStream()
-        let listening = Task { try await operator_.eventText("/v1/sessions/REVOKE/live") { open.yield() } }
-        for await _ in opened { break }
+        let listening = await operator_.listening("/v1/sessions/REVOKE/live")
         // The operator's token is revoked from the command line while the stream is open.
         let list = try ToolRunner.run(["token", "list", "--db", live.db]).standardOutput
         let adminID = try #require(list.split(separator: "\n").first { $0.contains("\tadmin\t") }?.split(separator: "\t").first)
@@ -144,10 +138,7 @@ import Glibc
         let phone = APIClient(server: live.server, token: live.phone)
         let operator_ = APIClient(server: live.server, token: live.admin)
         _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"STOP"}"#)
-        let (opened, open) = AsyncStream<Void>.makeStream()
-        let listening = Task { try await operator_.eventText("/v1/sessions/STOP/live") { open.yield() } }
-        for await _ in opened { break }
-        // And one listener that left without closing properly is gone too: only the open one counts.
+        let listening = await operator_.listening("/v1/sessions/STOP/live")
         let seconds = live.server.terminate(within: 10)
         #expect(seconds != nil, "the server still ran 10 s after SIGTERM")
         #expect((seconds ?? 10) < 2, "stopped after \(seconds ?? 10) s")

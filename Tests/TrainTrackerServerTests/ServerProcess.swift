@@ -107,6 +107,19 @@ struct APIClient: Sendable {
         return Reply(status: response.status, body: String(buffer: buffer))
     }
 
+    /// A stream being read in the background, returned once the server has greeted it: its
+    /// task gives the whole text when the server ends the stream.
+    func listening(_ path: String) async -> Task<String, any Error> {
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            // A stream refused or ended before its greeting does not leave the caller waiting.
+            defer { open.finish() }
+            return try await eventText(path) { open.yield() }
+        }
+        for await _ in opened { break }
+        return task
+    }
+
     /// The whole text of a server-sent event stream, until the server ends it; `opened` is
     /// called when the first bytes (the server's greeting) arrive.
     func eventText(_ path: String, opened: @Sendable () -> Void = {}) async throws -> String {
