@@ -3,7 +3,7 @@ import Hummingbird
 
 /// The Session Viewer: one page and its script, Leaflet from the local disk (no CDN), and the
 /// viewer's login. Every route here is public (`Authentication.publicPaths`); the page reads
-/// sessions with the login cookie, which only an admin token can get.
+/// sessions with the login cookie, which only an admin token (or its ticket) can get.
 struct ViewerRoutes: Sendable {
     typealias Context = TrackerRequestContext
     let state: ServerState
@@ -26,10 +26,21 @@ struct ViewerRoutes: Sendable {
             let type = file.hasSuffix(".js") ? "text/javascript" : "text/css"
             return Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         }
-        // An admin token, sent once in the header, becomes the login cookie.
+        // An admin token, sent once in the header, or a login ticket in the body, becomes the
+        // login cookie.
         router.post("/v1/login") { request, _ in
-            let token = try Authentication.bearerToken(request.headers[.authorization] ?? "")
-            let hash = AccessTokens.hash(token)
+            var request = request
+            let hash: String
+            if let header = request.headers[.authorization] {
+                hash = AccessTokens.hash(try Authentication.bearerToken(header))
+            } else {
+                let body = try await request.collectBody(upTo: 4_096)
+                let login = try UploadBody.decode(TicketLogin.self, from: body)
+                guard let redeemed = state.viewerLogins.redeem(ticket: login.ticket) else {
+                    throw HTTPError(.unauthorized, message: "the login link is used up or has expired")
+                }
+                hash = redeemed
+            }
             guard let grant = try state.store.grant(tokenHash: hash, at: .now) else {
                 throw HTTPError(.unauthorized, message: "unknown, revoked or expired token")
             }
@@ -44,25 +55,15 @@ struct ViewerRoutes: Sendable {
             response.setCookie(state.viewerLogins.cookie(nil, secure: state.settings.secureCookies))
             return response
         }
-        // A login ticket (POST /v1/login-tickets) in a link: used up at once, then the page.
-        router.get("/login") { request, _ in
-            guard let ticket = request.uri.queryParameters["ticket"],
-                let hash = state.viewerLogins.redeem(ticket: String(ticket))
-            else { throw HTTPError(.unauthorized, message: "the login link is used up or has expired") }
-            var location = "/"
-            if let session = request.uri.queryParameters["session"],
-                let encoded = String(session).addingPercentEncoding(withAllowedCharacters: Self.asciiAlphanumerics)
-            {
-                location += "?session=" + encoded
-            }
-            var response = Response(status: .seeOther, headers: [.location: location])
-            response.setCookie(state.viewerLogins.cookie(state.viewerLogins.logIn(tokenHash: hash), secure: state.settings.secureCookies))
-            return response
-        }
+        // A login link (a ticket from POST /v1/login-tickets) opens the page, whose script
+        // redeems the ticket with a POST: a link previewer that fetches the link uses nothing up.
+        router.get("/login") { _, _ in try Self.resource("index.html", type: "text/html; charset=utf-8") }
     }
 
-    private static let asciiAlphanumerics = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    /// `POST /v1/login` with a ticket.
+    private struct TicketLogin: Decodable {
+        var ticket: String
+    }
 
     private static func resource(_ name: String, type: String) throws -> Response {
         guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Viewer"),

@@ -415,4 +415,21 @@ $("scrubber").addEventListener("input", (event) => { stopPlayback(); select(Numb
 $("follow").addEventListener("change", (event) => { if (event.target.checked && state.session) startLive(); else stopLive(); });
 // A token left by older versions of this page is removed; the login cookie is all it needs.
 try { localStorage.removeItem("traintracker.token"); } catch (_) { /* storage may be off */ }
-loadSessions();
+
+// A login link (/login?ticket=…) is redeemed by this script, with a POST, and leaves the
+// address bar at once: the ticket works once and is never kept.
+async function start() {
+  const ticket = params.get("ticket");
+  if (location.pathname === "/login" && ticket) {
+    const session = params.get("session");
+    params.delete("ticket");
+    history.replaceState(null, "", "/" + (session ? "?session=" + encodeURIComponent(session) : ""));
+    try {
+      await api("/v1/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ticket }) });
+    } catch (error) {
+      setStatus("Could not log in: " + error.message);
+    }
+  }
+  await loadSessions();
+}
+start();
