@@ -16,8 +16,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // Tests only: they build zip archives with it.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -41,11 +42,13 @@ let package = Package(
             name: "TrainTrackerStorage",
             dependencies: ["TrainTrackerCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The system's zlib, for reading zip archives (GTFS feeds, SRTM tiles).
+        .systemLibrary(name: "TrainTrackerZlib", path: "Sources/TrainTrackerZlib", pkgConfig: "zlib"),
         // Imports mini-tokyo-3d, GTFS, GPX, CSV and GeoJSON; exports GPX and GeoJSON.
         .target(
             name: "TrainTrackerImport",
             dependencies: [
-                "TrainTrackerCore", "TrainTrackerStorage", "ZIPFoundation", .product(name: "CSV", package: "CSV.swift"),
+                "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerZlib", .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         // The live tracking server and the Session Viewer (Hummingbird 2).
@@ -90,7 +93,7 @@ let package = Package(
             name: "TrainTrackerImportTests",
             dependencies: [
                 "TrainTrackerImport", "TrainTrackerStorage", "TrainTrackerTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), "ZIPFoundation",
             ]
         ),
         .testTarget(

@@ -89,10 +89,56 @@ extension GTFSErrorTests {
         try archive.addEntry(with: "stops.txt", type: .file, uncompressedSize: Int64(text.count), compressionMethod: .deflate) {
             position, size in text.subdata(in: Int(position)..<Int(position) + size)
         }
-        let entry = try #require(archive["stops.txt"])
+        let zip = try ZipArchive(path: url.path)
+        let entry = try #require(zip.entry(named: "stops.txt"))
         #expect(throws: ImportError(file: "feed.zip/stops.txt", problem: "larger than 50000 bytes; not read")) {
-            try InputFile.extract(entry, from: archive, name: "feed.zip/stops.txt", maximumBytes: 50_000)
+            try zip.data(of: entry, name: "feed.zip/stops.txt", maximumBytes: 50_000)
         }
-        #expect(try InputFile.extract(entry, from: archive, name: "feed.zip/stops.txt", maximumBytes: 100_000) == text)
+        #expect(try zip.data(of: entry, name: "feed.zip/stops.txt", maximumBytes: 100_000) == text)
+    }
+
+    /// Found by fuzzing: a deflate stream that ends before its data made the zip library loop
+    /// for ever. It is refused at once, as are an entry running past the archive, a wrong
+    /// CRC-32 and an archive cut short.
+    @Test func aDamagedZipEntryIsRefusedAtOnce() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("feed.zip")
+        let archive = try Archive(url: url, accessMode: .create)
+        let text = Data((0..<5_000).map { "line \($0) of a feed\n" }.joined().utf8)
+        try archive.addEntry(with: "stops.txt", type: .file, uncompressedSize: Int64(text.count), compressionMethod: .deflate) {
+            position, size in text.subdata(in: Int(position)..<Int(position) + size)
+        }
+        let good = try Data(contentsOf: url)
+        let zip = try ZipArchive(path: url.path)
+        #expect(try zip.data(of: try #require(zip.entries.first), name: "z", maximumBytes: 1 << 20) == text)
+        // The central directory's header and where its compressed size is written.
+        let signature: [UInt8] = [0x50, 0x4B, 1, 2]
+        let bytes = [UInt8](good)
+        let found = (0..<(bytes.count - 4)).last { Array(bytes[$0..<($0 + 4)]) == signature }
+        let directory = try #require(found)
+        let size = Int(good[directory + 20]) | Int(good[directory + 21]) << 8 | Int(good[directory + 22]) << 16
+        func damaged(_ change: (inout [UInt8]) -> Void) throws -> String {
+            var bytes = [UInt8](good)
+            change(&bytes)
+            let path = folder.path("damaged.zip")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let zip = try ZipArchive(path: path)
+            let entry = try #require(zip.entries.first)
+            do throws(ImportError) {
+                _ = try zip.data(of: entry, name: "feed.zip/stops.txt", maximumBytes: 1 << 20)
+                return "read"
+            } catch {
+                return error.problem
+            }
+        }
+        // The compressed data said to end halfway: the stream has not ended when the data does.
+        let half = size / 2
+        #expect(try damaged { bytes in
+            bytes[directory + 20] = UInt8(half & 0xFF)
+            bytes[directory + 21] = UInt8((half >> 8) & 0xFF)
+            bytes[directory + 22] = UInt8((half >> 16) & 0xFF)
+        } == "cut short (its compressed data ends early)")
+        #expect(try damaged { $0[directory + 23] = 0x7F } == "the zip entry runs past the end of the archive")
+        #expect(try damaged { $0[directory + 16] ^= 0xFF } == "damaged (its CRC-32 does not match)")
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
-import ZIPFoundation
 
 /// The files of a GTFS feed, from a folder or a zip archive.
 struct GTFSFeed {
     /// The feed's path, as messages name it.
     let path: String
-    private let archive: Archive?
+    private let archive: ZipArchive?
 
     /// Whether `path` is a folder holding `stops.txt`.
     static func isFeed(at path: String) -> Bool {
@@ -24,11 +23,7 @@ struct GTFSFeed {
         if isDirectory.boolValue {
             archive = nil
         } else {
-            do {
-                archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
-            } catch {
-                throw ImportError(file: path, problem: "not a zip archive")
-            }
+            archive = try ZipArchive(path: path)
         }
     }
 
@@ -39,8 +34,9 @@ struct GTFSFeed {
     func table(_ name: String) throws(ImportError) -> CSVTable? {
         let display = "\(path)/\(name)"
         if let archive {
-            guard let entry = archive[name] ?? archive.first(where: { $0.path.hasSuffix("/" + name) }) else { return nil }
-            return try CSVTable(data: try InputFile.extract(entry, from: archive, name: display), path: display)
+            guard let entry = archive.entry(named: name) else { return nil }
+            return try CSVTable(
+                data: try archive.data(of: entry, name: display, maximumBytes: InputFile.maximumBytes), path: display)
         }
         let file = URL(fileURLWithPath: path).appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: file) else { return nil }

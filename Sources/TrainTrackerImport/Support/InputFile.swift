@@ -1,5 +1,4 @@
 import Foundation
-import ZIPFoundation
 
 /// Reading input files whole: errors that say what is wrong with the path (missing, a
 /// folder, unreadable) and a cap on how much is read, so a hostile file (or a zip entry that
@@ -47,30 +46,8 @@ public enum InputFile {
         }
     }
 
-    /// The inflated contents of `entry` of `archive`, named `name` in messages.
-    ///
-    /// - Throws: `ImportError` naming the entry: it inflates beyond `maximumBytes` (checked
-    ///   as it inflates, whatever the archive claims), or it cannot be extracted.
-    static func extract(
-        _ entry: Entry, from archive: Archive, name: String, maximumBytes: Int = maximumBytes
-    ) throws(ImportError) -> Data {
-        guard entry.uncompressedSize <= UInt64(maximumBytes) else { throw tooLarge(name, maximumBytes: maximumBytes) }
-        struct TooLarge: Error {}
-        var data = Data()
-        do {
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                guard data.count + chunk.count <= maximumBytes else { throw TooLarge() }
-                data.append(chunk)
-            }
-        } catch is TooLarge {
-            throw tooLarge(name, maximumBytes: maximumBytes)
-        } catch {
-            throw ImportError(file: name, problem: "cannot be extracted from the archive")
-        }
-        return data
-    }
-
-    private static func tooLarge(_ name: String, maximumBytes: Int) -> ImportError {
+    /// The error for a file (or zip entry) past `maximumBytes`.
+    static func tooLarge(_ name: String, maximumBytes: Int) -> ImportError {
         let limit = maximumBytes % 1_048_576 == 0 ? "\(maximumBytes / 1_048_576) MiB" : "\(maximumBytes) bytes"
         return ImportError(file: name, problem: "larger than \(limit); not read")
     }

@@ -1,6 +1,5 @@
 import Foundation
 import TrainTrackerCore
-import ZIPFoundation
 
 /// Reads SRTM tiles and peak lists.
 public enum TerrainFiles {
@@ -39,16 +38,11 @@ public enum TerrainFiles {
         }
         var bytes: [UInt8]
         if name.lowercased().hasSuffix(".zip") {
-            let archive: Archive
-            do {
-                archive = try Archive(url: URL(fileURLWithPath: file), accessMode: .read, pathEncoding: nil)
-            } catch {
-                throw ImportError(file: file, problem: "not a zip archive")
-            }
-            guard let entry = archive.first(where: { $0.path.lowercased().hasSuffix(".hgt") }) else {
+            let archive = try ZipArchive(path: file)
+            guard let entry = archive.entries.first(where: { $0.path.lowercased().hasSuffix(".hgt") }) else {
                 throw ImportError(file: file, problem: "no .hgt file inside the archive")
             }
-            bytes = [UInt8](try InputFile.extract(entry, from: archive, name: file, maximumBytes: maximumTileBytes))
+            bytes = [UInt8](try archive.data(of: entry, name: file, maximumBytes: maximumTileBytes))
         } else {
             bytes = [UInt8](try InputFile.read(file, maximumBytes: maximumTileBytes))
         }
