@@ -32,9 +32,9 @@ enum Fuzz {
             let file = work.appendingPathComponent("input." + target)
             write(bytes[...], to: file)
             _ = try? JourneyFile.read(path: file.path)
-        case "gtfs": replacing(bytes, in: "gtfs", files: gtfsFiles, whole: "feed.zip") { try? GTFSImporter.load(path: $0) }
+        case "gtfs": replacing(bytes, in: "gtfs", files: gtfsFiles, whole: "feed.zip") { _ = try? GTFSImporter.load(path: $0) }
         case "minitokyo3d":
-            replacing(bytes, in: "minitokyo3d", files: miniTokyoFiles, whole: nil) { try? MiniTokyo3DImporter.load(path: $0) }
+            replacing(bytes, in: "minitokyo3d", files: miniTokyoFiles, whole: nil) { _ = try? MiniTokyo3DImporter.load(path: $0) }
         case "srtm": terrain(bytes)
         case "upload": upload(bytes)
         default:
