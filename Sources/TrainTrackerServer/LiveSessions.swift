@@ -56,6 +56,8 @@ actor LiveSessions {
     private var sessions: [String: Live] = [:]
     private var nextListener = 0
     private var stopping = false
+    /// When idle trackers are next looked for.
+    private var nextSweep = ContinuousClock.now
 
     init(model: TrackerModel, store: SessionDatabase, limits: ServerLimits) {
         self.model = model
@@ -192,8 +194,6 @@ actor LiveSessions {
             for (key, _) in surplus { sessions[key] = nil }
         }
     }
-
-    private var nextSweep = ContinuousClock.now
 
     private func loaded(_ id: String) throws(StorageError) -> Live {
         if let live = sessions[id] { return live }

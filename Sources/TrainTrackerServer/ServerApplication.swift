@@ -84,6 +84,6 @@ func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
 }
 
 extension Timestamp {
-    /// The current time.
-    static var now: Timestamp { Timestamp(secondsSince1970: Date().timeIntervalSince1970) }
+    /// The current time, by this machine's clock.
+    public static var now: Timestamp { Timestamp(secondsSince1970: Date().timeIntervalSince1970) }
 }

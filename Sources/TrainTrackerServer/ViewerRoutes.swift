@@ -41,9 +41,7 @@ struct ViewerRoutes: Sendable {
                 }
                 hash = redeemed
             }
-            guard let grant = try state.store.grant(tokenHash: hash, at: .now) else {
-                throw HTTPError(.unauthorized, message: "unknown, revoked or expired token")
-            }
+            let grant = try Authentication.grant(tokenHash: hash, in: state.store)
             guard grant.role == .admin else { throw HTTPError(.forbidden, message: "only an admin token opens the viewer") }
             var response = json("{\"name\":\(grant.name.jsonQuoted)}")
             response.setCookie(state.viewerLogins.cookie(state.viewerLogins.logIn(tokenHash: hash), secure: state.settings.secureCookies))

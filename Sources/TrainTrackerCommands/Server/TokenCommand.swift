@@ -60,7 +60,7 @@ struct TokenCommand: ParsableCommand {
 
         func run() throws {
             let grant = device.map { AccessGrant(role: .device, name: $0) } ?? AccessGrant(role: .admin, name: name)
-            let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            let now = Timestamp.now
             let expiry = expiresIn.flatMap(Self.seconds).map { now.adding($0) }
             let token = try CommandFailure.wrapping { () throws(StorageError) in
                 let store = try SessionDatabase.openStore(path: db)
@@ -95,7 +95,7 @@ struct TokenCommand: ParsableCommand {
                 guard FileManager.default.fileExists(atPath: db) else { throw StorageError.missingFile(path: db) }
                 return try SessionDatabase.openStore(path: db).tokens()
             }
-            let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            let now = Timestamp.now
             let output = OutputSink.standardOutput()
             output.line("id\trole\tname\tcreated (UTC)\texpires (UTC)\tstate")
             for token in tokens {
@@ -139,7 +139,7 @@ struct TokenCommand: ParsableCommand {
             let revoked = try CommandFailure.wrapping { () throws(StorageError) in
                 guard FileManager.default.fileExists(atPath: db) else { throw StorageError.missingFile(path: db) }
                 return try SessionDatabase.openStore(path: db).revokeTokens(
-                    idPrefix: id, device: device, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+                    idPrefix: id, device: device, at: .now)
             }
             guard !revoked.isEmpty else {
                 throw CommandFailure("\(db): no valid token matches \(id.map { "id \($0)" } ?? "device \(device ?? "")")")

@@ -55,12 +55,8 @@ struct Authentication: RouterMiddleware {
     ///   that is no longer valid.
     private func credential(of request: Request) throws -> (grant: AccessGrant, hash: String)? {
         if let header = request.headers[.authorization] {
-            let token = try Self.bearerToken(header)
-            let hash = AccessTokens.hash(token)
-            guard let grant = try state.store.grant(tokenHash: hash, at: .now) else {
-                throw HTTPError(.unauthorized, message: "unknown, revoked or expired token")
-            }
-            return (grant, hash)
+            let hash = AccessTokens.hash(try Self.bearerToken(header))
+            return (try Self.grant(tokenHash: hash, in: state.store), hash)
         }
         // The viewer only reads: its cookie opens GET routes, never one that changes anything
         // (a same-site page could otherwise post with it).
@@ -71,6 +67,16 @@ struct Authentication: RouterMiddleware {
             return (grant, hash)
         }
         return nil
+    }
+
+    /// The grant of the token with hash `tokenHash`, read from the store now.
+    ///
+    /// - Throws: 401 for an unknown, revoked or expired token.
+    static func grant(tokenHash: String, in store: SessionDatabase) throws -> AccessGrant {
+        guard let grant = try store.grant(tokenHash: tokenHash, at: .now) else {
+            throw HTTPError(.unauthorized, message: "unknown, revoked or expired token")
+        }
+        return grant
     }
 
     /// The token of an `Authorization` header: `Bearer` in any case, then the token.
