@@ -7,6 +7,10 @@ import TrainTrackerStorage
 /// The cases of a `simulate` folder, loaded for scoring.
 struct EvaluationCases {
     var cases: [(fixes: [RecordedFix], truth: CaseTruth)]
+    /// The conditions the cases were simulated under (the defaults for files of older versions).
+    var conditions = RideConditions()
+    /// The `--railways` they were simulated on.
+    var railways = ""
 
     /// Reads `DIR/sessions.sqlite` and `DIR/truth.json`.
     static func load(directory: String) throws(CommandFailure) -> EvaluationCases {
@@ -35,12 +39,23 @@ struct EvaluationCases {
             }
             cases.append((fixes, truth))
         }
-        return EvaluationCases(cases: cases)
+        return EvaluationCases(cases: cases, conditions: file.conditions ?? RideConditions(), railways: file.railways)
     }
 
-    /// Scores `algorithm` on every case.
-    func score(_ algorithm: TrackingAlgorithmName, model: TrackerModel, evaluator: Evaluator = Evaluator()) -> [CaseScore] {
-        cases.map { evaluator.score(fixes: $0.fixes, truth: $0.truth, tracker: algorithm.makeTracker(model: model)) }
+    /// The conditions' name when tracked on `railways`: "other map" when that is not the
+    /// source the cases were simulated on.
+    func conditionLabel(trackedOn railways: String) -> String {
+        let same = Self.canonical(self.railways) == Self.canonical(railways)
+        return conditions.label + (same ? "" : " · other map")
+    }
+
+    private static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Scores `tracker` on every case.
+    func score(_ tracker: () -> any TrackingAlgorithm, evaluator: Evaluator = Evaluator()) -> [CaseScore] {
+        cases.map { evaluator.score(fixes: $0.fixes, truth: $0.truth, tracker: tracker()) }
     }
 }
 
@@ -58,7 +73,8 @@ struct EvaluateCommand: ParsableCommand {
             the expected arrival is within a minute of the true one. Locked: the answer settles on the true \
             railway and direction and \
             keeps it to the end; lock time: from the first departure (from the second train's departure \
-            after a change of trains).
+            after a change of trains). Several --cases folders (simulated under different conditions) are \
+            reported side by side, one condition per folder; --matrix shows one measure as scenario × condition.
             """
     )
 
@@ -68,11 +84,16 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var railways: RailwaysOption
 
-    @Option(help: ArgumentHelp("A folder written by traintracker simulate.", valueName: "directory"))
-    var cases: String
+    @Option(
+        name: .customLong("cases"),
+        help: ArgumentHelp("A folder written by traintracker simulate (repeatable: one per condition).", valueName: "directory"))
+    var caseFolders: [String] = []
 
     @Option(name: .customLong("algorithm"), help: "Algorithms to score (repeatable).")
     var algorithms: [TrackingAlgorithmName] = [.default, .eki]
+
+    @Flag(help: "Also score the default algorithm without the timetables, as default-untimed.")
+    var untimed = false
 
     @Option(help: "table or json.")
     var format: Format = .table
@@ -80,93 +101,57 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Also score each session on its own.")
     var perSession = false
 
-    @Option(help: ArgumentHelp("Also draw the scores per scenario as an SVG bar chart.", valueName: "file"))
+    @Option(help: "Print one measure as a matrix of scenario × condition instead of the table.")
+    var matrix: EvaluationMeasure?
+
+    @Option(
+        help: ArgumentHelp(
+            "Also draw the scores as SVG: bars per scenario, or with --matrix, the matrix as a heat map.", valueName: "file"))
     var svg: String?
 
+    func validate() throws {
+        guard !caseFolders.isEmpty else { throw ValidationError("give --cases (a folder written by traintracker simulate)") }
+    }
+
     func run() throws {
-        let dataset = try railways.loadDataset(timetables: algorithms.contains { $0.usesTimetables })
+        let dataset = try railways.loadDataset(timetables: untimed || algorithms.contains { $0.usesTimetables })
         let timetabled = TrackerModel(dataset: dataset)
-        let untimed = TrackerModel(dataset: TransitDataset(network: dataset.network))
-        let loaded = try EvaluationCases.load(directory: cases)
-        var reports: [(algorithm: TrackingAlgorithmName, scores: [CaseScore])] = []
-        var progress = ProgressBar(label: "evaluate", total: algorithms.count)
-        for (index, algorithm) in algorithms.enumerated() {
-            reports.append((algorithm, loaded.score(algorithm, model: algorithm.usesTimetables ? timetabled : untimed)))
-            progress.update(index + 1)
+        let untimedModel = TrackerModel(dataset: TransitDataset(network: dataset.network))
+        var variants: [(name: String, make: () -> any TrackingAlgorithm)] = algorithms.map { algorithm in
+            (algorithm.rawValue, { algorithm.makeTracker(model: algorithm.usesTimetables ? timetabled : untimedModel) })
+        }
+        if untimed { variants.append(("default-untimed", { DefaultTracker(model: untimedModel) })) }
+        var reports: [EvaluationReport] = []
+        var progress = ProgressBar(label: "evaluate", total: caseFolders.count * variants.count)
+        for folder in caseFolders {
+            let loaded = try EvaluationCases.load(directory: folder)
+            let condition = loaded.conditionLabel(trackedOn: railways.railways)
+            for variant in variants {
+                reports.append(EvaluationReport(condition: condition, algorithm: variant.name, scores: loaded.score(variant.make)))
+                progress.update(reports.count)
+            }
         }
         progress.finish()
         if let svg {
-            let chart = AccuracyChart.svg(
-                title: "Accuracy on \(loaded.cases.count) simulated rides (\(URL(fileURLWithPath: cases).lastPathComponent))",
-                reports: reports.map { ($0.algorithm.rawValue, $0.scores) })
+            let chart: String
+            if let matrix {
+                chart = AccuracyMatrixChart.svg(
+                    title: "\(matrix.title) per scenario and condition (\(reports.first?.scores.count ?? 0) rides each)",
+                    measure: matrix, reports: reports)
+            } else {
+                chart = AccuracyChart.svg(
+                    title: "Accuracy on \(reports.first?.scores.count ?? 0) simulated rides (\(reports.first?.condition ?? ""))",
+                    reports: reports.map { ("\($0.algorithm) \($0.condition)", $0.scores) })
+            }
             try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(chart.utf8), to: svg) }
         }
         let output = OutputSink.standardOutput()
-        switch format {
-        case .table: output.line(Self.table(reports, perSession: perSession))
-        case .json: output.line(try Self.json(reports, perSession: perSession))
+        switch (format, matrix) {
+        case (.table, nil): output.line(EvaluationReport.table(reports, perSession: perSession))
+        case (.table, let measure?): output.line(EvaluationReport.matrix(reports, measure: measure))
+        case (.json, _): output.line(try EvaluationReport.json(reports, perSession: perSession))
         }
         output.flush()
-    }
-
-    /// The report as aligned text: per algorithm, all cases then each scenario.
-    static func table(_ reports: [(algorithm: TrackingAlgorithmName, scores: [CaseScore])], perSession: Bool) -> String {
-        var rows = [
-            [
-                "algorithm", "cases", "sessions", "fixes", "railway", "direction", "focus", "next stop", "eta ±1 min",
-                "locked", "median lock", "µs/fix",
-            ]
-        ]
-        func row(_ algorithm: String, _ group: String, _ score: AlgorithmScore) -> [String] {
-            [
-                algorithm, group, "\(score.sessions)", "\(score.fixes)", percent(score.railwayAccuracy),
-                percent(score.directionAccuracy),
-                percent(score.focusAccuracy), percent(score.nextStopAccuracy), score.etaWithinMinuteShare.map(percent) ?? "-",
-                percent(score.lockedShare),
-                score.medianLockTime.map { "\(Int(displaying: $0)) s" } ?? "-", String(format: "%.1f", score.microsecondsPerFix),
-            ]
-        }
-        for (algorithm, scores) in reports {
-            rows.append(row(algorithm.rawValue, "all", AlgorithmScore(algorithm: algorithm.rawValue, scores: scores)))
-            for scenario in Set(scores.compactMap(\.scenario)).sorted() {
-                rows.append(
-                    row(
-                        algorithm.rawValue, scenario,
-                        AlgorithmScore(algorithm: algorithm.rawValue, scores: scores.filter { $0.scenario == scenario })))
-            }
-            if perSession {
-                for score in scores {
-                    rows.append(
-                        row(algorithm.rawValue, score.sessionID, AlgorithmScore(algorithm: algorithm.rawValue, scores: [score])))
-                }
-            }
-        }
-        return alignedTable(rows)
-    }
-
-    /// The report as JSON: per algorithm the summary, per scenario summaries, and optionally each session.
-    static func json(_ reports: [(algorithm: TrackingAlgorithmName, scores: [CaseScore])], perSession: Bool) throws -> String {
-        struct Report: Encodable {
-            var summary: AlgorithmScore
-            var scenarios: [String: AlgorithmScore]
-            var sessions: [CaseScore]?
-        }
-        let body = reports.map { algorithm, scores in
-            Report(
-                summary: AlgorithmScore(algorithm: algorithm.rawValue, scores: scores),
-                scenarios: Dictionary(
-                    Set(scores.compactMap(\.scenario)).map { name in
-                        (name, AlgorithmScore(algorithm: algorithm.rawValue, scores: scores.filter { $0.scenario == name }))
-                    }, uniquingKeysWith: { first, _ in first }),
-                sessions: perSession ? scores : nil)
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do {
-            return String(decoding: try encoder.encode(body), as: UTF8.self)
-        } catch {
-            throw CommandFailure("cannot encode the report: \(error)")
-        }
     }
 }
 

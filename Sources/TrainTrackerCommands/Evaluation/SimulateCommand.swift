@@ -11,6 +11,8 @@ struct CasesFile: Codable {
     var countPerScenario: Int
     var railways: String
     var phone: String
+    /// The conditions the rides were recorded under (absent in files of older versions: the defaults).
+    var conditions: RideConditions?
     var cases: [CaseTruth]
 }
 
@@ -51,8 +53,23 @@ struct SimulateCommand: ParsableCommand {
     var scenarios: [String] = []
 
     @Option(
-        help: "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes) or sparse (a fix every 10 s).")
+        help: "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes), sparse (a fix every 10 s) or background (a fix every 8-60 s, no speed or course, some 50-150 m off).")
     var phone: PhoneModel.Preset = .good
+
+    @Option(help: "The map: drawn (trains run on the drawn track) or shifted (5-40 m beside it, sometimes past a parallel line).")
+    var map: RideConditions.Map = .drawn
+
+    @Option(help: "The day: normal, or disrupted (every train 4-25 minutes late).")
+    var day: RideConditions.Day = .normal
+
+    @Option(help: "The rider at the last stop: leaves, or lingers (2-6 minutes on the platform).")
+    var rider: RideConditions.Rider = .leaves
+
+    @Flag(help: "Urban canyons: near big stations, fixes pushed 15-40 m to one side for minutes.")
+    var canyons = false
+
+    /// The conditions the options name.
+    var conditions: RideConditions { RideConditions(phone: phone, map: map, day: day, rider: rider, canyons: canyons) }
 
     @Flag(help: "Replace the files in --out if they exist.")
     var force = false
@@ -98,7 +115,7 @@ struct SimulateCommand: ParsableCommand {
             throw CommandFailure("\(path): file exists; not overwriting it (use --force)")
         }
         var generator = CaseGenerator(dataset: dataset)
-        generator.phone = phone.model
+        conditions.configure(&generator, seed: seed)
         var cases: [SimulatedCase] = []
         var progress = ProgressBar(label: "simulate", total: filters.count)
         for (index, filter) in filters.enumerated() {
@@ -114,7 +131,7 @@ struct SimulateCommand: ParsableCommand {
             throw CommandFailure("\(railways.railways): no ride matches; check --railway and --scenario")
         }
         try write(cases, sessionsPath: sessionsPath, truthPath: truthPath)
-        StandardError.line("wrote \(cases.count) sessions, \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)")
+        StandardError.line("wrote \(cases.count) sessions (\(conditions.label)), \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)")
     }
 
     /// Writes both files, each all or nothing, and the second only once the first is in place.
@@ -130,7 +147,7 @@ struct SimulateCommand: ParsableCommand {
         }
         let file = CasesFile(
             seed: seed, countPerScenario: count, railways: railways.railways, phone: String(describing: phone.model),
-            cases: cases.map(\.truth))
+            conditions: conditions, cases: cases.map(\.truth))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
@@ -172,3 +189,6 @@ struct SimulateCommand: ParsableCommand {
 }
 
 extension PhoneModel.Preset: ExpressibleByArgument {}
+extension RideConditions.Map: ExpressibleByArgument {}
+extension RideConditions.Day: ExpressibleByArgument {}
+extension RideConditions.Rider: ExpressibleByArgument {}

@@ -88,7 +88,8 @@ public struct Track: Sendable {
         self.undergroundEdges = underground
     }
 
-    private init(polyline: Polyline, undergroundEdges: [Bool]) {
+    /// A track of `polyline`, `undergroundEdges[i]` telling whether edge `i` runs underground.
+    init(polyline: Polyline, undergroundEdges: [Bool]) {
         self.polyline = polyline
         self.undergroundEdges = undergroundEdges
     }

@@ -49,6 +49,14 @@ public struct CaseGenerator: Sendable {
     public var phone = PhoneModel()
     /// The train's motion limits.
     public var limits = TimetabledRide.Limits()
+    /// How the drawn map differs from the real track, if it does: trains then run on the real
+    /// track, and the network's own (drawn) track is what a tracker is given.
+    public var mapDistortion: MapDistortion?
+    /// A disrupted day: every train late, if set.
+    public var disruption: Disruption?
+    /// How long the rider stays on the platform at the last stop, if longer than the train's
+    /// own `limits.finalWait`.
+    public var platformStay: ClosedRange<Seconds>?
     /// The first day rides are dated on: each ride takes the first day from this one on which
     /// its train's service runs (a weekday train the Monday, a weekend train the Saturday).
     /// The timetable's `utcOffset` turns its clock times into true UTC timestamps.
@@ -93,7 +101,7 @@ public struct CaseGenerator: Sendable {
             let length = Int.random(
                 in: filter.stops.lowerBound...min(filter.stops.upperBound, train.stops.count), using: &generator)
             let first = Int.random(in: 0...(train.stops.count - length), using: &generator)
-            let stretch = Array(train.stops[first..<(first + length)])
+            let stretch = Array(runningStops(of: train)[first..<(first + length)])
             let seed = generator.next()
             guard let day = serviceDay(of: train),
                 let single = ride(
@@ -119,10 +127,17 @@ public struct CaseGenerator: Sendable {
         idPrefix: String
     ) -> SimulatedCase? {
         let network = dataset.network
-        guard let railway = network.railway(id: train.railwayID), let direction = railway.direction(named: train.directionName)
+        guard let drawn = network.railway(id: train.railwayID), let direction = drawn.direction(named: train.directionName)
         else { return nil }
+        // The train runs on the real track; the stations sit at the same places along it.
+        var railway = drawn
+        var positions = network.stationPositions(of: drawn)
+        if let mapDistortion {
+            let real = mapDistortion.realTrack(of: drawn, in: network)
+            railway.track = real.track
+            positions = positions.map(real.along)
+        }
         let stationIDs = railway.stationIDs
-        let positions = network.stationPositions(of: railway)
         let positionOf = Dictionary(zip(stationIDs, positions), uniquingKeysWith: { first, _ in first })
         let walk = TrackWalk(railway: railway, direction: direction)
         guard stretch.allSatisfy({ positionOf[$0.stationID] != nil }) else { return nil }
@@ -131,6 +146,9 @@ public struct CaseGenerator: Sendable {
         let lastIndex = stationIDs.firstIndex(of: stretch[stretch.count - 1].stationID) ?? 0
         let covered = Set(stationIDs[min(firstIndex, lastIndex)...max(firstIndex, lastIndex)])
         if !filter.throughStations.isEmpty, filter.throughStations.isDisjoint(with: covered), !railway.isLoop { return nil }
+        var limits = self.limits
+        var rider = SeededGenerator(seed: seed ^ 0x5EED)
+        if let stay = platformStay { limits.finalWait = max(limits.finalWait, Double.random(in: stay, using: &rider)) }
         let plan = TimetabledRide(
             stops: stretch.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
         let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
@@ -143,9 +161,10 @@ public struct CaseGenerator: Sendable {
         var fixes: [RecordedFix] = []
         var truths: [TruthFix] = []
         var time: Seconds = 0
+        var lastReport: Seconds = -phone.model.interval
         var number = 0
         while time <= plan.duration {
-            defer { time += phone.model.interval }
+            defer { time += phone.nextInterval() }
             let (position, speed) = plan.state(at: time)
             if railway.track.isUnderground(atAlongTrack: position) { continue }
             let (coordinate, trackCourse) = railway.track.polyline.point(atAlongTrack: position)
@@ -155,11 +174,14 @@ public struct CaseGenerator: Sendable {
             }
             let stationDistance = nearest.map { $0.coordinate.distance(to: coordinate) } ?? .infinity
             let timestamp = start.adding(time)
+            let nearBig = nearest.map { bigStations.contains($0.id) } == true
+            let elapsed = time - lastReport
+            lastReport = time
             guard
                 let location = phone.report(
-                    coordinate: coordinate, course: course, speed: speed, time: timestamp,
-                    nearStation: stationDistance <= phone.model.stationRadius,
-                    atBigStation: stationDistance <= 200 && nearest.map { bigStations.contains($0.id) } == true)
+                    coordinate: coordinate, course: course, speed: speed, time: timestamp, elapsed: elapsed,
+                    nearStation: stationDistance <= phone.model.stationRadius, atBigStation: stationDistance <= 200 && nearBig,
+                    nearBigStation: stationDistance <= phone.model.canyonRadius && nearBig)
             else { continue }
             number += 1
             let id = "\(sessionID)-\(String(number).leftPadded(5))"
@@ -172,12 +194,13 @@ public struct CaseGenerator: Sendable {
                     phase: focus.phase, nextStop: stop?.station, nextStopPhase: stop?.phase))
         }
         guard fixes.count >= 30 else { return nil }  // wholly underground rides give nothing to track
-        let truth = CaseTruth(
+        var truth = CaseTruth(
             sessionID: sessionID, scenario: filter.name, railwayID: railway.id, directionName: train.directionName,
             trainID: train.id, trainTypeID: train.trainTypeID, stops: stretch.map(\.stationID),
             departure: start.adding(plan.departureOffset).secondsSince1970,
             arrival: start.adding(plan.arrivalOffset).secondsSince1970,
             fixes: truths)
+        truth.delay = disruption?.lateness(of: train.id)
         return SimulatedCase(sessionID: sessionID, start: start, fixes: fixes, truth: truth)
     }
 }
@@ -206,22 +229,23 @@ extension CaseGenerator {
         let candidates = dataset.timetable.trains.filter {
             $0.railwayID == target.railwayID && calendar.runs($0.service, on: day)
         }.compactMap {
-            train -> (TimetabledTrain, Int)? in
-            guard let index = train.stops.firstIndex(where: { $0.stationID == target.id }), index + 2 < train.stops.count,
-                let departure = train.stops[index].departure
+            train -> (TimetabledTrain, [TimetableStop], Int)? in
+            let stops = runningStops(of: train)
+            guard let index = stops.firstIndex(where: { $0.stationID == target.id }), index + 2 < stops.count,
+                let departure = stops[index].departure
             else { return nil }
             let wait = departure - clock(ready) - limits.initialWait
-            return wait >= 60 && wait <= 1_500 ? (train, index) : nil
+            return wait >= 60 && wait <= 1_500 ? (train, stops, index) : nil
         }
-        guard let (train, index) = candidates.min(by: { ($0.0.stops[$0.1].departure ?? 0) < ($1.0.stops[$1.1].departure ?? 0) })
+        guard let (train, stops, index) = candidates.min(by: { ($0.1[$0.2].departure ?? 0) < ($1.1[$1.2].departure ?? 0) })
         else { return nil }
-        let length = min(train.stops.count - index, Int.random(in: 3...5, using: &generator))
+        let length = min(stops.count - index, Int.random(in: 3...5, using: &generator))
         var single = filter
         single.transfer = false
         single.throughStations = []
         guard
             let second = ride(
-                train: train, on: day, stretch: Array(train.stops[index..<(index + length)]), filter: single, index: 0,
+                train: train, on: day, stretch: Array(stops[index..<(index + length)]), filter: single, index: 0,
                 seed: generator.next(), idPrefix: "")
         else { return nil }
         // Join the first ride, the walk (and the wait), and the second ride under one session.
@@ -273,5 +297,12 @@ extension CaseGenerator {
             fromRailwayID: first.truth.railwayID, fromTrainID: first.truth.trainID, secondDeparture: second.truth.departure,
             firstArrival: walkStart.secondsSince1970)
         return SimulatedCase(sessionID: sessionID, start: first.start, fixes: fixes, truth: truth)
+    }
+}
+
+extension CaseGenerator {
+    /// The stops of `train` as it runs today: its timetable, or on a disrupted day, late.
+    func runningStops(of train: TimetabledTrain) -> [TimetableStop] {
+        disruption?.stops(of: train) ?? train.stops
     }
 }

@@ -1,0 +1,80 @@
+/// The conditions a simulated ride is recorded under: the phone, how the map differs from the
+/// track, whether trains run late, what the rider does at the end, and urban canyons.
+///
+/// Each is one option of `traintracker simulate`; the cases file keeps them, so that
+/// `traintracker evaluate` can report every condition side by side.
+public struct RideConditions: Hashable, Sendable, Codable {
+    /// How the map the tracker is given differs from the track the train runs on.
+    public enum Map: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The train runs on the drawn track itself.
+        case drawn
+        /// The train runs 5–40 m beside it, sometimes beyond a parallel line (`MapDistortion`).
+        case shifted
+    }
+
+    /// Whether the day's trains keep to their timetable.
+    public enum Day: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Trains keep to their timetable.
+        case normal
+        /// Every train 4–25 minutes late (`Disruption`).
+        case disrupted
+    }
+
+    /// What the rider does at the last stop.
+    public enum Rider: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Gets off and leaves with the train's own 45 s at the platform.
+        case leaves
+        /// Stays on the platform for 2–6 minutes.
+        case lingers
+    }
+
+    /// The phone.
+    public var phone: PhoneModel.Preset
+    /// The map.
+    public var map: Map
+    /// The day.
+    public var day: Day
+    /// The rider.
+    public var rider: Rider
+    /// Whether fixes near big stations are pushed 15–40 m to one side for minutes.
+    public var canyons: Bool
+
+    /// How long a lingering rider stays on the platform at the last stop.
+    public static let lingeringStay: ClosedRange<Seconds> = 120...360
+    /// The size of an urban canyon's one-sided error.
+    public static let canyonBias: ClosedRange<Meters> = 15...40
+
+    /// Conditions; the defaults are the ones the tracker was first tuned under.
+    public init(
+        phone: PhoneModel.Preset = .good, map: Map = .drawn, day: Day = .normal, rider: Rider = .leaves, canyons: Bool = false
+    ) {
+        self.phone = phone
+        self.map = map
+        self.day = day
+        self.rider = rider
+        self.canyons = canyons
+    }
+
+    /// A short name, e.g. `sparse · shifted map · disrupted day`: the phone, then whatever
+    /// differs from the defaults.
+    public var label: String {
+        var parts = [phone.rawValue]
+        if map != .drawn { parts.append("\(map.rawValue) map") }
+        if day != .normal { parts.append("\(day.rawValue) day") }
+        if rider != .leaves { parts.append("rider \(rider.rawValue)") }
+        if canyons { parts.append("canyons") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Sets `generator` up for these conditions; `seed` draws the map's errors and the delays.
+    public func configure(_ generator: inout CaseGenerator, seed: UInt64) {
+        var phone = phone.model
+        if canyons { phone.canyonBias = Self.canyonBias }
+        generator.phone = phone
+        generator.mapDistortion = map == .shifted ? MapDistortion(seed: seed ^ 0x4D41_5053) : nil
+        generator.disruption = day == .disrupted ? Disruption(seed: seed ^ 0x4C41_5445) : nil
+        generator.platformStay = rider == .lingers ? Self.lingeringStay : nil
+    }
+}
+
+extension PhoneModel.Preset: Codable {}
