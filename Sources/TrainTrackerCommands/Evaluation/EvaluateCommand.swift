@@ -95,6 +95,12 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Also score the default algorithm without the timetables, as default-untimed.")
     var untimed = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Run the default algorithm with a tuning constant changed (repeatable), e.g. positionWeight=0.3.",
+            valueName: "name=value"))
+    var tune: [String] = []
+
     @Option(help: "table or json.")
     var format: Format = .table
 
@@ -111,16 +117,34 @@ struct EvaluateCommand: ParsableCommand {
 
     func validate() throws {
         guard !caseFolders.isEmpty else { throw ValidationError("give --cases (a folder written by traintracker simulate)") }
+        _ = try parameters()
+    }
+
+    /// The default algorithm's constants with `--tune` applied.
+    func parameters() throws(ValidationError) -> DefaultTracker.Parameters {
+        var parameters = DefaultTracker.Parameters()
+        for setting in tune {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let path = DefaultTracker.Parameters.tunable[parts[0]] else {
+                throw ValidationError(
+                    "--tune \(setting): expected NAME=VALUE with a NAME of \(DefaultTracker.Parameters.tunable.keys.sorted().joined(separator: ", "))")
+            }
+            guard let value = Double(parts[1]), value.isFinite else { throw ValidationError("--tune \(setting): not a number") }
+            parameters[keyPath: path] = value
+        }
+        return parameters
     }
 
     func run() throws {
         let dataset = try railways.loadDataset(timetables: untimed || algorithms.contains { $0.usesTimetables })
         let timetabled = TrackerModel(dataset: dataset)
         let untimedModel = TrackerModel(dataset: TransitDataset(network: dataset.network))
+        let parameters = try parameters()
         var variants: [(name: String, make: () -> any TrackingAlgorithm)] = algorithms.map { algorithm in
-            (algorithm.rawValue, { algorithm.makeTracker(model: algorithm.usesTimetables ? timetabled : untimedModel) })
+            guard algorithm == .default else { return (algorithm.rawValue, { algorithm.makeTracker(model: untimedModel) }) }
+            return (algorithm.rawValue, { DefaultTracker(model: timetabled, parameters: parameters) })
         }
-        if untimed { variants.append(("default-untimed", { DefaultTracker(model: untimedModel) })) }
+        if untimed { variants.append(("default-untimed", { DefaultTracker(model: untimedModel, parameters: parameters) })) }
         var reports: [EvaluationReport] = []
         var progress = ProgressBar(label: "evaluate", total: caseFolders.count * variants.count)
         for folder in caseFolders {

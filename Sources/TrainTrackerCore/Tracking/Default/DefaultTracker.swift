@@ -40,12 +40,37 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var walkedBackShare = 0.5
         /// The most a single fix's distance can cost, in nats.
         public var positionCap = 6.0
-        /// Position evidence per fix, as a share of an independent measurement: phone
-        /// errors are correlated over several seconds, so consecutive fixes say less than
+        /// Position evidence per second of riding, as a share of an independent measurement:
+        /// phone errors are correlated over several seconds, so consecutive fixes say less than
         /// their count suggests.
         public var positionWeight = 0.25
-        /// Added (in quadrature) to the reported accuracy: the drawn track's own error.
+        /// A fix speaks for the seconds since the previous one, up to this many: beyond the
+        /// phone's error memory, a sparse fix is one independent measurement, not more.
+        public var positionMemory: Seconds = 10
+        /// Progress is judged over spans at least this long (1 Hz fixes a span apart, a sparse
+        /// phone's fixes one by one), so a phone says the same per second whatever its rate.
+        public var progressSpan: Seconds = 10
+        /// Nats per sigma of backward progress beyond the first, over one span ...
+        public var progressWeight = 1.0
+        /// ... at most this much per span.
+        public var progressCap = 4.0
+        /// A station crossed between two fixes this far apart or more may have been stopped at
+        /// unseen, unless the train covered the distance too fast for a stop: a stop costs at
+        /// least `unseenStopTime` over running through at `fastRun`.
+        public var unseenStopTime: Seconds = 20
+        /// ... the fastest a train runs between stations.
+        public var fastRun: MetersPerSecond = 30
+        /// Added (in quadrature) to the reported accuracy when looking for lines within reach:
+        /// the drawn track's own error.
         public var trackUncertainty: Meters = 10
+        /// How far to one side of its drawn track a line's trains may run (one sigma of
+        /// `LateralOffset`): maps draw a corridor's lines metres to tens of metres off.
+        public var mapOffsetSpread: Meters = 20
+        /// Over how much travel that offset changes.
+        public var mapOffsetLength: Meters = 3_000
+        /// How much of an independent measurement one second of fixes is to the offset's
+        /// estimate: slow learning keeps an exact map's evidence, fast learning forgives a poor map.
+        public var mapOffsetLearning = 0.02
         /// Stopping where a line has no station.
         public var strayStopCost = 4.0
         /// A pattern's probability of an event it does not explain.
@@ -108,13 +133,15 @@ public struct DefaultTracker: TrackingAlgorithm {
     private var slots: [Int32]
     /// Railways within reach of the latest fix, with distance, along-track position, course,
     /// and whether the track there runs deep in a tunnel while the fix saw the sky.
-    private var near: [(railway: Int, distance: Meters, along: Meters, course: Degrees, underground: Bool)] = []
+    private var near: [(railway: Int, distance: Meters, lateral: Meters, along: Meters, course: Degrees, underground: Bool)] = []
     private var nearSlot: [Int32]
     private var motion = MotionState()
     private var nearestEdges: [Int32]
     private var lastFix: Location?
     private var lastSpeed: MetersPerSecond = 0
     private var leaderKey: Int?
+    /// The line the last answer named first: kept first while the rider stands still.
+    private var shownKey: Int?
 
     /// A tracker with no history.
     public init(model: TrackerModel, parameters: Parameters = Parameters()) {
@@ -172,7 +199,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             let underground =
                 parameters.tunnelCost > 0 && accuracy <= parameters.skyAccuracy
                 && model.tunnelDepth(railway: index, along: place.along) > parameters.portalMargin
-            near.append((index, place.distance, place.along, place.course, underground))
+            near.append((index, place.distance, place.lateral, place.along, place.course, underground))
         }
 
         // Every railway within reach is a hypothesis in both directions.
@@ -185,7 +212,8 @@ public struct DefaultTracker: TrackingAlgorithm {
                 slots[key] = Int32(hypotheses.count)
                 hypotheses.append(
                     Hypothesis(
-                        key: key, score: leaderScore - parameters.switchCost, patternWeights: model.patternPriors[key],
+                        key: key, score: leaderScore - parameters.switchCost,
+                        offset: LateralOffset(spread: parameters.mapOffsetSpread), patternWeights: model.patternPriors[key],
                         stopChance: model.initialStopChance[key],
                         walk: TrackWalk(railway: model.network.railways[item.railway], direction: direction)))
             }
@@ -193,7 +221,9 @@ public struct DefaultTracker: TrackingAlgorithm {
 
         // Viterbi step: any hypothesis may take over from the leader at a cost.
         let leaderRailway = leaderKey.map { $0 / 2 }
-        let moved = parameters.positionWeight * (stopped ? 0.1 : min(1, max(0.15, speed / 8)))
+        // Evidence per second of riding: a fix speaks for the seconds since the previous one.
+        let span = lastFix == nil ? 1 : min(dt, parameters.positionMemory)
+        let moved = parameters.positionWeight * span * (stopped ? 0.1 : min(1, max(0.15, speed / 8)))
         var list = hypotheses  // taken out, so that updating them copies nothing
         hypotheses = []
         for index in list.indices {
@@ -216,8 +246,16 @@ public struct DefaultTracker: TrackingAlgorithm {
                 list[index].missed = 0
                 // Huber: quadratic near the track, linear beyond one sigma, so that a stretch of
                 // correlated error does not swing the evidence between two close tracks.
-                let z = place.distance / sigma
-                list[index].score -= moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap)
+                // Against where this line's trains run, as its fixes have shown: the drawn track
+                // plus a slowly changing offset to one side.
+                list[index].offset.travel(
+                    stopped ? 0 : speed * dt, correlationLength: parameters.mapOffsetLength, spread: parameters.mapOffsetSpread)
+                let (residual, spread) = list[index].offset.residual(place.lateral, sigma: accuracy)
+                let z = abs(residual) / spread
+                list[index].score -= min(moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap), parameters.positionCap)
+                if z <= 3 {
+                    list[index].offset.update(place.lateral, sigma: accuracy, weight: min(1, parameters.mapOffsetLearning * span))
+                }
                 if place.underground { list[index].score -= moved * parameters.tunnelCost }
                 if let course = location.course, speed > 2 {
                     let flip: Degrees = list[index].walk.sign > 0 ? 0 : 180
@@ -237,19 +275,20 @@ public struct DefaultTracker: TrackingAlgorithm {
                     list[index].score += parameters.courseWeight * (cosine - 1)
                 }
                 track(
-                    &list[index], measured: place.along, distance: place.distance, sigma: sigma, dt: dt, speed: speed,
+                    &list[index], measured: place.along, distance: abs(residual), sigma: spread, dt: dt, speed: speed,
                     stopped: stopped)
+                progress(&list[index], measured: place.along, distance: abs(residual), sigma: spread, at: location.timestamp)
                 applyTrafficPrior(&list[index])
             } else {
                 list[index].missed += 1
-                list[index].score -= moved * parameters.positionCap
+                list[index].score -= min(moved * parameters.positionCap, parameters.positionCap)
                 if let along = list[index].along, !stopped {
                     list[index].along = list[index].walk.advance(along, by: speed * dt)
                 }
             }
             stationEvents(
                 &list[index], change: change, stopped: stopped, time: location.timestamp,
-                travelled: stopped ? 0 : speed * dt * 1.5 + 40, afterGap: dt > parameters.departureGap)
+                travelled: stopped ? 0 : speed * dt * 1.5 + 40, dt: dt)
         }
 
         // Normalise, forget the far-away.
@@ -266,7 +305,10 @@ public struct DefaultTracker: TrackingAlgorithm {
         }
         hypotheses = list
         lastFix = location
-        let result = answer(at: location.timestamp, speed: speed, estimated: false)
+        // Standing still, the rider is on the train the answer named (or on its platform): a
+        // new line is taken only once the train moves on it.
+        let (result, shown) = answer(at: location.timestamp, speed: speed, estimated: false, held: stopped ? shownKey : nil)
+        shownKey = shown
         leaderKey = hypotheses.max { $0.score < $1.score }?.key
         return result
     }
@@ -287,6 +329,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             hypothesis.stopChance = model.initialStopChance[hypothesis.key]
             hypothesis.trainTypeID = nil
             hypothesis.pending = []
+            hypothesis.progressAnchor = nil
             hypothesis.stops = []
             hypothesis.trips = []
             hypotheses[index] = hypothesis
@@ -307,7 +350,8 @@ public struct DefaultTracker: TrackingAlgorithm {
     public mutating func estimate(at time: Timestamp) -> TrackingResult {
         guard let last = lastFix else { return TrackingResult(candidates: []) }
         let elapsed = time.seconds(since: last.timestamp)
-        guard elapsed > parameters.staleAfter else { return answer(at: time, speed: lastSpeed, estimated: false) }
+        let held = motion.isStopped ? shownKey : nil
+        guard elapsed > parameters.staleAfter else { return answer(at: time, speed: lastSpeed, estimated: false, held: held).result }
         var projected = self
         for index in projected.hypotheses.indices {
             guard let along = projected.hypotheses[index].along else { continue }
@@ -318,7 +362,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             }
             projected.hypotheses[index].along = hypothesis.walk.advance(along, by: distance)
         }
-        return projected.answer(at: time, speed: lastSpeed, estimated: true)
+        return projected.answer(at: time, speed: lastSpeed, estimated: true, held: held).result
     }
 
     // MARK: Along-track position
@@ -361,12 +405,23 @@ public struct DefaultTracker: TrackingAlgorithm {
         } else {
             hypothesis.along = predicted
         }
-        // Progress against the direction of travel counts against it.
-        if !stopped, speed > 2, abs(signedInnovation) < 500 {
-            var progress = hypothesis.walk.distanceAhead(from: along, to: measured)
-            if hypothesis.walk.isLoop, progress > hypothesis.walk.length / 2 { progress -= hypothesis.walk.length }
-            if progress < -max(15, 1.5 * sigma) { hypothesis.score -= 1 }
+    }
+
+    /// Progress against the direction of travel counts against it: judged between fixes that
+    /// place the train at least `progressSpan` apart, in sigmas of the two fixes' errors.
+    private func progress(_ hypothesis: inout Hypothesis, measured: Meters, distance: Meters, sigma: Meters, at time: Timestamp) {
+        guard distance <= max(3 * sigma, 60), sigma <= 150 else { return }
+        guard let anchor = hypothesis.progressAnchor else {
+            hypothesis.progressAnchor = (time, measured, sigma)
+            return
         }
+        guard time.seconds(since: anchor.time) >= parameters.progressSpan else { return }
+        var progress = hypothesis.walk.distanceAhead(from: anchor.along, to: measured)
+        if hypothesis.walk.isLoop, progress > hypothesis.walk.length / 2 { progress -= hypothesis.walk.length }
+        let spread = (sigma * sigma + anchor.sigma * anchor.sigma).squareRoot()
+        let backward = -progress / spread
+        hypothesis.score -= parameters.progressWeight * min(max(backward - 1, 0), parameters.progressCap)
+        hypothesis.progressAnchor = (time, measured, sigma)
     }
 
     /// A silence of `dt` seconds while the train went from `start` to `end`: a line whose
@@ -414,17 +469,20 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// the stations crossed in the gap say nothing.
     private func stationEvents(
         _ hypothesis: inout Hypothesis, change: MotionState.Change?, stopped: Bool, time: Timestamp, travelled: Meters,
-        afterGap: Bool
+        dt: Seconds
     ) {
         guard let along = hypothesis.along else { return }
+        let afterGap = dt > parameters.departureGap
         let railway = hypothesis.key / 2
         // Stations crossed since the last fix wait until the train is well past them.
         // (Lists are read in place, only where needed: this runs per hypothesis per fix.)
         if let previous = hypothesis.previousAlong {
             let step = hypothesis.walk.distanceAhead(from: previous, to: along)
             // Only the train's own progress crosses stations, not a correction of its position;
-            // stations crossed during a gap in the fixes were stopped at or passed, unseen.
-            if step > 0, step <= travelled, !afterGap {
+            // stations crossed during a gap in the fixes were stopped at or passed, unseen,
+            // unless the train ran too fast for a stop.
+            let unseenStop = afterGap && dt - step / parameters.fastRun >= parameters.unseenStopTime
+            if step > 0, step <= travelled, !unseenStop {
                 let end = hypothesis.walk.advance(previous, by: step)
                 let (low, high) = hypothesis.walk.sign > 0 ? (previous, end) : (end, previous)
                 let order = model.stationOrder[railway]
@@ -673,7 +731,11 @@ public struct DefaultTracker: TrackingAlgorithm {
         return focus.map { ($0.station, $0.phase) } ?? (0, .now)
     }
 
-    private func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool) -> TrackingResult {
+    /// The ranked answer, `held` (a key) first if it is still a placed hypothesis, and the key
+    /// of the first candidate.
+    private func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool, held: Int?) -> (
+        result: TrackingResult, bestKey: Int?
+    ) {
         // Equal evidence (shared track, no telling stop yet): the busier line first.
         // Fields read in place, by index: copying a hypothesis retains each of its lists.
         let rank = { (index: Int) in
@@ -689,6 +751,12 @@ public struct DefaultTracker: TrackingAlgorithm {
             let position =
                 top.firstIndex { value > rank($0) || (value == rank($0) && key < hypotheses[$0].key) } ?? top.count
             top.insert(index, at: position)
+            if top.count > 8 { top.removeLast() }
+        }
+        if let held, slots[held] >= 0, hypotheses[Int(slots[held])].along != nil {
+            let index = Int(slots[held])
+            top.removeAll { $0 == index }
+            top.insert(index, at: 0)
             if top.count > 8 { top.removeLast() }
         }
         let network = model.network
@@ -737,7 +805,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                     trainTypeID: isBest ? hypotheses[index].trainTypeID : nil,
                     confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil))
         }
-        return TrackingResult(candidates: candidates, estimated: estimated)
+        return (TrackingResult(candidates: candidates, estimated: estimated), top.first.map { hypotheses[$0].key })
     }
 }
 
@@ -752,12 +820,16 @@ struct Hypothesis: Sendable {
     /// The train type those patterns point to, if clear.
     var trainTypeID: String?
     let walk: TrackWalk
+    /// How far to one side of the drawn track its train runs.
+    var offset: LateralOffset
     var along: Meters?
     var previousAlong: Meters?
     var missed = 0
     var pending: [(station: Int, position: Meters)] = []
     var stops: [Meters] = []
     var stopPosition: Meters?
+    /// The last fix that judged progress: when, where it placed the train, and its sigma.
+    var progressAnchor: (time: Timestamp, along: Meters, sigma: Meters)?
     /// The scheduled trains it may be, once it has left a station.
     var trips: [TripCandidate] = []
     /// The traffic prior now in its score.
@@ -765,9 +837,10 @@ struct Hypothesis: Sendable {
     /// The stretch between two stations that prior belongs to.
     var trafficStretch: Range<Meters> = 0..<0
 
-    init(key: Int, score: Double, patternWeights: [Double], stopChance: [Double], walk: TrackWalk) {
+    init(key: Int, score: Double, offset: LateralOffset, patternWeights: [Double], stopChance: [Double], walk: TrackWalk) {
         self.key = key
         self.score = score
+        self.offset = offset
         self.patternWeights = patternWeights
         self.stopChance = stopChance
         self.walk = walk
@@ -790,12 +863,17 @@ extension Polyline {
     /// The along-track position of the point `fraction` along edge `edge` (as the nearest-edge
     /// search found it) and the course of that edge.
     func alongAndCourse(edge: Int, fraction: Double, projection: LocalProjection, distance: Meters) -> (
-        distance: Meters, along: Meters, course: Degrees
+        distance: Meters, lateral: Meters, along: Meters, course: Degrees
     ) {
         let lengths = cumulativeLengths
-        guard let course = course(ofEdge: edge, projection: projection) else { return (distance, lengths.last ?? 0, 0) }
+        let coordinates = self.coordinates
+        guard edge >= 0, edge + 1 < coordinates.count else { return (distance, distance, lengths.last ?? 0, 0) }
+        let start = projection.vector(to: coordinates[edge])
+        let direction = projection.vector(to: coordinates[edge + 1]) - start
+        // The fix (the projection's origin) lies left of the edge when the cross product is positive.
+        let cross = direction.north * start.east - direction.east * start.north
         let along = lengths[edge] + (lengths[edge + 1] - lengths[edge]) * fraction
-        return (distance, along, course)
+        return (distance, cross >= 0 ? distance : -distance, along, direction.course)
     }
 
     /// The course of edge `edge` (from vertex `edge` to the next), if there is such an edge.

@@ -2,6 +2,11 @@
 /// low reported speed or of staying in place, so a lone 0.0 while moving is not a stop and
 /// a far-off fix while standing is not a departure.
 struct MotionState: Sendable {
+    /// The previous fix without a speed: time, position, accuracy.
+    private var previousUnspeeded: (time: Timestamp, coordinate: Coordinate, accuracy: Meters)?
+    /// Two fixes without speed this far apart in time, or farther, staying in place mean a stop
+    /// (a sparse phone's fixes seldom fill the window).
+    static let pairSpan: ClosedRange<Seconds> = 5...120
     /// Recent fixes: time, speed (reported or `nil`), position.
     private var recent: [(time: Timestamp, speed: MetersPerSecond?, coordinate: Coordinate, accuracy: Meters)] = []
     /// Whether the train is standing now.
@@ -58,12 +63,13 @@ struct MotionState: Sendable {
             }
             stillByPosition = good >= 3 && span >= 3 && spread < 12 + min(first.accuracy, 30)
         }
+        let stillSince = stillByPair(location)
         let fastNow = (location.speed ?? 0) > 3 && lastTwoFast
         updateWalking(location)
-        let stoppedNow = !fastNow && (slowBySpeed || stillByPosition || isWalking)
+        let stoppedNow = !fastNow && (slowBySpeed || stillByPosition || stillSince != nil || isWalking)
         defer { isStopped = stoppedNow }
         if stoppedNow, !isStopped {
-            stoppedSince = recent.first(where: { ($0.speed ?? 0) < 0.8 })?.time ?? location.timestamp
+            stoppedSince = stillSince ?? recent.first(where: { ($0.speed ?? 0) < 0.8 })?.time ?? location.timestamp
             return .started
         }
         if !stoppedNow, isStopped, let since = stoppedSince {
@@ -71,6 +77,22 @@ struct MotionState: Sendable {
             return .ended(duration: location.timestamp.seconds(since: since))
         }
         return nil
+    }
+
+    /// When the train stood since, if this fix and the previous one (both without speed, good,
+    /// `pairSpan` apart) lie within a few metres of each other.
+    private mutating func stillByPair(_ location: Location) -> Timestamp? {
+        guard location.speed == nil else {
+            previousUnspeeded = nil
+            return nil
+        }
+        let accuracy = location.horizontalAccuracy ?? 20
+        defer { previousUnspeeded = (location.timestamp, location.coordinate, accuracy) }
+        guard let previous = previousUnspeeded, accuracy <= 60, previous.accuracy <= 60,
+            Self.pairSpan.contains(location.timestamp.seconds(since: previous.time))
+        else { return nil }
+        let still = previous.coordinate.distance(to: location.coordinate) < 12 + min(max(accuracy, previous.accuracy), 30)
+        return still ? previous.time : nil
     }
 
     /// A run of walking speeds lasts while they keep coming (a slower one now and then is a
