@@ -307,7 +307,9 @@ public struct DefaultTracker: TrackingAlgorithm {
         lastFix = location
         // Standing still, the rider is on the train the answer named (or on its platform): a
         // new line is taken only once the train moves on it.
-        let (result, shown) = answer(at: location.timestamp, speed: speed, estimated: false, held: stopped ? shownKey : nil)
+        // (A rider walking to another platform is standing as far as trains go.)
+        let standing = stopped || speed < MotionState.walkingSpeeds.upperBound
+        let (result, shown) = answer(at: location.timestamp, speed: speed, estimated: false, held: standing ? shownKey : nil)
         shownKey = shown
         leaderKey = hypotheses.max { $0.score < $1.score }?.key
         return result
