@@ -17,6 +17,8 @@ public struct LoggedPlaceResolver: Sendable {
     static let railwayFillers: Set<String> = ["line", "railway", "railroad", "rail", "train", "線"]
     /// Words that say "a station" rather than which one.
     static let stationFillers: Set<String> = ["station", "sta", "stn", "eki", "駅"]
+    /// How many characters of notes are read.
+    static let notesReadLength = 300
     /// Words before a direction's station: `for Yokohama`, `towards Yokohama`.
     static let directionLeads: Set<String> = ["for", "to", "towards", "toward", "bound"]
     /// Words after one: `Yokohama-bound`, `Yokohama direction`, `横浜方面`.
@@ -143,9 +145,12 @@ public struct LoggedPlaceResolver: Sendable {
     /// station after `for`, `to` or `towards` (or before `bound`) is the direction, as is a
     /// railway's direction name (`Outbound`).
     ///
-    /// - Complexity: O(w · s) for w words and runs of up to s = 6 words.
+    /// Only the first 300 characters are read.
+    ///
+    /// - Complexity: O(w · s · r) for w words, runs of up to s = 6 words and r railways.
     public func place(notes: some StringProtocol) -> (station: String?, railway: String?, direction: String?) {
-        let tokens = Self.words(notes)
+        // Notes name a place in a few words: a novel pasted into them is not searched.
+        let tokens = Array(Self.words(notes.prefix(Self.notesReadLength)))
         var station: String?
         var railway: String?
         var direction: String?
