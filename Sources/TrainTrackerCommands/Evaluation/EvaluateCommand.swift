@@ -63,7 +63,7 @@ struct EvaluationCases {
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Score tracking algorithms on simulated cases against their ground truth.",
+        abstract: "Score tracking algorithms on simulated cases against their ground truth, or on rides against a rider's log.",
         discussion: """
             Fixes from 90 s after the first departure are scored; after a change of trains, the walk, the \
             wait and the first 90 s of the second train are not. Railway: the best answer names the true \
@@ -75,7 +75,7 @@ struct EvaluateCommand: ParsableCommand {
             keeps it to the end; lock time: from the first departure (from the second train's departure \
             after a change of trains). Several --cases folders (simulated under different conditions) are \
             reported side by side, one condition per folder; --matrix shows one measure as scenario × condition.
-            """
+            """ + "\n\n" + LogEvaluation.discussion
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -88,6 +88,26 @@ struct EvaluateCommand: ParsableCommand {
         name: .customLong("cases"),
         help: ArgumentHelp("A folder written by traintracker simulate (repeatable: one per condition).", valueName: "directory"))
     var caseFolders: [String] = []
+
+    @Option(help: ArgumentHelp("Recorded rides to score against --log: an Eki session file.", valueName: "path"))
+    var sessions: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The rider's log: a GroundTruthLogger SQLite file or a CSV (time,event,station,railway,direction).", valueName: "path"
+        ))
+    var log: String?
+
+    @Option(name: .customLong("session"), help: ArgumentHelp("With --log: use only this session (repeatable).", valueName: "id"))
+    var sessionIDs: [String] = []
+
+    // Unconditional: a western offset such as -07:00 starts with a dash.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --log: the offset from UTC of the log's local times and of the times printed, e.g. +09:00.", valueName: "offset"
+        ))
+    var utcOffset: String = "+00:00"
 
     @Option(name: .customLong("algorithm"), help: "Algorithms to score (repeatable).")
     var algorithms: [TrackingAlgorithmName] = [.default, .eki]
@@ -116,7 +136,15 @@ struct EvaluateCommand: ParsableCommand {
     var svg: String?
 
     func validate() throws {
-        guard !caseFolders.isEmpty else { throw ValidationError("give --cases (a folder written by traintracker simulate)") }
+        guard caseFolders.isEmpty != (sessions != nil && log != nil), (sessions == nil) == (log == nil) else {
+            throw ValidationError("give either --cases DIR, or --sessions FILE with --log FILE")
+        }
+        guard !caseFolders.isEmpty || (!perSession && svg == nil && matrix == nil && !untimed && tune.isEmpty) else {
+            throw ValidationError("--per-session, --svg, --matrix, --untimed and --tune go with --cases")
+        }
+        guard parseUTCOffset(utcOffset) != nil else {
+            throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
+        }
         _ = try parameters()
     }
 
@@ -136,6 +164,12 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let sessions, let log {
+            return try LogEvaluation(
+                railways: railways, sessionsPath: sessions, logPath: log, sessionIDs: sessionIDs,
+                utcOffset: parseUTCOffset(utcOffset) ?? 0, algorithms: algorithms, format: format
+            ).run()
+        }
         let dataset = try railways.loadDataset(timetables: untimed || algorithms.contains { $0.usesTimetables })
         let timetabled = TrackerModel(dataset: dataset)
         let untimedModel = TrackerModel(dataset: TransitDataset(network: dataset.network))

@@ -48,19 +48,9 @@ public enum JourneyFile {
     /// `nil` for a time outside `DomainRange.secondsSince1970` (1900 to 2199).
     static func timestamp(_ text: String, utcOffset: Seconds = 0) -> Timestamp? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let parsed = Timestamp(parsing: trimmed) {
-            let timestamp = hasZone(trimmed) ? parsed : parsed.adding(-utcOffset)
-            return timestamp.isInDomainRange ? timestamp : nil
-        }
-        guard let number = Double(trimmed), number > 0 else { return nil }
+        if let time = Timestamp(parsing: trimmed, utcOffset: utcOffset) { return time }
+        guard Timestamp(parsing: trimmed) == nil, let number = Double(trimmed), number > 0 else { return nil }
         return Timestamp(epoch: number)
-    }
-
-    /// Whether a date-time text ends in `Z` or a `±HH:MM` / `±HHMM` offset.
-    private static func hasZone(_ text: String) -> Bool {
-        if text.hasSuffix("Z") || text.hasSuffix("z") { return true }
-        guard let timeStart = text.firstIndex(where: { $0 == "T" || $0 == " " }) else { return false }
-        return text[timeStart...].contains { $0 == "+" || $0 == "-" }
     }
 }
 
