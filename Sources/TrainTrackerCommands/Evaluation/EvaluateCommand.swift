@@ -136,7 +136,7 @@ struct EvaluateCommand: ParsableCommand {
     var svg: String?
 
     func validate() throws {
-        guard caseFolders.isEmpty != (sessions != nil && log != nil), (sessions == nil) == (log == nil) else {
+        guard !caseFolders.isEmpty != (sessions != nil && log != nil), (sessions == nil) == (log == nil) else {
             throw ValidationError("give either --cases DIR, or --sessions FILE with --log FILE")
         }
         guard !caseFolders.isEmpty || (!perSession && svg == nil && matrix == nil && !untimed && tune.isEmpty) else {

@@ -193,7 +193,8 @@ public struct CaseGenerator: Sendable {
                     locationID: id, time: timestamp.secondsSince1970, alongTrack: position, speed: speed, station: focus.station,
                     phase: focus.phase, nextStop: stop?.station, nextStopPhase: stop?.phase))
         }
-        guard fixes.count >= 30 else { return nil }  // wholly underground rides give nothing to track
+        // Wholly underground rides give nothing to track (a background phone's few fixes are its normal).
+        guard fixes.count >= (phone.model.irregularInterval == nil ? 30 : 5) else { return nil }
         var truth = CaseTruth(
             sessionID: sessionID, scenario: filter.name, railwayID: railway.id, directionName: train.directionName,
             trainID: train.id, trainTypeID: train.trainTypeID, stops: stretch.map(\.stationID),

@@ -119,6 +119,10 @@ public struct DefaultTracker: TrackingAlgorithm {
         /// The most one departure time can say, in nats.
         public var departureEvidenceCap = 4.5
 
+        /// Whether the line shown first is kept while the rider stands still (or walks): a new
+        /// line is taken only once a train moves on it.
+        public var holdsLineWhileStanding = true
+
         /// The defaults.
         public init() {}
     }
@@ -308,7 +312,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         // Standing still, the rider is on the train the answer named (or on its platform): a
         // new line is taken only once the train moves on it.
         // (A rider walking to another platform is standing as far as trains go.)
-        let standing = stopped || speed < MotionState.walkingSpeeds.upperBound
+        let standing = parameters.holdsLineWhileStanding && (stopped || speed < MotionState.walkingSpeeds.upperBound)
         let (result, shown) = answer(at: location.timestamp, speed: speed, estimated: false, held: standing ? shownKey : nil)
         shownKey = shown
         leaderKey = hypotheses.max { $0.score < $1.score }?.key
@@ -352,7 +356,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     public mutating func estimate(at time: Timestamp) -> TrackingResult {
         guard let last = lastFix else { return TrackingResult(candidates: []) }
         let elapsed = time.seconds(since: last.timestamp)
-        let held = motion.isStopped ? shownKey : nil
+        let held = parameters.holdsLineWhileStanding && motion.isStopped ? shownKey : nil
         guard elapsed > parameters.staleAfter else { return answer(at: time, speed: lastSpeed, estimated: false, held: held).result }
         var projected = self
         for index in projected.hypotheses.indices {

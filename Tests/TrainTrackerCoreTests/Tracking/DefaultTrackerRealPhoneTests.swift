@@ -1,0 +1,173 @@
+import RealModule
+import Testing
+
+@testable import TrainTrackerCore
+
+/// The default algorithm under what real riders bring: battery-saving phones, maps that are
+/// not the track, riders who stand and walk.
+@Suite struct DefaultTrackerRealPhoneTests {
+    static let origin = LocalProjection(origin: Coordinate(latitude: 35.6, longitude: 139.7))
+
+    /// Straight lines given by their ends (east, north in metres from `origin`), stations at
+    /// distances along each; the first station of the list is at the first end.
+    static func network(_ lines: [(id: String, from: PlanarVector, to: PlanarVector, stations: [Meters])]) throws
+        -> RailwayNetwork
+    {
+        var stations: [Station] = []
+        var railways: [Railway] = []
+        for line in lines {
+            let length = (line.to - line.from).length
+            let point = { (along: Meters) in origin.coordinate(at: line.from + (line.to - line.from) * (along / length)) }
+            let ids = line.stations.indices.map { "\(line.id).\($0)" }
+            for (id, along) in zip(ids, line.stations) {
+                stations.append(Station(id: id, railwayID: line.id, name: id, coordinate: point(along)))
+            }
+            let vertices = stride(from: 0.0, through: length, by: 100).map(point)
+            railways.append(
+                Railway(
+                    id: line.id, name: line.id, stationIDs: ids, ascendingName: "Out", descendingName: "In",
+                    track: Track(pieces: [(vertices, false)])))
+        }
+        return try RailwayNetwork(railways: railways, stations: stations)
+    }
+
+    /// One fix a second of a train running from `from` to `to` (east, north) at 15 m/s, standing
+    /// `dwell` seconds at each of `stops` (distances from `from`), the fixes `offset` metres to
+    /// the left of the direction of travel.
+    static func run(
+        from: PlanarVector, to: PlanarVector, stops: [Meters], dwell: Seconds = 30, start: Timestamp, offset: Meters = 0
+    ) -> [Location] {
+        let length = (to - from).length
+        let direction = (to - from) * (1 / length)
+        let left = PlanarVector(east: -direction.north, north: direction.east)
+        var fixes: [Location] = []
+        var along = 0.0
+        var time = start
+        var pending = stops.sorted()
+        while along <= length {
+            let standing = pending.first.map { abs($0 - along) < 8 } == true
+            let steps = standing ? Int(dwell) : 1
+            for _ in 0..<steps {
+                fixes.append(
+                    Location(
+                        coordinate: origin.coordinate(at: from + direction * along + left * offset), timestamp: time,
+                        horizontalAccuracy: 8, speed: standing ? 0 : 15, course: standing ? nil : direction.course))
+                time = time.adding(1)
+            }
+            if standing { pending.removeFirst() }
+            along += 15
+        }
+        return fixes
+    }
+
+    func answers(_ fixes: [Location], network: RailwayNetwork, parameters: DefaultTracker.Parameters = .init())
+        -> [TrackingResult]
+    {
+        var tracker = DefaultTracker(model: TrackerModel(dataset: TransitDataset(network: network)), parameters: parameters)
+        return fixes.map { tracker.process($0) }
+    }
+
+    @Test func evidenceIsPerSecondOfRidingNotPerFix() throws {
+        // Two parallel lines 25 m apart; the train runs on the southern one, every fix on its track.
+        let network = try Self.network([
+            ("South", PlanarVector(east: 0, north: 0), PlanarVector(east: 6_000, north: 0), [0, 5_900]),
+            ("North", PlanarVector(east: 0, north: 25), PlanarVector(east: 6_000, north: 25), [0, 5_900]),
+        ])
+        let fixes = Self.run(from: PlanarVector(east: 0, north: 0), to: PlanarVector(east: 6_000, north: 0), stops: [], start: morning)
+        func northScore(every step: Int, seconds: Int) throws -> Double {
+            let thinned = stride(from: 0, to: seconds, by: step).map { fixes[$0] }
+            let last = try #require(answers(thinned, network: network).last)
+            #expect(last.best?.railwayID == "South")
+            return try #require(last.candidates.first { $0.railwayID == "North" }?.score)
+        }
+        let everySecond = try northScore(every: 1, seconds: 300)
+        let everyTenSeconds = try northScore(every: 10, seconds: 300)
+        #expect(everySecond < -1)
+        // As much said per second, whatever the phone's rate (a fix per second counted per fix would say ten times more).
+        #expect(everyTenSeconds / everySecond > 0.5 && everyTenSeconds / everySecond < 2, "\(everySecond) vs \(everyTenSeconds)")
+    }
+
+    @Test func aPhoneWithoutCourseOrSpeedStillTellsTheDirection() throws {
+        let network = try Self.network([
+            ("Line", PlanarVector(east: 0, north: 0), PlanarVector(east: 8_000, north: 0), [0, 2_000, 4_000, 6_000, 8_000])
+        ])
+        // Westbound, a fix every 25 s, no speed, no course.
+        let fixes = Self.run(
+            from: PlanarVector(east: 8_000, north: 0), to: PlanarVector(east: 0, north: 0), stops: [], start: morning
+        ).enumerated().filter { $0.offset % 25 == 0 }.map { item in
+            Location(coordinate: item.element.coordinate, timestamp: item.element.timestamp, horizontalAccuracy: 15)
+        }
+        let direction = { (parameters: DefaultTracker.Parameters) in
+            self.answers(fixes, network: network, parameters: parameters).dropFirst(4).filter { $0.best?.directionName == "In" }.count
+        }
+        let judged = fixes.count - 4
+        #expect(direction(.init()) == judged)
+        var blind = DefaultTracker.Parameters()
+        blind.progressWeight = 0
+        #expect(direction(blind) < judged, "without progress between fixes the direction is a guess")
+    }
+
+    @Test func aLineDrawnOnTheWrongSideOfItsNeighbourIsFollowedOnceItsOffsetIsLearnt() throws {
+        // Drawn 20 m apart; the train of "Near" really runs 10 m beyond "Far"'s drawn track, so
+        // every fix lies nearer the wrong line. Near stops every 3 km, where Far has no station.
+        let stations: [Meters] = [0, 3_000, 6_000, 9_000, 12_000, 15_000]
+        let network = try Self.network([
+            ("Near", PlanarVector(east: 0, north: 0), PlanarVector(east: 16_000, north: 0), stations + [16_000]),
+            ("Far", PlanarVector(east: 0, north: 20), PlanarVector(east: 16_000, north: 20), [0, 16_000]),
+        ])
+        let fixes = Self.run(
+            from: PlanarVector(east: 0, north: 0), to: PlanarVector(east: 15_500, north: 0), stops: stations, start: morning,
+            offset: 30)
+        // The last five minutes: the offset has been learnt over ten.
+        let end = try #require(fixes.last).timestamp
+        let late = fixes.indices.filter { end.seconds(since: fixes[$0].timestamp) < 300 }
+        let near = { (parameters: DefaultTracker.Parameters) in
+            let results = self.answers(fixes, network: network, parameters: parameters)
+            return late.filter { results[$0].best?.railwayID == "Near" }.count
+        }
+        #expect(near(.init()) == late.count, "the stops decide once the map's offset is learnt")
+        var rigid = DefaultTracker.Parameters()
+        rigid.mapOffsetLearning = 0
+        #expect(near(rigid) < late.count / 2, "a map taken as exact hands the ride to the nearer line")
+    }
+
+    @Test func theLineShownIsKeptWhileTheRiderWalksAndWaitsAndLeftOnceTheNextTrainMoves() throws {
+        // Ride "East" to its station at 4 km, walk 150 m north to "North"'s station, wait two
+        // minutes, ride "North".
+        let network = try Self.network([
+            ("East", PlanarVector(east: 0, north: 0), PlanarVector(east: 5_000, north: 0), [0, 2_000, 4_000, 5_000]),
+            ("North", PlanarVector(east: 4_000, north: 150), PlanarVector(east: 4_000, north: 6_000), [0, 3_000, 5_850]),
+        ])
+        var fixes = Self.run(
+            from: PlanarVector(east: 0, north: 0), to: PlanarVector(east: 4_000, north: 0), stops: [0, 2_000, 4_000],
+            start: morning)
+        let alighted = try #require(fixes.last).timestamp
+        for second in 1...240 {
+            let walked = min(Double(second) * 1.2, 150)
+            let walking = walked < 150
+            fixes.append(
+                Location(
+                    coordinate: Self.origin.coordinate(at: PlanarVector(east: 4_000, north: walked)),
+                    timestamp: alighted.adding(Double(second)), horizontalAccuracy: 10, speed: walking ? 1.2 : 0,
+                    course: walking ? 0 : nil))
+        }
+        let boarding = alighted.adding(241)
+        fixes += Self.run(
+            from: PlanarVector(east: 4_000, north: 150), to: PlanarVector(east: 4_000, north: 4_000), stops: [0, 3_000],
+            dwell: 20, start: boarding)
+        let departure = boarding.adding(20)
+        let results = answers(fixes, network: network)
+        for (fix, result) in zip(fixes, results) where fix.timestamp > alighted && fix.timestamp < departure {
+            #expect(result.best?.railwayID == "East", "walking and waiting at \(fix.timestamp)")
+        }
+        for (fix, result) in zip(fixes, results) where fix.timestamp.seconds(since: departure) > 60 {
+            #expect(result.best?.railwayID == "North", "a minute after the next train left")
+        }
+        var restless = DefaultTracker.Parameters()
+        restless.holdsLineWhileStanding = false
+        let unheld = answers(fixes, network: network, parameters: restless)
+        #expect(
+            zip(fixes, unheld).contains { $0.timestamp > alighted && $0.timestamp < departure && $1.best?.railwayID != "East" },
+            "without the rule the answer leaves the train before the next one moves")
+    }
+}
