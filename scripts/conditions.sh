@@ -55,7 +55,7 @@ simulate() { # network-name railways scenario-options conditions...
     done
     for measure in railway direction focus next-stop eta locked lock-time; do
         local picture=()
-        if $svg && [ "$measure" = railway ] || $svg && [ "$measure" = next-stop ]; then
+        if $svg && { [ "$measure" = railway ] || [ "$measure" = next-stop ]; }; then
             picture=(--svg "docs/conditions-$name-$measure.svg")
         fi
         "$tool" evaluate --railways "$railways" "${folders[@]}" "${flags[@]}" --matrix "$measure" "${picture[@]}" \

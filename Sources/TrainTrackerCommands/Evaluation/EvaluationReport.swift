@@ -128,13 +128,7 @@ extension EvaluationReport {
                     report.groups.dropFirst().map { ($0, report.summary(of: $0)) }, uniquingKeysWith: { first, _ in first }),
                 sessions: perSession ? report.scores : nil)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do {
-            return String(decoding: try encoder.encode(body), as: UTF8.self)
-        } catch {
-            throw CommandFailure("cannot encode the report: \(error)")
-        }
+        return try reportJSON(body)
     }
 }
 
@@ -143,5 +137,16 @@ extension Array where Element: Hashable {
     func uniqued() -> [Element] {
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
+    }
+}
+
+/// `value` as sorted, indented JSON: the form of every report of `evaluate`.
+func reportJSON(_ value: some Encodable) throws(CommandFailure) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    do {
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    } catch {
+        throw CommandFailure("cannot encode the report: \(error)")
     }
 }

@@ -171,12 +171,6 @@ struct LogEvaluation {
                         nowOffset: $0.nowOffset, unscoredReason: $0.unscoredReason)
                 })
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do {
-            return String(decoding: try encoder.encode(body), as: UTF8.self)
-        } catch {
-            throw CommandFailure("cannot encode the report: \(error)")
-        }
+        return try reportJSON(body)
     }
 }
