@@ -10,7 +10,8 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             --format jsonl prints one JSON object per fix with the keys sessionID, locationID, timestamp, \
             railway, direction, station, phase (null while the tracker has no answer) and candidates. \
-            --format text prints a timeline with a line whenever the answer changes.
+            --format text prints a timeline with a line whenever the answer changes. --explain says why, \
+            term by term.
             """
     )
 
@@ -39,6 +40,14 @@ struct ReplayCommand: ParsableCommand {
             "Also draw each session as <directory>/<session id>.svg: a map and a timeline.", valueName: "directory"))
     var svg: String?
 
+    @Flag(
+        help: """
+            Say why: with --format text, under each line of the timeline the leading hypotheses with their \
+            scores and what each kind of evidence (position, course, progress, stops, departures, ...) added \
+            since the previous line, in nats; with jsonl, an "evidence" key per fix. The default algorithm only.
+            """)
+    var explain = false
+
     func validate() throws {
         guard parseUTCOffset(utcOffset) != nil else {
             throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
@@ -52,7 +61,7 @@ struct ReplayCommand: ParsableCommand {
         let selected = try replayer.selectSessions(database, ids: sessionIDs)
         try replayer.run(
             sessions: selected, database: database, format: format, utcOffset: parseUTCOffset(utcOffset) ?? 0,
-            pictureDirectory: svg,
+            pictureDirectory: svg, explains: explain,
             output: .standardOutput(), warn: StandardError.line
         )
     }

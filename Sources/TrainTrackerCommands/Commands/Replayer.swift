@@ -40,13 +40,27 @@ public struct Replayer: Sendable {
         }
     }
 
+    /// Like `replay`, with each hypothesis's evidence at each fix (the default algorithm's;
+    /// none for others).
+    public func replayExplaining(
+        _ fixes: [RecordedFix], _ body: (RecordedFix, TrackingResult, [EvidenceExplanation]) -> Void
+    ) {
+        guard algorithm == .default else { return replay(fixes) { body($0, $1, []) } }
+        var tracker = DefaultTracker(model: model)
+        tracker.explains = true
+        for fix in fixes {
+            let result = tracker.process(fix.location)
+            body(fix, result, tracker.explanation())
+        }
+    }
+
     /// Replays `sessions` of `database` and writes the results to `output` in `format`;
     /// each session's skipped fixes are counted in a warning through `warn`.
     ///
     /// With `pictureDirectory`, each session is also drawn as `<directory>/<session id>.svg`.
     public func run(
         sessions: [SessionSummary], database: SessionDatabase, format: ReplayFormat, utcOffset: Seconds,
-        pictureDirectory: String? = nil, output: OutputSink, warn: (String) -> Void
+        pictureDirectory: String? = nil, explains: Bool = false, output: OutputSink, warn: (String) -> Void
     ) throws(CommandFailure) {
         let formatter = ReplayFormatter(network: network, utcOffset: utcOffset)
         var progress = ProgressBar(label: "replay", total: sessions.count)
@@ -61,13 +75,24 @@ public struct Replayer: Sendable {
                 if index > 0 { output.line("") }
                 output.line(formatter.sessionHeading(heading))
             }
-            replay(fixes) { fix, result in
+            var evidence = EvidenceSums()
+            let handle = { (fix: RecordedFix, result: TrackingResult, explanation: [EvidenceExplanation]) in
+                evidence.add(explanation)
                 switch format {
-                case .jsonl: output.line(formatter.jsonLine(sessionID: id, fix: fix, result: result))
-                case .text: if let line = timeline.line(for: fix, result: result) { output.line(line) }
+                case .jsonl:
+                    output.line(
+                        formatter.jsonLine(sessionID: id, fix: fix, result: result, evidence: explains ? explanation : nil))
+                case .text:
+                    guard let line = timeline.line(for: fix, result: result) else { break }
+                    output.line(line)
+                    if explains {
+                        for row in evidence.lines(explanation, formatter: formatter) { output.line(row) }
+                        evidence = EvidenceSums()
+                    }
                 }
                 if pictureDirectory != nil { replayed.append(ReplayedFix(fix: fix, result: result)) }
             }
+            if explains { replayExplaining(fixes, handle) } else { replay(fixes) { handle($0, $1, []) } }
             if let pictureDirectory {
                 let picture = SessionPicture(network: network, formatter: formatter).svg(session: heading, replayed: replayed)
                 try writePicture(picture, directory: pictureDirectory, sessionID: id)

@@ -1,3 +1,4 @@
+import Foundation
 import TrainTrackerCore
 
 /// How `replay` prints its results.
@@ -24,8 +25,39 @@ public struct ReplayFormatter: Sendable {
     /// One JSON object, exactly the keys `sessionID`, `locationID`, `timestamp`, `railway`,
     /// `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`, `confidence` (`null`
     /// without an answer or when the algorithm does not tell), `estimated` and `candidates`.
-    public func jsonLine(sessionID: String, fix: RecordedFix, result: TrackingResult) -> String {
-        result.jsonLine(sessionID: sessionID, fix: fix)
+    public func jsonLine(
+        sessionID: String, fix: RecordedFix, result: TrackingResult, evidence: [EvidenceExplanation]? = nil
+    ) -> String {
+        let line = result.jsonLine(sessionID: sessionID, fix: fix)
+        guard let evidence, line.hasSuffix("}") else { return line }
+        return String(line.dropLast()) + ",\"evidence\":" + Self.json(evidence) + "}"
+    }
+
+    /// `[{"railway":…,"direction":…,"score":…,"terms":{"position":-0.4,…}},…]`, the leader first.
+    static func json(_ evidence: [EvidenceExplanation]) -> String {
+        let items = evidence.map { item in
+            let terms = item.terms.map { "\"\($0.term.rawValue)\":\(number($0.nats))" }.joined(separator: ",")
+            return "{\"railway\":\(quoted(item.railwayID)),\"direction\":\(quoted(item.directionName)),"
+                + "\"score\":\(number(item.score)),\"terms\":{\(terms)}}"
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+
+    private static func number(_ value: Double) -> String {
+        value.isFinite ? String(format: "%.3f", value) : "null"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
     }
 
     /// The readable answer of a candidate, e.g. `Toyoko Line → Yokohama  Soon: Tsunashima`,
@@ -91,4 +123,32 @@ struct TimelineWriter {
         hasShownAnything = true
         return formatter.timelineLine(at: fix.location.timestamp, best: best)
     }
+}
+
+/// What each kind of evidence added to each hypothesis since the last line of the timeline.
+struct EvidenceSums {
+    private var sums: [String: [Double]] = [:]
+
+    /// Adds one fix's evidence.
+    mutating func add(_ explanation: [EvidenceExplanation]) {
+        for item in explanation {
+            var terms = sums[Self.key(item)] ?? Array(repeating: 0, count: EvidenceTerm.allCases.count)
+            for (term, nats) in item.terms { terms[term.index] += nats }
+            sums[Self.key(item)] = terms
+        }
+    }
+
+    /// Indented lines for the first `limit` hypotheses of `explanation` (the latest fix's
+    /// ranking): score, line and direction, and the evidence summed since the last line.
+    func lines(_ explanation: [EvidenceExplanation], formatter: ReplayFormatter, limit: Int = 4) -> [String] {
+        explanation.prefix(limit).map { item in
+            let name = formatter.network.railway(id: item.railwayID)?.name ?? item.railwayID
+            let terms = zip(EvidenceTerm.allCases, sums[Self.key(item)] ?? []).filter { abs($0.1) >= 0.05 }
+                .map { "\($0.0.rawValue) \(String(format: "%+.1f", $0.1))" }.joined(separator: " · ")
+            return "      \(String(format: "%6.1f", item.score))  \(name) → \(item.directionName)"
+                + (terms.isEmpty ? "" : "   \(terms)")
+        }
+    }
+
+    private static func key(_ item: EvidenceExplanation) -> String { item.railwayID + "\u{1}" + item.directionName }
 }

@@ -146,6 +146,9 @@ public struct DefaultTracker: TrackingAlgorithm {
     private var leaderKey: Int?
     /// The line the last answer named first: kept first while the rider stands still.
     private var shownKey: Int?
+    /// Whether each hypothesis keeps what each kind of evidence added at the latest fix
+    /// (`explanation()`); off by default, as it costs a little per fix.
+    public var explains = false
 
     /// A tracker with no history.
     public init(model: TrackerModel, parameters: Parameters = Parameters()) {
@@ -161,6 +164,11 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// - Complexity: O(R log V) for the railways within reach, plus O(H · S) for the
     ///   hypotheses' station bookkeeping.
     public mutating func process(_ location: Location) -> TrackingResult {
+        if explains {
+            for index in hypotheses.indices {
+                hypotheses[index].evidence = Array(repeating: 0, count: EvidenceTerm.allCases.count)
+            }
+        }
         let dt = lastFix.map { max(0.1, location.timestamp.seconds(since: $0.timestamp)) } ?? 1
         let wasWalking = motion.isWalking
         let change = motion.update(location)
@@ -220,6 +228,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                         offset: LateralOffset(spread: parameters.mapOffsetSpread), patternWeights: model.patternPriors[key],
                         stopChance: model.initialStopChance[key],
                         walk: TrackWalk(railway: model.network.railways[item.railway], direction: direction)))
+                if explains { hypotheses[hypotheses.count - 1].evidence = Array(repeating: 0, count: EvidenceTerm.allCases.count) }
             }
         }
 
@@ -244,7 +253,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             if case .ended(let duration) = change, duration >= parameters.changeOfTrainsStop {
                 cost = min(cost, parameters.changeOfTrainsSwitchCost)
             }
-            list[index].score = max(list[index].score, leaderScore - cost)
+            list[index].charge(.switching, max(0, leaderScore - cost - list[index].score))
             if nearSlot[railway] >= 0 {
                 let place = near[Int(nearSlot[railway])]
                 list[index].missed = 0
@@ -256,11 +265,12 @@ public struct DefaultTracker: TrackingAlgorithm {
                     stopped ? 0 : speed * dt, correlationLength: parameters.mapOffsetLength, spread: parameters.mapOffsetSpread)
                 let (residual, spread) = list[index].offset.residual(place.lateral, sigma: accuracy)
                 let z = abs(residual) / spread
-                list[index].score -= min(moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap), parameters.positionCap)
+                list[index].charge(
+                    .position, -min(moved * min(z <= 1 ? 0.5 * z * z : z - 0.5, parameters.positionCap), parameters.positionCap))
                 if z <= 3 {
                     list[index].offset.update(place.lateral, sigma: accuracy, weight: min(1, parameters.mapOffsetLearning * span))
                 }
-                if place.underground { list[index].score -= moved * parameters.tunnelCost }
+                if place.underground { list[index].charge(.tunnel, -moved * parameters.tunnelCost) }
                 if let course = location.course, speed > 2 {
                     let flip: Degrees = list[index].walk.sign > 0 ? 0 : 180
                     var cosine = Double.cos((course - place.course - flip) * .pi / 180)
@@ -276,7 +286,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                             cosine = max(cosine, Double.cos((course - other - flip) * .pi / 180))
                         }
                     }
-                    list[index].score += parameters.courseWeight * (cosine - 1)
+                    list[index].charge(.course, parameters.courseWeight * (cosine - 1))
                 }
                 track(
                     &list[index], measured: place.along, distance: abs(residual), sigma: spread, dt: dt, speed: speed,
@@ -285,7 +295,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                 applyTrafficPrior(&list[index])
             } else {
                 list[index].missed += 1
-                list[index].score -= min(moved * parameters.positionCap, parameters.positionCap)
+                list[index].charge(.position, -min(moved * parameters.positionCap, parameters.positionCap))
                 if let along = list[index].along, !stopped {
                     list[index].along = list[index].walk.advance(along, by: speed * dt)
                 }
@@ -330,7 +340,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             var hypothesis = hypotheses[index]
             let reverse = slots[hypothesis.key ^ 1]
             let left = shares[index] + (reverse >= 0 ? parameters.walkedBackShare * shares[Int(reverse)] : 0)
-            hypothesis.score = -parameters.walkedAwayPenalty * left + hypothesis.trafficPrior
+            hypothesis.charge(.leaving, -parameters.walkedAwayPenalty * left + hypothesis.trafficPrior - hypothesis.score)
             hypothesis.patternWeights = model.patternPriors[hypothesis.key]
             hypothesis.stopChance = model.initialStopChance[hypothesis.key]
             hypothesis.trainTypeID = nil
@@ -339,6 +349,19 @@ public struct DefaultTracker: TrackingAlgorithm {
             hypothesis.stops = []
             hypothesis.trips = []
             hypotheses[index] = hypothesis
+        }
+    }
+
+    /// Why each hypothesis stands where it does after the latest fix, the leader first (at most
+    /// `limit`); empty unless `explains` was set before the fix.
+    public func explanation(limit: Int = 8) -> [EvidenceExplanation] {
+        let network = model.network
+        return hypotheses.filter { $0.evidence != nil }.sorted { $0.score > $1.score }.prefix(limit).map { hypothesis in
+            let railway = network.railways[hypothesis.key / 2]
+            let terms = zip(EvidenceTerm.allCases, hypothesis.evidence ?? []).filter { $0.1 != 0 }.map { ($0.0, $0.1) }
+            return EvidenceExplanation(
+                railwayID: railway.id, directionName: hypothesis.key % 2 == 0 ? railway.ascendingName : railway.descendingName,
+                score: hypothesis.score, terms: terms)
         }
     }
 
@@ -426,7 +449,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         if hypothesis.walk.isLoop, progress > hypothesis.walk.length / 2 { progress -= hypothesis.walk.length }
         let spread = (sigma * sigma + anchor.sigma * anchor.sigma).squareRoot()
         let backward = -progress / spread
-        hypothesis.score -= parameters.progressWeight * min(max(backward - 1, 0), parameters.progressCap)
+        hypothesis.charge(.progress, -parameters.progressWeight * min(max(backward - 1, 0), parameters.progressCap))
         hypothesis.progressAnchor = (time, measured, sigma)
     }
 
@@ -443,7 +466,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         let (from, to) = (max(low, 0), min(high, walk.length))
         let underground = from <= to ? model.undergroundLength(railway: hypothesis.key / 2, from: from, to: to) : 0
         let surfaceMinutes = dt / 60 * max(0, 1 - underground / max(to - from, 1))
-        hypothesis.score -= min(parameters.silentSurfaceCap, parameters.silentSurfaceCost * surfaceMinutes)
+        hypothesis.charge(.silence, -min(parameters.silentSurfaceCap, parameters.silentSurfaceCost * surfaceMinutes))
     }
 
     /// The prior of being on this line here: how many of its trains run the stretch between
@@ -464,7 +487,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             hypothesis.trafficStretch = 0..<0
         }
         let term = parameters.trafficPriorWeight * model.segmentTraffic[hypothesis.key][segment]
-        hypothesis.score += term - hypothesis.trafficPrior
+        hypothesis.charge(.traffic, term - hypothesis.trafficPrior)
         hypothesis.trafficPrior = term
     }
 
@@ -528,7 +551,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                     }
                     if !afterGap { departureEvidence(&hypothesis, station: nearest.offset, at: time) }
                 } else {
-                    hypothesis.score -= parameters.strayStopCost
+                    hypothesis.charge(.stops, -parameters.strayStopCost)
                 }
             }
             hypothesis.stopPosition = nil
@@ -577,7 +600,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             total = Self.logSumExp(total, hypothesis.patternWeights[index])
         }
         // The hypothesis gains the mixture's likelihood; the weights (a log posterior) are renormalised.
-        hypothesis.score += total
+        hypothesis.charge(.stops, total)
         for index in hypothesis.patternWeights.indices { hypothesis.patternWeights[index] -= total }
         hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
         hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
@@ -671,7 +694,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         }
         // Against a departure at a random time of the window.
         let evidence = total + Double.log(window)
-        hypothesis.score += min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, evidence))
+        hypothesis.charge(.departures, min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, evidence)))
         for pattern in hypothesis.patternWeights.indices { hypothesis.patternWeights[pattern] -= total }
         hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
         hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
@@ -840,6 +863,8 @@ struct Hypothesis: Sendable {
     var trips: [TripCandidate] = []
     /// The traffic prior now in its score.
     var trafficPrior = 0.0
+    /// What each kind of evidence added at the latest fix, when the tracker explains.
+    var evidence: [Double]?
     /// The stretch between two stations that prior belongs to.
     var trafficStretch: Range<Meters> = 0..<0
 

@@ -48,7 +48,8 @@ struct MotionState: Sendable {
         }
         // The speed filters' stop detector decides when the phone reports speeds.
         let detectorStopped = stops.update(speed: location.speed, at: location.timestamp)
-        let slowBySpeed = speedCount >= 2 && detectorStopped && fastest < 3
+        // (The detector itself needs several readings: a sparse phone has one in the window.)
+        let slowBySpeed = speedCount >= 1 && detectorStopped && fastest < 3
         // Staying in place: good fixes within a small circle over the window.
         var stillByPosition = false
         if speedCount == 0, let first = recent.first(where: { $0.accuracy <= 60 }) {
