@@ -17,6 +17,8 @@ extension DefaultTracker.Parameters {
         "progressCap": \.progressCap,
         "unseenStopTime": \.unseenStopTime,
         "fastRun": \.fastRun,
+        "passClearance": \.passClearance,
+        "silenceOverCadence": \.silenceOverCadence,
         "trackUncertainty": \.trackUncertainty,
         "mapOffsetSpread": \.mapOffsetSpread,
         "mapOffsetLength": \.mapOffsetLength,

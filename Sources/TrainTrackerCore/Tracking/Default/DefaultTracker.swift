@@ -60,6 +60,12 @@ public struct DefaultTracker: TrackingAlgorithm {
         public var unseenStopTime: Seconds = 20
         /// ... the fastest a train runs between stations.
         public var fastRun: MetersPerSecond = 30
+        /// ... and only when the fixes either side are this far from the station: a fix at the
+        /// platform may be in the middle of a stop the next fix does not show.
+        public var passClearance: Meters = 200
+        /// A silence counts only when it is this many times longer than the phone's usual wait
+        /// between fixes (a background phone's minute between fixes is not a tunnel).
+        public var silenceOverCadence = 4.0
         /// Added (in quadrature) to the reported accuracy when looking for lines within reach:
         /// the drawn track's own error.
         public var trackUncertainty: Meters = 10
@@ -143,6 +149,8 @@ public struct DefaultTracker: TrackingAlgorithm {
     private var nearestEdges: [Int32]
     private var lastFix: Location?
     private var lastSpeed: MetersPerSecond = 0
+    /// The phone's usual wait between fixes (a running geometric mean), in seconds.
+    private var cadence: Seconds = 1
     private var leaderKey: Int?
     /// The line the last answer named first: kept first while the rider stands still.
     private var shownKey: Int?
@@ -170,6 +178,9 @@ public struct DefaultTracker: TrackingAlgorithm {
             }
         }
         let dt = lastFix.map { max(0.1, location.timestamp.seconds(since: $0.timestamp)) } ?? 1
+        // A silence is a gap much longer than the phone's usual wait (judged before this gap counts).
+        let silent = max(parameters.silentGap, parameters.silenceOverCadence * cadence)
+        if lastFix != nil { cadence = Double.exp(0.9 * Double.log(cadence) + 0.1 * Double.log(min(dt, 300))) }
         let wasWalking = motion.isWalking
         let change = motion.update(location)
         let stopped = motion.isStopped
@@ -290,7 +301,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                 }
                 track(
                     &list[index], measured: place.along, distance: abs(residual), sigma: spread, dt: dt, speed: speed,
-                    stopped: stopped)
+                    stopped: stopped, silentAfter: silent)
                 progress(&list[index], measured: place.along, distance: abs(residual), sigma: spread, at: location.timestamp)
                 applyTrafficPrior(&list[index])
             } else {
@@ -398,7 +409,7 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     private func track(
         _ hypothesis: inout Hypothesis, measured: Meters, distance: Meters, sigma: Meters, dt: Seconds, speed: MetersPerSecond,
-        stopped: Bool
+        stopped: Bool, silentAfter: Seconds
     ) {
         // A fix good enough to place the train: near this track, and not wildly inaccurate.
         let placing = distance <= max(3 * sigma, 60) && sigma <= 150
@@ -409,7 +420,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                 hypothesis.previousAlong = measured
                 // Placed on this line only after a silence: its train came from somewhere, at about
                 // the speed it has now (at least 5 m/s, as it may be braking).
-                if dt > parameters.silentGap {
+                if dt > silentAfter {
                     silence(&hypothesis, from: hypothesis.walk.advance(measured, by: -max(speed, 5) * dt), to: measured, dt: dt)
                 }
             }
@@ -424,7 +435,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         if dt > 10 || abs(signedInnovation) > 2_000 {
             // No fix for a long while: likely in a tunnel. A line that ran above ground all the
             // way from where the train was to where it is now would have given fixes.
-            if dt > parameters.silentGap, placing {
+            if dt > silentAfter, placing {
                 silence(&hypothesis, from: along, to: measured, dt: dt)
             }
             hypothesis.along = measured
@@ -522,10 +533,18 @@ public struct DefaultTracker: TrackingAlgorithm {
                     var index = order.partitioningIndex { $0.position > from }
                     while index < order.count, order[index].position <= to {
                         let station = order[index].station
-                        if !hypothesis.pending.contains(where: { $0.station == station }) {
-                            hypothesis.pending.append((station, order[index].position))
-                        }
+                        let position = order[index].position
                         index += 1
+                        // Between sparse fixes, a pass shows only with both fixes clear of the station.
+                        if afterGap,
+                            hypothesis.walk.separation(position, previous) < parameters.passClearance
+                                || hypothesis.walk.separation(position, end) < parameters.passClearance
+                        {
+                            continue
+                        }
+                        if !hypothesis.pending.contains(where: { $0.station == station }) {
+                            hypothesis.pending.append((station, position))
+                        }
                     }
                 }
             }
