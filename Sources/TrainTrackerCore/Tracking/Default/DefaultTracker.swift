@@ -151,6 +151,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     private var lastSpeed: MetersPerSecond = 0
     /// The phone's usual wait between fixes (a running geometric mean), in seconds.
     private var cadence: Seconds = 1
+    private var intervals = 0
     private var leaderKey: Int?
     /// The line the last answer named first: kept first while the rider stands still.
     private var shownKey: Int?
@@ -180,7 +181,12 @@ public struct DefaultTracker: TrackingAlgorithm {
         let dt = lastFix.map { max(0.1, location.timestamp.seconds(since: $0.timestamp)) } ?? 1
         // A silence is a gap much longer than the phone's usual wait (judged before this gap counts).
         let silent = max(parameters.silentGap, parameters.silenceOverCadence * cadence)
-        if lastFix != nil { cadence = Double.exp(0.9 * Double.log(cadence) + 0.1 * Double.log(min(dt, 300))) }
+        if lastFix != nil {
+            // The mean of the logarithms over the first ten waits, then a running one.
+            intervals += 1
+            let weight = max(0.1, 1 / Double(intervals))
+            cadence = Double.exp((1 - weight) * Double.log(cadence) + weight * Double.log(min(dt, 300)))
+        }
         let wasWalking = motion.isWalking
         let change = motion.update(location)
         let stopped = motion.isStopped
