@@ -96,6 +96,30 @@ import TrainTrackerTestSupport
         #expect(lines.count < 40, "one line per change, not per fix")
     }
 
+    @Test func explainSaysWhyTermByTerm() throws {
+        let network = try Self.network.get()
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("sessions.sqlite")
+        let count = try writeToyokoSession(to: sessions, network: network)
+        let base = ["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--explain"]
+        let text = try ToolRunner.run(base + ["--format", "text", "--utc-offset", "+09:00"])
+        #expect(text.status == 0)
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        let explained = lines.filter { $0.hasPrefix("      ") }
+        #expect(!explained.isEmpty)
+        #expect(explained.contains { $0.contains("Toyoko Line → ") })
+        #expect(explained.contains { $0.contains("stops +") || $0.contains("stops -") })
+        let jsonl = try ToolRunner.run(base)
+        let objects = try jsonl.standardOutput.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == count)
+        let evidence = try #require(objects.last?["evidence"] as? [[String: Any]])
+        #expect(evidence.first?["railway"] as? String == "Tokyu.Toyoko")
+        #expect(evidence.first?["score"] as? Double == 0)
+        #expect((evidence.first?["terms"] as? [String: Double]).map { !$0.isEmpty } == true)
+    }
+
     @Test func aWesternOffsetIsTakenAsAValueNotAnOption() throws {
         let outcome = try replayText(utcOffset: "-07:00")
         #expect(outcome.status == 0, "\(outcome.standardError)")

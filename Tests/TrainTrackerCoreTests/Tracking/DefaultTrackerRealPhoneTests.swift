@@ -170,4 +170,42 @@ import Testing
             zip(fixes, unheld).contains { $0.timestamp > alighted && $0.timestamp < departure && $1.best?.railwayID != "East" },
             "without the rule the answer leaves the train before the next one moves")
     }
+
+    @Test func aSparsePhoneSeesTheStopsOfItsLocalTrain() throws {
+        // A local and an express line on one track; the local train, a fix every 10 s with
+        // speed and course. Its stops tell it from the express, which passes them.
+        let ride = try #require(
+            CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(
+                count: 1, seed: 21, filter: RideFilter(railways: [DemoNetwork.localID], stops: 6...8)
+            ).first)
+        let sparse = ride.fixes.filter { Int($0.location.timestamp.seconds(since: ride.start)) % 10 == 0 }
+        let model = TrackerModel(dataset: CaseGeneratorTests.dataset)
+        let score = Evaluator().score(fixes: sparse, truth: ride.truth, tracker: DefaultTracker(model: model))
+        #expect(score.scoredFixes > 20)
+        #expect(Double(score.railwayCorrect) / Double(score.scoredFixes) > 0.95)
+        #expect(Double(score.nextStopCorrect) / Double(score.scoredFixes) > 0.9)
+    }
+
+    @Test func explainingSplitsEachScoreByTermAndChangesNoAnswer() throws {
+        let ride = try #require(
+            CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(
+                count: 1, seed: 4, filter: RideFilter(railways: [DemoNetwork.expressID], stops: 4...6)
+            ).first)
+        let model = TrackerModel(dataset: CaseGeneratorTests.dataset)
+        var plain = DefaultTracker(model: model)
+        var explaining = DefaultTracker(model: model)
+        explaining.explains = true
+        var seen = Set<EvidenceTerm>()
+        for fix in ride.fixes {
+            let answer = plain.process(fix.location)
+            let explained = explaining.process(fix.location)
+            #expect(answer == explained)
+            let explanation = explaining.explanation()
+            #expect(explanation.map(\.score) == explanation.map(\.score).sorted(by: >))
+            #expect(explanation.first.map { $0.score == 0 } ?? true, "the leader first, at 0")
+            for item in explanation { seen.formUnion(item.terms.map(\.term)) }
+        }
+        #expect(seen.isSuperset(of: [.position, .course, .stops, .traffic]), "\(seen)")
+        #expect(plain.explanation().isEmpty, "nothing is kept unless asked for")
+    }
 }

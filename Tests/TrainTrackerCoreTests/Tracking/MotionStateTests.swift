@@ -58,4 +58,40 @@ import Testing
         #expect(!state.isWalking)
         #expect(state.isStopped)
     }
+
+    @Test func aPhoneReportingEveryTenSecondsStopsAndLeaves() {
+        // Moving, three readings of 0 ten seconds apart (a 30 s dwell), moving again.
+        var state = MotionState()
+        let projection = LocalProjection(origin: origin)
+        let speeds: [Double] = [20, 20, 9, 0, 0, 0, 12, 20]
+        var changes: [MotionState.Change?] = []
+        var east = 0.0
+        for (index, speed) in speeds.enumerated() {
+            east += speed * 10
+            changes.append(
+                state.update(
+                    Location(
+                        coordinate: projection.coordinate(at: PlanarVector(east: east, north: 0)),
+                        timestamp: start.adding(Double(index) * 10), horizontalAccuracy: 8, speed: speed,
+                        course: speed > 1 ? 90 : nil)))
+        }
+        #expect(changes.contains { if case .started = $0 { true } else { false } }, "the dwell is a stop")
+        #expect(changes.contains { if case .ended(let duration) = $0 { duration >= 10 } else { false } })
+        #expect(!state.isStopped)
+    }
+
+    @Test func twoStillFixesWithoutSpeedAMinuteApartAreAStop() {
+        var state = MotionState()
+        let projection = LocalProjection(origin: origin)
+        let positions: [Double] = [0, 600, 1_200, 1_205, 1_203, 1_900]
+        let changes = positions.enumerated().map { index, east in
+            state.update(
+                Location(
+                    coordinate: projection.coordinate(at: PlanarVector(east: east, north: 0)),
+                    timestamp: start.adding(Double(index) * 40), horizontalAccuracy: 15))
+        }
+        #expect(changes.prefix(3).allSatisfy { $0 == nil })
+        #expect(changes.contains { if case .started = $0 { true } else { false } })
+        #expect(changes.last.map { if case .ended = $0 { true } else { false } } == true)
+    }
 }
