@@ -254,6 +254,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         // Evidence per second of riding: a fix speaks for the seconds since the previous one.
         let span = lastFix == nil ? 1 : min(dt, parameters.positionMemory)
         let moved = parameters.positionWeight * span * (stopped ? 0.1 : min(1, max(0.15, speed / 8)))
+        // How much of each line's map offset carries over the distance travelled since the last fix.
+        let offsetKeep = stopped ? 1 : Double.exp(-speed * dt / max(parameters.mapOffsetLength, 1))
         var list = hypotheses  // taken out, so that updating them copies nothing
         hypotheses = []
         for index in list.indices {
@@ -278,8 +280,7 @@ public struct DefaultTracker: TrackingAlgorithm {
                 // correlated error does not swing the evidence between two close tracks.
                 // Against where this line's trains run, as its fixes have shown: the drawn track
                 // plus a slowly changing offset to one side.
-                list[index].offset.travel(
-                    stopped ? 0 : speed * dt, correlationLength: parameters.mapOffsetLength, spread: parameters.mapOffsetSpread)
+                list[index].offset.relax(keeping: offsetKeep, spread: parameters.mapOffsetSpread)
                 let (residual, spread) = list[index].offset.residual(place.lateral, sigma: accuracy)
                 let z = abs(residual) / spread
                 list[index].charge(

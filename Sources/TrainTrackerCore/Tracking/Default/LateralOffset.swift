@@ -21,7 +21,12 @@ struct LateralOffset: Sendable, Hashable {
     /// The train travelled `distance` metres: the offset there is less tied to the one here.
     mutating func travel(_ distance: Meters, correlationLength: Meters, spread: Meters) {
         guard distance > 0, correlationLength > 0 else { return }
-        let keep = Double.exp(-distance / correlationLength)
+        relax(keeping: Double.exp(-distance / correlationLength), spread: spread)
+    }
+
+    /// The same with `keep = exp(-distance / correlationLength)` worked out once for every line.
+    mutating func relax(keeping keep: Double, spread: Meters) {
+        guard keep < 1 else { return }
         mean *= keep
         variance = keep * keep * variance + (1 - keep * keep) * spread * spread
     }
