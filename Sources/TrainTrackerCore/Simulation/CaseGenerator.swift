@@ -154,8 +154,8 @@ public struct CaseGenerator: Sendable {
         let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
         let start = day.midnight(utcOffset: dataset.timetable.utcOffset).adding(scheduledDeparture - plan.departureOffset)
         let sessionID = "\(idPrefix)\(filter.name.map { "\($0)-" } ?? "")\(String(index + 1).leftPadded(3))-\(train.id)"
-        let railwayTruth = FocusTruth(stations: Array(zip(stationIDs, positions)).map { ($0.0, $0.1) }, walk: walk)
-        let stopTruth = FocusTruth(stations: stretch.map { ($0.stationID, positionOf[$0.stationID] ?? 0) }, walk: walk)
+        let railwayTruth = FocusRule(stations: Array(zip(stationIDs, positions)).map { ($0.0, $0.1) }, walk: walk)
+        let stopTruth = FocusRule(stations: stretch.map { ($0.stationID, positionOf[$0.stationID] ?? 0) }, walk: walk)
         let stationCoordinates = network.stations(of: railway)
         var phone = Phone(model: phone, seed: seed)
         var fixes: [RecordedFix] = []

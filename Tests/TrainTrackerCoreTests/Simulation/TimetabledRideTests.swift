@@ -87,14 +87,14 @@ import Testing
     }
 
     @Test func theTrueFocusFollowsTheNowSoonNextRule() {
-        let truth = FocusTruth(
+        let truth = FocusRule(
             stations: [("A", 0), ("B", 1_000), ("C", 2_000)], walk: TrackWalk(length: 2_000, isLoop: false, sign: 1))
         #expect(truth.focus(at: 150)! == ("A", .now))
         #expect(truth.focus(at: 300)! == ("B", .next))
         #expect(truth.focus(at: 550)! == ("B", .soon))
         #expect(truth.focus(at: 900)! == ("B", .now))
         #expect(truth.focus(at: 1_990)! == ("C", .now))
-        let backwards = FocusTruth(stations: [("A", 0), ("B", 1_000)], walk: TrackWalk(length: 1_000, isLoop: false, sign: -1))
+        let backwards = FocusRule(stations: [("A", 0), ("B", 1_000)], walk: TrackWalk(length: 1_000, isLoop: false, sign: -1))
         #expect(backwards.focus(at: 700)! == ("A", .next))
         #expect(backwards.focus(at: 450)! == ("A", .soon))
     }

@@ -771,7 +771,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         let positions = model.network.stationAlongTrack[hypothesis.key / 2]
         var best: (station: Int, position: Meters, ahead: Meters)?
         for (index, position) in positions.enumerated() where hypothesis.stopChance[index] >= 0.5 {
-            let here = hypothesis.walk.separation(along, position) <= FocusTruth.nowRadius
+            let here = hypothesis.walk.separation(along, position) <= FocusRule.nowRadius
             let ahead = here ? 0 : hypothesis.walk.distanceAhead(from: along, to: position)
             guard here || ahead > 0 else { continue }
             if best.map({ ahead < $0.ahead }) ?? true { best = (index, position, ahead) }
@@ -782,7 +782,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
     /// The same rule as the ground truth; past the last station, the last station is `now`.
     private func focus(of key: Int, walk: TrackWalk, at along: Meters) -> (station: Int, phase: FocusPhase) {
-        let focus = FocusTruth.focus(positions: model.network.stationAlongTrack[key / 2], walk: walk, at: along)
+        let focus = FocusRule.focus(positions: model.network.stationAlongTrack[key / 2], walk: walk, at: along)
         return focus.map { ($0.station, $0.phase) } ?? (0, .now)
     }
 

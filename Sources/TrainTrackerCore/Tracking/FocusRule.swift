@@ -1,0 +1,41 @@
+/// The focus rule: which station a rider is told about at a position along the track, and in
+/// which phase (`now` within 200 m, `soon` within 500 m before the next station ahead, `next`
+/// beyond). The tracker answers by it and the simulator's ground truth is written by it, so
+/// the two can never disagree on the rule itself.
+struct FocusRule: Sendable {
+    static let nowRadius: Meters = 200
+    static let soonDistance: Meters = 500
+
+    /// (station id, along-track position) in line order.
+    let stations: [(id: String, position: Meters)]
+    let walk: TrackWalk
+
+    /// The focus at `position`, or `nil` when no station lies ahead (past the last).
+    func focus(at position: Meters) -> (station: String, phase: FocusPhase)? {
+        guard let focus = Self.focus(positions: stations.map(\.position), walk: walk, at: position), !focus.pastTheEnd
+        else { return nil }
+        return (stations[focus.station].id, focus.phase)
+    }
+
+    /// The rule itself, over along-track station positions: the nearest station within 200 m
+    /// is `now`; else the next station ahead is `soon` within 500 m and `next` beyond. Past
+    /// the last station the nearest is `now`, with `pastTheEnd` set; `nil` without stations.
+    ///
+    /// - Complexity: O(n) in the number of stations.
+    static func focus(positions: [Meters], walk: TrackWalk, at along: Meters) -> (
+        station: Int, phase: FocusPhase, pastTheEnd: Bool
+    )? {
+        guard !positions.isEmpty else { return nil }
+        var nearest = (station: 0, separation: Double.infinity)
+        var next = (station: -1, ahead: Double.infinity)
+        for (index, position) in positions.enumerated() {
+            let separation = walk.separation(along, position)
+            if separation < nearest.separation { nearest = (index, separation) }
+            let ahead = walk.distanceAhead(from: along, to: position)
+            if ahead > 0, ahead < next.ahead { next = (index, ahead) }
+        }
+        if nearest.separation <= nowRadius { return (nearest.station, .now, false) }
+        guard next.station >= 0 else { return (nearest.station, .now, true) }
+        return (next.station, next.ahead <= soonDistance ? .soon : .next, false)
+    }
+}
