@@ -28,7 +28,7 @@ public struct EkiTracker: TrackingAlgorithm {
     private var directions: [TravelDirection?]
     /// The track edge nearest the previous fix, per railway (-1: none), to start the next search.
     private var nearestEdges: [Int32]
-    /// Per railway and direction (index `railway * 2 + direction`), created when first a candidate.
+    /// Per `LineDirection`, created when first a candidate.
     private var lines: [LineState?]
 
     /// A tracker with no history.
@@ -51,7 +51,7 @@ public struct EkiTracker: TrackingAlgorithm {
         let nearby = scoreProximity(location, projection: projection)
         updateDirections(location, projection: projection, nearby: nearby)
         let lineKeys = topProximityRailways().compactMap { railway in
-            directions[railway].map { Self.lineKey(railway: railway, direction: $0) }
+            directions[railway].map { LineDirection(railway: railway, direction: $0) }
         }
         if let course = location.courseVector {
             for key in lineKeys {
@@ -64,7 +64,6 @@ public struct EkiTracker: TrackingAlgorithm {
         return rankCandidates(lineKeys)
     }
 
-    private static func lineKey(railway: Int, direction: TravelDirection) -> Int { railway * 2 + direction.rawValue }
 
     // MARK: Step 1, railway: proximity scores
 
@@ -172,16 +171,18 @@ public struct EkiTracker: TrackingAlgorithm {
     }
 
     /// Step 1 of the focus station algorithm: assign the fix to at most one station of the line.
-    private mutating func record(_ location: Location, course: PlanarVector, projection: LocalProjection, lineKey: Int) {
-        let railway = lineKey / 2
-        let direction = TravelDirection(rawValue: lineKey % 2) ?? .ascending
+    private mutating func record(
+        _ location: Location, course: PlanarVector, projection: LocalProjection, lineKey: LineDirection
+    ) {
+        let railway = lineKey.railway
+        let direction = lineKey.direction
         let coordinates = network.stationCoordinates[railway]
         let terminal = terminal(railway: railway, direction: direction)
         let time = location.timestamp
         let isStopped = location.speed.map { $0 <= parameters.stoppedSpeed } ?? false
         // Taken out of the array while it is updated, so its storage is not copied.
-        var line = lines[lineKey] ?? LineState(stationCount: coordinates.count)
-        lines[lineKey] = nil
+        var line = lines[line: lineKey] ?? LineState(stationCount: coordinates.count)
+        lines[line: lineKey] = nil
         var placed = false
         var departureCandidate: (station: Int, distance: Meters)?
         // Stations earlier in travel order claim the fix first.
@@ -229,18 +230,18 @@ public struct EkiTracker: TrackingAlgorithm {
             line.stations[candidate.station] = StationLog(departure: time, phase: line.stations[candidate.station].phase)
             line.departedStations = 1
         }
-        lines[lineKey] = line
+        lines[line: lineKey] = line
     }
 
     /// Steps 2 and 3 of the focus station algorithm for one line.
-    private mutating func updatePhasesAndFocus(lineKey: Int) {
-        guard var line = lines[lineKey] else { return }
-        lines[lineKey] = nil
-        let railway = lineKey / 2
-        let direction = TravelDirection(rawValue: lineKey % 2) ?? .ascending
+    private mutating func updatePhasesAndFocus(lineKey: LineDirection) {
+        guard var line = lines[line: lineKey] else { return }
+        lines[line: lineKey] = nil
+        let railway = lineKey.railway
+        let direction = lineKey.direction
         updatePhases(&line, terminal: terminal(railway: railway, direction: direction))
         updateFocus(&line, railway: railway, direction: direction)
-        lines[lineKey] = line
+        lines[line: lineKey] = line
     }
 
     /// Step 2: turn each station's history into a phase, forward transitions only.
@@ -279,19 +280,19 @@ public struct EkiTracker: TrackingAlgorithm {
     // MARK: Step 4, ranking
 
     /// Scores the candidate lines with their penalties and describes those with a focus.
-    private func rankCandidates(_ lineKeys: [Int]) -> TrackingResult {
-        let scored = lineKeys.map { key -> (key: Int, score: Double) in
-            let line = lines[key]
+    private func rankCandidates(_ lineKeys: [LineDirection]) -> TrackingResult {
+        let scored = lineKeys.map { key -> (key: LineDirection, score: Double) in
+            let line = lines[line: key]
             let penalty =
                 Double(line?.passedStations ?? 0) * parameters.passedStationPenalty
                 + Double(line?.strayStops ?? 0) * parameters.strayStopPenalty
-            return (key, proximityScores[key / 2] - penalty)
+            return (key, proximityScores[key.railway] - penalty)
         }
         .sorted { $0.score != $1.score ? $0.score > $1.score : $0.key < $1.key }
         let candidates = scored.compactMap { key, score -> TrackingCandidate? in
-            guard let focus = lines[key]?.focus else { return nil }
-            let railwayIndex = key / 2
-            let direction = TravelDirection(rawValue: key % 2) ?? .ascending
+            guard let focus = lines[line: key]?.focus else { return nil }
+            let railwayIndex = key.railway
+            let direction = key.direction
             let railway = network.railways[railwayIndex]
             let stationIndices = network.railwayStations[railwayIndex]
             var later: [String] = []

@@ -152,9 +152,9 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// The phone's usual wait between fixes (a running geometric mean), in seconds.
     private var cadence: Seconds = 1
     private var intervals = 0
-    private var leaderKey: Int?
+    private var leaderLine: LineDirection?
     /// The line the last answer named first: kept first while the rider stands still.
-    private var shownKey: Int?
+    private var shownLine: LineDirection?
     /// Whether each hypothesis keeps what each kind of evidence added at the latest fix
     /// (`explanation()`); off by default, as it costs a little per fix.
     public var explains = false
@@ -236,21 +236,21 @@ public struct DefaultTracker: TrackingAlgorithm {
         for hypothesis in hypotheses { leaderScore = max(leaderScore, hypothesis.score) }
         for item in near {
             for direction in TravelDirection.allCases {
-                let key = item.railway * 2 + direction.rawValue
-                guard slots[key] < 0 else { continue }
-                slots[key] = Int32(hypotheses.count)
+                let line = LineDirection(railway: item.railway, direction: direction)
+                guard slots[line: line] < 0 else { continue }
+                slots[line: line] = Int32(hypotheses.count)
                 hypotheses.append(
                     Hypothesis(
-                        key: key, score: leaderScore - parameters.switchCost,
-                        offset: LateralOffset(spread: parameters.mapOffsetSpread), patternWeights: model.patternPriors[key],
-                        stopChance: model.initialStopChance[key],
+                        line: line, score: leaderScore - parameters.switchCost,
+                        offset: LateralOffset(spread: parameters.mapOffsetSpread), patternWeights: model.patternPriors[line: line],
+                        stopChance: model.initialStopChance[line: line],
                         walk: TrackWalk(railway: model.network.railways[item.railway], direction: direction)))
                 if explains { hypotheses[hypotheses.count - 1].evidence = Array(repeating: 0, count: EvidenceTerm.allCases.count) }
             }
         }
 
         // Viterbi step: any hypothesis may take over from the leader at a cost.
-        let leaderRailway = leaderKey.map { $0 / 2 }
+        let leaderRailway = leaderLine?.railway
         // Evidence per second of riding: a fix speaks for the seconds since the previous one.
         let span = lastFix == nil ? 1 : min(dt, parameters.positionMemory)
         let moved = parameters.positionWeight * span * (stopped ? 0.1 : min(1, max(0.15, speed / 8)))
@@ -259,7 +259,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         var list = hypotheses  // taken out, so that updating them copies nothing
         hypotheses = []
         for index in list.indices {
-            let railway = list[index].key / 2
+            let railway = list[index].line.railway
             // Through service changes railway where one line ends: near a terminal of either.
             let linked = leaderRailway.map { model.throughService[$0].contains(railway) } == true
             let atBoundary =
@@ -329,11 +329,11 @@ public struct DefaultTracker: TrackingAlgorithm {
         list.removeAll { $0.missed > 30 && $0.score - best < -parameters.switchCost - 1 }
         for index in list.indices {
             list[index].score -= best
-            slots[list[index].key] = Int32(index)
+            slots[line: list[index].line] = Int32(index)
         }
         for key in slots.indices where slots[key] >= 0 {
             let slot = Int(slots[key])
-            if slot >= list.count || list[slot].key != key { slots[key] = -1 }
+            if slot >= list.count || list[slot].line.index != key { slots[key] = -1 }
         }
         hypotheses = list
         lastFix = location
@@ -341,9 +341,9 @@ public struct DefaultTracker: TrackingAlgorithm {
         // new line is taken only once the train moves on it.
         // (A rider walking to another platform is standing as far as trains go.)
         let standing = parameters.holdsLineWhileStanding && (stopped || speed < MotionState.walkingSpeeds.upperBound)
-        let (result, shown) = answer(at: location.timestamp, speed: speed, estimated: false, held: standing ? shownKey : nil)
-        shownKey = shown
-        leaderKey = hypotheses.max { $0.score < $1.score }?.key
+        let (result, shown) = answer(at: location.timestamp, speed: speed, estimated: false, held: standing ? shownLine : nil)
+        shownLine = shown
+        leaderLine = hypotheses.max { $0.score < $1.score }?.line
         return result
     }
 
@@ -356,11 +356,11 @@ public struct DefaultTracker: TrackingAlgorithm {
         let shares = hypotheses.map { total > 0 ? Double.exp($0.score) / total : 0 }
         for index in hypotheses.indices {
             var hypothesis = hypotheses[index]
-            let reverse = slots[hypothesis.key ^ 1]
+            let reverse = slots[line: hypothesis.line.reversed]
             let left = shares[index] + (reverse >= 0 ? parameters.walkedBackShare * shares[Int(reverse)] : 0)
             hypothesis.charge(.leaving, -parameters.walkedAwayPenalty * left + hypothesis.trafficPrior - hypothesis.score)
-            hypothesis.patternWeights = model.patternPriors[hypothesis.key]
-            hypothesis.stopChance = model.initialStopChance[hypothesis.key]
+            hypothesis.patternWeights = model.patternPriors[line: hypothesis.line]
+            hypothesis.stopChance = model.initialStopChance[line: hypothesis.line]
             hypothesis.trainTypeID = nil
             hypothesis.pending = []
             hypothesis.progressAnchor = nil
@@ -375,10 +375,10 @@ public struct DefaultTracker: TrackingAlgorithm {
     public func explanation(limit: Int = 8) -> [EvidenceExplanation] {
         let network = model.network
         return hypotheses.filter { $0.evidence != nil }.sorted { $0.score > $1.score }.prefix(limit).map { hypothesis in
-            let railway = network.railways[hypothesis.key / 2]
+            let railway = network.railways[hypothesis.line.railway]
             let terms = zip(EvidenceTerm.allCases, hypothesis.evidence ?? []).filter { $0.1 != 0 }.map { ($0.0, $0.1) }
             return EvidenceExplanation(
-                railwayID: railway.id, directionName: hypothesis.key % 2 == 0 ? railway.ascendingName : railway.descendingName,
+                railwayID: railway.id, directionName: railway.name(of: hypothesis.line.direction),
                 score: hypothesis.score, terms: terms)
         }
     }
@@ -397,7 +397,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     public mutating func estimate(at time: Timestamp) -> TrackingResult {
         guard let last = lastFix else { return TrackingResult(candidates: []) }
         let elapsed = time.seconds(since: last.timestamp)
-        let held = parameters.holdsLineWhileStanding && motion.isStopped ? shownKey : nil
+        let held = parameters.holdsLineWhileStanding && motion.isStopped ? shownLine : nil
         guard elapsed > parameters.staleAfter else { return answer(at: time, speed: lastSpeed, estimated: false, held: held).result }
         var projected = self
         for index in projected.hypotheses.indices {
@@ -482,7 +482,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         let (low, high) = walk.sign > 0 ? (start, end) : (end, start)
         // Beyond the end of the line the train was at its terminal: above ground or not, as the track there.
         let (from, to) = (max(low, 0), min(high, walk.length))
-        let underground = from <= to ? model.undergroundLength(railway: hypothesis.key / 2, from: from, to: to) : 0
+        let underground = from <= to ? model.undergroundLength(railway: hypothesis.line.railway, from: from, to: to) : 0
         let surfaceMinutes = dt / 60 * max(0, 1 - underground / max(to - from, 1))
         hypothesis.charge(.silence, -min(parameters.silentSurfaceCap, parameters.silentSurfaceCost * surfaceMinutes))
     }
@@ -494,7 +494,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         guard model.hasTimetable, parameters.trafficPriorWeight > 0, let along = hypothesis.along else { return }
         // Still between the same two stations: nothing changes.
         if hypothesis.trafficStretch.contains(along) { return }
-        let railway = hypothesis.key / 2
+        let railway = hypothesis.line.railway
         let order = model.stationOrder[railway]
         guard order.count >= 2 else { return }
         var segment = order.partitioningIndex { $0.position > along } - 1
@@ -504,7 +504,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             segment = model.network.isLoop[railway] ? order.count - 1 : min(max(segment, 0), order.count - 2)
             hypothesis.trafficStretch = 0..<0
         }
-        let term = parameters.trafficPriorWeight * model.segmentTraffic[hypothesis.key][segment]
+        let term = parameters.trafficPriorWeight * model.segmentTraffic[line: hypothesis.line][segment]
         hypothesis.charge(.traffic, term - hypothesis.trafficPrior)
         hypothesis.trafficPrior = term
     }
@@ -520,7 +520,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     ) {
         guard let along = hypothesis.along else { return }
         let afterGap = dt > parameters.departureGap
-        let railway = hypothesis.key / 2
+        let railway = hypothesis.line.railway
         // Stations crossed since the last fix wait until the train is well past them.
         // (Lists are read in place, only where needed: this runs per hypothesis per fix.)
         if let previous = hypothesis.previousAlong {
@@ -608,7 +608,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// Evidence from stopping at, or passing, station `station`: the likelihood under the
     /// hypothesis's service patterns, which are re-weighted by it.
     private func event(_ hypothesis: inout Hypothesis, station: Int, stopped: Bool) {
-        let patterns = model.patterns[hypothesis.key]
+        let patterns = model.patterns[line: hypothesis.line]
         let mismatch = model.hasTimetable ? parameters.patternMismatch : parameters.untimedPassProbability
         var total = -Double.infinity
         for (index, pattern) in patterns.enumerated() {
@@ -628,8 +628,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         // The hypothesis gains the mixture's likelihood; the weights (a log posterior) are renormalised.
         hypothesis.charge(.stops, total)
         for index in hypothesis.patternWeights.indices { hypothesis.patternWeights[index] -= total }
-        hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
-        hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
+        hypothesis.stopChance = model.stopChance(line: hypothesis.line, weights: hypothesis.patternWeights)
+        hypothesis.trainTypeID = model.trainType(line: hypothesis.line, weights: hypothesis.patternWeights)
     }
 
     /// Evidence from the time a train leaves a station, by following the line's scheduled
@@ -645,7 +645,7 @@ public struct DefaultTracker: TrackingAlgorithm {
     private func departureEvidence(_ hypothesis: inout Hypothesis, station: Int, at time: Timestamp) {
         guard model.hasTimetable else { return }
         let local = time.secondsSince1970 + model.utcOffset
-        let trips = model.trips[hypothesis.key]
+        let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
         let window = Self.candidateWindow
@@ -655,7 +655,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             let midnight = Double(day.daysSince1970) * 86_400
             let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
             var count = Array(repeating: 0, count: patternCount)
-            let scheduled = model.departures[hypothesis.key][station]
+            let scheduled = model.departures[line: hypothesis.line][station]
             for previousDay in [false, true] {
                 let origin = previousDay ? midnight - 86_400 : midnight
                 let clock = local - origin
@@ -722,8 +722,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         let evidence = total + Double.log(window)
         hypothesis.charge(.departures, min(parameters.departureEvidenceCap, max(-parameters.departureEvidenceCap, evidence)))
         for pattern in hypothesis.patternWeights.indices { hypothesis.patternWeights[pattern] -= total }
-        hypothesis.stopChance = model.stopChance(key: hypothesis.key, weights: hypothesis.patternWeights)
-        hypothesis.trainTypeID = model.trainType(key: hypothesis.key, weights: hypothesis.patternWeights)
+        hypothesis.stopChance = model.stopChance(line: hypothesis.line, weights: hypothesis.patternWeights)
+        hypothesis.trainTypeID = model.trainType(line: hypothesis.line, weights: hypothesis.patternWeights)
     }
 
     /// Candidates for the first departure: trains due from 30 minutes ago to 2 minutes ahead.
@@ -768,7 +768,7 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     /// The next station at or ahead of `along` where the hypothesis's train more likely stops than not.
     private func nextStop(of hypothesis: Hypothesis, from along: Meters) -> (station: Int, position: Meters)? {
-        let positions = model.network.stationAlongTrack[hypothesis.key / 2]
+        let positions = model.network.stationAlongTrack[hypothesis.line.railway]
         var best: (station: Int, position: Meters, ahead: Meters)?
         for (index, position) in positions.enumerated() where hypothesis.stopChance[index] >= 0.5 {
             let here = hypothesis.walk.separation(along, position) <= FocusRule.nowRadius
@@ -781,20 +781,20 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
     /// The same rule as the ground truth; past the last station, the last station is `now`.
-    private func focus(of key: Int, walk: TrackWalk, at along: Meters) -> (station: Int, phase: FocusPhase) {
-        let focus = FocusRule.focus(positions: model.network.stationAlongTrack[key / 2], walk: walk, at: along)
+    private func focus(of line: LineDirection, walk: TrackWalk, at along: Meters) -> (station: Int, phase: FocusPhase) {
+        let focus = FocusRule.focus(positions: model.network.stationAlongTrack[line.railway], walk: walk, at: along)
         return focus.map { ($0.station, $0.phase) } ?? (0, .now)
     }
 
-    /// The ranked answer, `held` (a key) first if it is still a placed hypothesis, and the key
-    /// of the first candidate.
-    private func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool, held: Int?) -> (
-        result: TrackingResult, bestKey: Int?
+    /// The ranked answer, `held` first if it is still a placed hypothesis, and the line of the
+    /// first candidate.
+    private func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool, held: LineDirection?) -> (
+        result: TrackingResult, bestLine: LineDirection?
     ) {
         // Equal evidence (shared track, no telling stop yet): the busier line first.
         // Fields read in place, by index: copying a hypothesis retains each of its lists.
         let rank = { (index: Int) in
-            self.hypotheses[index].score + self.parameters.priorWeight * self.model.logPrior[self.hypotheses[index].key]
+            self.hypotheses[index].score + self.parameters.priorWeight * self.model.logPrior[line: self.hypotheses[index].line]
         }
         var top: [Int] = []
         var normaliser = 0.0
@@ -802,14 +802,14 @@ public struct DefaultTracker: TrackingAlgorithm {
             normaliser += Double.exp(hypotheses[index].score)
             let value = rank(index)
             guard top.count < 8 || value > rank(top[top.count - 1]) else { continue }
-            let key = hypotheses[index].key
+            let line = hypotheses[index].line
             let position =
-                top.firstIndex { value > rank($0) || (value == rank($0) && key < hypotheses[$0].key) } ?? top.count
+                top.firstIndex { value > rank($0) || (value == rank($0) && line < hypotheses[$0].line) } ?? top.count
             top.insert(index, at: position)
             if top.count > 8 { top.removeLast() }
         }
-        if let held, slots[held] >= 0, hypotheses[Int(slots[held])].along != nil {
-            let index = Int(slots[held])
+        if let held, slots[line: held] >= 0, hypotheses[Int(slots[line: held])].along != nil {
+            let index = Int(slots[line: held])
             top.removeAll { $0 == index }
             top.insert(index, at: 0)
             if top.count > 8 { top.removeLast() }
@@ -819,15 +819,15 @@ public struct DefaultTracker: TrackingAlgorithm {
         candidates.reserveCapacity(top.count)
         for index in top {
             guard let along = hypotheses[index].along else { continue }
-            let key = hypotheses[index].key
-            let railwayIndex = key / 2
+            let line = hypotheses[index].line
+            let railwayIndex = line.railway
             // Fields read in place: copying a whole Railway costs a dozen reference counts.
             let isLoop = network.isLoop[railwayIndex]
-            let direction = TravelDirection(rawValue: key % 2) ?? .ascending
+            let direction = line.direction
             let stationIndices = network.railwayStations[railwayIndex]
             let count = stationIndices.count
             let walk = hypotheses[index].walk
-            let focus = focus(of: key, walk: walk, at: along)
+            let focus = focus(of: line, walk: walk, at: along)
             let isBest = index == top.first
             // The stations after the focus, for the best candidate (the others name their focus only).
             var later: [String] = []
@@ -860,13 +860,14 @@ public struct DefaultTracker: TrackingAlgorithm {
                     trainTypeID: isBest ? hypotheses[index].trainTypeID : nil,
                     confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil))
         }
-        return (TrackingResult(candidates: candidates, estimated: estimated), top.first.map { hypotheses[$0].key })
+        return (TrackingResult(candidates: candidates, estimated: estimated), top.first.map { hypotheses[$0].line })
     }
 }
 
 /// One (railway, direction) the train may be on.
 struct Hypothesis: Sendable {
-    let key: Int
+    /// The railway and direction it stands for.
+    let line: LineDirection
     var score: Double
     /// Log posterior of each service pattern, normalised.
     var patternWeights: [Double]
@@ -894,8 +895,10 @@ struct Hypothesis: Sendable {
     /// The stretch between two stations that prior belongs to.
     var trafficStretch: Range<Meters> = 0..<0
 
-    init(key: Int, score: Double, offset: LateralOffset, patternWeights: [Double], stopChance: [Double], walk: TrackWalk) {
-        self.key = key
+    init(
+        line: LineDirection, score: Double, offset: LateralOffset, patternWeights: [Double], stopChance: [Double], walk: TrackWalk
+    ) {
+        self.line = line
         self.score = score
         self.offset = offset
         self.patternWeights = patternWeights

@@ -126,7 +126,7 @@ public struct TrackerModel: Sendable {
     public let network: RailwayNetwork
     /// Whether patterns come from a timetable.
     public let hasTimetable: Bool
-    /// `patterns[railway * 2 + direction]`.
+    /// `patterns[line]`, one list per `LineDirection`.
     let patterns: [[ServicePattern]]
     /// Log prior of each railway and direction: how many trains run it.
     let logPrior: [Double]
@@ -195,9 +195,9 @@ public struct TrackerModel: Sendable {
             if let first = stops.firstIndex(of: true), let last = stops.lastIndex(of: true), !network.isLoop[railway] {
                 for slot in first...last { runs[slot] = true }
             }
-            let key = railway * 2 + direction.rawValue
-            collected[key].append((stops, runs, train.trainTypeID))
-            collectedTrains[key].append(trainIndex)
+            let line = LineDirection(railway: railway, direction: direction)
+            collected[line: line].append((stops, runs, train.trainTypeID))
+            collectedTrains[line: line].append(trainIndex)
         }
         utcOffset = dataset.timetable.utcOffset
         terminals = network.railways.enumerated().map { index, railway in
@@ -207,10 +207,10 @@ public struct TrackerModel: Sendable {
         var patterns: [[ServicePattern]] = []
         var logPrior: [Double] = []
         var patternOfTrain = Array(repeating: Int32(-1), count: dataset.timetable.trains.count)
-        for key in 0..<(railwayCount * 2) {
-            let stationCount = network.railways[key / 2].stationIDs.count
-            var (list, patternOf) = ServicePattern.merging(collected[key], limit: Self.maximumPatterns)
-            for (train, pattern) in zip(collectedTrains[key], patternOf) { patternOfTrain[train] = Int32(pattern) }
+        for line in LineDirection.all(railwayCount: railwayCount) {
+            let stationCount = network.railways[line.railway].stationIDs.count
+            var (list, patternOf) = ServicePattern.merging(collected[line: line], limit: Self.maximumPatterns)
+            for (train, pattern) in zip(collectedTrains[line: line], patternOf) { patternOfTrain[train] = Int32(pattern) }
             let trains = list.reduce(0) { $0 + $1.trains }
             if list.isEmpty {
                 let everywhere = Array(repeating: true, count: stationCount)
@@ -220,8 +220,8 @@ public struct TrackerModel: Sendable {
             logPrior.append(dataset.timetable.trains.isEmpty ? 0 : Double.log1p(Double(trains)))
         }
         // Departures by station, each with its trip.
-        var departures = (0..<(railwayCount * 2)).map { key in
-            Array(repeating: [(time: Double, trip: Int32)](), count: network.railways[key / 2].stationIDs.count)
+        var departures = LineDirection.all(railwayCount: railwayCount).map { line in
+            Array(repeating: [(time: Double, trip: Int32)](), count: network.railways[line.railway].stationIDs.count)
         }
         var trips = Array(repeating: [ScheduledTrip](), count: railwayCount * 2)
         let services = Array(Set(dataset.timetable.trains.map(\.service))).sorted()
@@ -230,7 +230,7 @@ public struct TrackerModel: Sendable {
             guard let railway = network.railwayIndex(id: train.railwayID),
                 let direction = network.railways[railway].direction(named: train.directionName)
             else { continue }
-            let key = railway * 2 + direction.rawValue
+            let key = LineDirection(railway: railway, direction: direction).index
             // A train leaves every station it calls at but its last.
             var calls: [(slot: Int32, time: Float)] = []
             for stop in train.stops.dropLast() {
@@ -268,11 +268,11 @@ public struct TrackerModel: Sendable {
             positions.enumerated().map { (position: $0.element, station: $0.offset) }.sorted { $0.position < $1.position }
         }
         self.stationOrder = stationOrder
-        segmentTraffic = collected.enumerated().map { key, trains in
-            let stations = stationOrder[key / 2].map(\.station)
+        segmentTraffic = zip(LineDirection.all(railwayCount: railwayCount), collected).map { line, trains in
+            let stations = stationOrder[line.railway].map(\.station)
             var counts = Array(repeating: 0, count: stations.count)
             // The last entry closes a loop; a line has one segment fewer than stations.
-            let segments = network.isLoop[key / 2] ? stations.count : stations.count - 1
+            let segments = network.isLoop[line.railway] ? stations.count : stations.count - 1
             for train in trains {
                 for index in 0..<max(segments, 0) {
                     let next = stations[(index + 1) % stations.count]
@@ -346,9 +346,9 @@ extension TrackerModel {
         return values.map { $0 / sum }
     }
 
-    /// The chance of a stop at each station of line `key` under pattern log weights `weights`.
-    func stopChance(key: Int, weights: [Double]) -> [Double] {
-        let patterns = self.patterns[key]
+    /// The chance of a stop at each station of `line` under pattern log weights `weights`.
+    func stopChance(line: LineDirection, weights: [Double]) -> [Double] {
+        let patterns = self.patterns[line: line]
         var chance = Array(repeating: 0.0, count: patterns.first?.stops.count ?? 0)
         for (pattern, probability) in zip(patterns, probabilities(weights)) {
             for (station, stops) in pattern.stops.enumerated() where stops { chance[station] += probability }
@@ -357,9 +357,9 @@ extension TrackerModel {
     }
 
     /// The train type at least 60 % of the pattern weight points to.
-    func trainType(key: Int, weights: [Double]) -> String? {
+    func trainType(line: LineDirection, weights: [Double]) -> String? {
         var byType: [String: Double] = [:]
-        for (pattern, probability) in zip(patterns[key], probabilities(weights)) {
+        for (pattern, probability) in zip(patterns[line: line], probabilities(weights)) {
             if let type = pattern.trainTypeID { byType[type, default: 0] += probability }
         }
         return byType.max { $0.value < $1.value }.flatMap { $0.value >= 0.6 ? $0.key : nil }
