@@ -34,11 +34,12 @@ struct SessionListing {
     }
 
     /// `GET /v1/sessions/{id}/results`: every fix (id, time, position, accuracy, speed,
-    /// course), the tracker's answer at it (the JSONL line of `replay`), and the stations of
-    /// every railway among the top three answers.
+    /// course), the tracker's answer at it (the JSONL line of `replay --explain`: with the
+    /// evidence of each hypothesis), and the stations of every railway among the top three answers.
     func results(of id: String) throws -> String {
         let (fixes, report) = try state.store.fixes(sessionID: id)
         var tracker = DefaultTracker(model: state.model)
+        tracker.explains = true
         var fixItems: [String] = []
         var resultItems: [String] = []
         fixItems.reserveCapacity(fixes.count)
@@ -55,7 +56,7 @@ struct SessionListing {
             object.number("speed", fix.location.speed)
             object.number("course", fix.location.course)
             fixItems.append(object.finish())
-            resultItems.append(result.jsonLine(sessionID: id, fix: fix))
+            resultItems.append(result.jsonLine(sessionID: id, fix: fix, evidence: tracker.explanation(limit: 8)))
         }
         let stations = railways.sorted().compactMap { stationList(of: $0) }
         return "{\"sessionID\":\(id.jsonQuoted),\"skipped\":\(report.skipped),\"fixes\":"

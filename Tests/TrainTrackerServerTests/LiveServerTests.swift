@@ -98,6 +98,11 @@ import TrainTrackerTestSupport
         #expect(dom.contains("class=\"headline\">Toyoko Line"))
         #expect(
             dom.contains("class=\"phase now\"") || dom.contains("class=\"phase soon\"") || dom.contains("class=\"phase next\""))
+        // With, per candidate, what each kind of evidence added at that fix.
+        #expect(dom.contains("and why (this fix, in nats)"))
+        let why = dom.components(separatedBy: "class=\"why\"").dropFirst().map { $0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" } }
+        #expect(!why.isEmpty)
+        #expect(why.contains { $0.contains("position") || $0.contains("course") || $0.contains("stops") }, "\(why)")
         // And a picture of it, for people.
         let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts")

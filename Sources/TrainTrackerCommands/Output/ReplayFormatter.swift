@@ -28,36 +28,8 @@ public struct ReplayFormatter: Sendable {
     public func jsonLine(
         sessionID: String, fix: RecordedFix, result: TrackingResult, evidence: [EvidenceExplanation]? = nil
     ) -> String {
-        let line = result.jsonLine(sessionID: sessionID, fix: fix)
-        guard let evidence, line.hasSuffix("}") else { return line }
-        return String(line.dropLast()) + ",\"evidence\":" + Self.json(evidence) + "}"
-    }
-
-    /// `[{"railway":…,"direction":…,"score":…,"terms":{"position":-0.4,…}},…]`, the leader first.
-    static func json(_ evidence: [EvidenceExplanation]) -> String {
-        let items = evidence.map { item in
-            let terms = item.terms.map { "\"\($0.term.rawValue)\":\(number($0.nats))" }.joined(separator: ",")
-            return "{\"railway\":\(quoted(item.railwayID)),\"direction\":\(quoted(item.directionName)),"
-                + "\"score\":\(number(item.score)),\"terms\":{\(terms)}}"
-        }
-        return "[" + items.joined(separator: ",") + "]"
-    }
-
-    private static func number(_ value: Double) -> String {
-        value.isFinite ? String(format: "%.3f", value) : "null"
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
+        guard let evidence else { return result.jsonLine(sessionID: sessionID, fix: fix) }
+        return result.jsonLine(sessionID: sessionID, fix: fix, evidence: evidence)
     }
 
     /// The readable answer of a candidate, e.g. `Toyoko Line → Yokohama  Soon: Tsunashima`,

@@ -36,3 +36,31 @@ extension TrackingResult {
         return object.finish()
     }
 }
+
+extension EvidenceExplanation {
+    /// `[{"railway":…,"direction":…,"score":…,"terms":{"position":-0.4,…}},…]`: the `evidence`
+    /// key that `replay --explain` and the Session Viewer's results add to a JSONL line.
+    ///
+    /// - Complexity: O(h) for the h hypotheses explained.
+    public static func json(_ explanation: [EvidenceExplanation]) -> String {
+        JSONObjectWriter.array(
+            explanation.map { item in
+                var object = JSONObjectWriter()
+                object.string("railway", item.railwayID)
+                object.string("direction", item.directionName)
+                object.number("score", item.score)
+                var terms = JSONObjectWriter()
+                for (term, nats) in item.terms { terms.number(term.rawValue, nats) }
+                object.raw("terms", terms.finish())
+                return object.finish()
+            })
+    }
+}
+
+extension TrackingResult {
+    /// `jsonLine(sessionID:fix:)` with the key `evidence` last: why each hypothesis stands where it does.
+    public func jsonLine(sessionID: String, fix: RecordedFix, evidence: [EvidenceExplanation]) -> String {
+        let line = jsonLine(sessionID: sessionID, fix: fix)
+        return String(line.dropLast()) + ",\"evidence\":" + EvidenceExplanation.json(evidence) + "}"
+    }
+}

@@ -264,9 +264,20 @@ function showAnswer(result, fix) {
     h("div", { className: "headline" }, `${railwayName(result.railway)} · ${result.direction}`, h("br"),
       `${phaseLabel}: ${stationName(result.station)}`),
     h("dl", {}, ...facts.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)])));
-  const rows = (result.candidates || []).map((candidate, rank) => h("tr", {},
-    h("td", {}, rank + 1), h("td", {}, railwayName(candidate.railway)), h("td", {}, candidate.direction),
-    h("td", {}, `${stationName(candidate.station)} (${candidate.phase})`), h("td", {}, Number(candidate.score).toFixed(2))));
+  // Why: what each kind of evidence added at this fix, per railway and direction (text only).
+  const evidence = new Map((Array.isArray(result.evidence) ? result.evidence : [])
+    .map((item) => [`${item.railway}\u0001${item.direction}`, item.terms || {}]));
+  const why = (candidate) => Object.entries(evidence.get(`${candidate.railway}\u0001${candidate.direction}`) || {})
+    .filter(([, nats]) => Math.abs(Number(nats)) >= 0.005)
+    .map(([term, nats]) => `${term} ${Number(nats) >= 0 ? "+" : ""}${Number(nats).toFixed(2)}`).join(" · ");
+  // Each candidate, and under it why (when this fix said anything about it).
+  const rows = (result.candidates || []).flatMap((candidate, rank) => {
+    const row = h("tr", {},
+      h("td", {}, rank + 1), h("td", {}, railwayName(candidate.railway)), h("td", {}, candidate.direction),
+      h("td", {}, `${stationName(candidate.station)} (${candidate.phase})`), h("td", {}, Number(candidate.score).toFixed(2)));
+    const text = why(candidate);
+    return text ? [row, h("tr", { className: "why-row" }, h("td", {}), h("td", { className: "why", colSpan: 4 }, text))] : [row];
+  });
   $("candidates").querySelector("tbody").replaceChildren(...rows);
   showStations(result);
 }
