@@ -418,8 +418,7 @@ public struct DefaultTracker: TrackingAlgorithm {
         _ hypothesis: inout Hypothesis, measured: Meters, distance: Meters, sigma: Meters, dt: Seconds, speed: MetersPerSecond,
         stopped: Bool, silentAfter: Seconds
     ) {
-        // A fix good enough to place the train: near this track, and not wildly inaccurate.
-        let placing = distance <= max(3 * sigma, 60) && sigma <= 150
+        let placing = Self.placesTheTrain(distance: distance, sigma: sigma)
         guard let along = hypothesis.along else {
             // A position is taken only from a fix good enough to place the train.
             if placing {
@@ -454,10 +453,16 @@ public struct DefaultTracker: TrackingAlgorithm {
         }
     }
 
+    /// Whether a fix `distance` from where the line's trains run, with error `sigma`, is good
+    /// enough to place the train: near this track, and not wildly inaccurate.
+    private static func placesTheTrain(distance: Meters, sigma: Meters) -> Bool {
+        distance <= max(3 * sigma, 60) && sigma <= 150
+    }
+
     /// Progress against the direction of travel counts against it: judged between fixes that
     /// place the train at least `progressSpan` apart, in sigmas of the two fixes' errors.
     private func progress(_ hypothesis: inout Hypothesis, measured: Meters, distance: Meters, sigma: Meters, at time: Timestamp) {
-        guard distance <= max(3 * sigma, 60), sigma <= 150 else { return }
+        guard Self.placesTheTrain(distance: distance, sigma: sigma) else { return }
         guard let anchor = hypothesis.progressAnchor else {
             hypothesis.progressAnchor = (time, measured, sigma)
             return
