@@ -33,6 +33,9 @@ public struct MapDistortion: Hashable, Sendable {
     /// The seed of every railway's offsets.
     public var seed: UInt64
 
+    /// `sampleSpacing`, at least a metre.
+    private var spacing: Meters { max(sampleSpacing, 1) }
+
     /// The model with the documented defaults.
     public init(seed: UInt64) { self.seed = seed }
 
@@ -53,7 +56,7 @@ public struct MapDistortion: Hashable, Sendable {
         let samples = swapped ? swappedOffsets(of: railway, in: network, plain: plain) : []
         let offsetAt = { (along: Meters) -> Meters in
             guard !samples.isEmpty else { return plain(along) }
-            let position = min(max(along / sampleSpacing, 0), Double(samples.count - 1))
+            let position = min(max(along / spacing, 0), Double(samples.count - 1))
             let low = Int(position.rounded(.down))
             let high = min(low + 1, samples.count - 1)
             let fraction = position - Double(low)
@@ -103,11 +106,12 @@ public struct MapDistortion: Hashable, Sendable {
     /// neighbour where there is one, blended into the plain offset elsewhere.
     private func swappedOffsets(of railway: Railway, in network: RailwayNetwork, plain: (Meters) -> Meters) -> [Meters] {
         let polyline = railway.track.polyline
-        let count = Int(polyline.length / sampleSpacing) + 1
+        // (Bounded: a sampling of zero metres or a continental track cannot trap.)
+        let count = Int(flooring: polyline.length / spacing, within: 0...1_000_000) + 1
         var targets: [Meters?] = []
         targets.reserveCapacity(count)
         for sample in 0..<count {
-            let along = Double(sample) * sampleSpacing
+            let along = Double(sample) * spacing
             let (point, course) = polyline.point(atAlongTrack: along)
             let projection = LocalProjection(origin: point)
             let left = PlanarVector(course: course - 90)
@@ -121,8 +125,8 @@ public struct MapDistortion: Hashable, Sendable {
             targets.append(nearest.map { $0.side + ($0.side >= 0 ? beyond : -beyond) })
         }
         // Blend: a moving average over `blendLength` of the target where there is one, the plain offset elsewhere.
-        let raw = targets.enumerated().map { $0.element ?? plain(Double($0.offset) * sampleSpacing) }
-        let half = max(1, Int(blendLength / sampleSpacing / 2))
+        let raw = targets.enumerated().map { $0.element ?? plain(Double($0.offset) * spacing) }
+        let half = max(1, Int(flooring: blendLength / spacing / 2, within: 0...1_000_000))
         var prefix = [0.0]
         for value in raw { prefix.append(prefix[prefix.count - 1] + value) }
         return raw.indices.map { index in
