@@ -103,7 +103,7 @@ import Testing
         let judged = fixes.count - 4
         #expect(direction(.init()) == judged)
         var blind = DefaultTracker.Parameters()
-        blind.progressWeight = 0
+        blind.progress.weight = 0
         #expect(direction(blind) < judged, "without progress between fixes the direction is a guess")
     }
 
@@ -127,7 +127,7 @@ import Testing
         }
         #expect(near(.init()) == late.count, "the stops decide once the map's offset is learnt")
         var rigid = DefaultTracker.Parameters()
-        rigid.mapOffsetLearning = 0
+        rigid.position.mapOffsetLearning = 0
         #expect(near(rigid) < late.count / 2, "a map taken as exact hands the ride to the nearer line")
     }
 

@@ -66,11 +66,3 @@ public struct EvidenceExplanation: Hashable, Sendable {
         hasher.combine(score)
     }
 }
-
-extension Hypothesis {
-    /// Adds `nats` of `term` to the score, and to the explanation when one is kept.
-    mutating func charge(_ term: EvidenceTerm, _ nats: Double) {
-        score += nats
-        if evidence != nil { evidence?[term.index] += nats }
-    }
-}

@@ -1,0 +1,101 @@
+extension DefaultTracker {
+    /// The fastest a train runs, for arrival times: 100 m/s (360 km/h), whatever a phone says.
+    static let fastestTrain: MetersPerSecond = 100
+
+    /// The next station at or ahead of `along` where the hypothesis's train more likely stops than not.
+    func nextStop(of hypothesis: Hypothesis, from along: Meters) -> (station: Int, position: Meters)? {
+        let positions = model.network.stationAlongTrack[hypothesis.line.railway]
+        var best: (station: Int, position: Meters, ahead: Meters)?
+        for (index, position) in positions.enumerated() where hypothesis.stopChance[index] >= 0.5 {
+            let here = hypothesis.walk.separation(along, position) <= FocusRule.nowRadius
+            let ahead = here ? 0 : hypothesis.walk.distanceAhead(from: along, to: position)
+            guard here || ahead > 0 else { continue }
+            if best.map({ ahead < $0.ahead }) ?? true { best = (index, position, ahead) }
+        }
+        return best.map { ($0.station, $0.position) }
+    }
+
+    /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
+    /// The same rule as the ground truth; past the last station, the last station is `now`.
+    private func focus(of line: LineDirection, walk: TrackWalk, at along: Meters) -> (station: Int, phase: FocusPhase) {
+        let focus = FocusRule.focus(positions: model.network.stationAlongTrack[line.railway], walk: walk, at: along)
+        return focus.map { ($0.station, $0.phase) } ?? (0, .now)
+    }
+
+    /// The ranked answer, `held` first if it is still a placed hypothesis, and the line of the
+    /// first candidate.
+    func answer(at time: Timestamp, speed: MetersPerSecond, estimated: Bool, held: LineDirection?) -> (
+        result: TrackingResult, bestLine: LineDirection?
+    ) {
+        // Equal evidence (shared track, no telling stop yet): the busier line first.
+        // Fields read in place, by index: copying a hypothesis retains each of its lists.
+        let rank = { (index: Int) in
+            self.hypotheses[index].score + self.parameters.priorWeight * self.model.logPrior[line: self.hypotheses[index].line]
+        }
+        var top: [Int] = []
+        var normaliser = 0.0
+        for index in hypotheses.indices where hypotheses[index].along != nil {
+            normaliser += Double.exp(hypotheses[index].score)
+            let value = rank(index)
+            guard top.count < 8 || value > rank(top[top.count - 1]) else { continue }
+            let line = hypotheses[index].line
+            let position =
+                top.firstIndex { value > rank($0) || (value == rank($0) && line < hypotheses[$0].line) } ?? top.count
+            top.insert(index, at: position)
+            if top.count > 8 { top.removeLast() }
+        }
+        if let held, slots[line: held] >= 0, hypotheses[Int(slots[line: held])].along != nil {
+            let index = Int(slots[line: held])
+            top.removeAll { $0 == index }
+            top.insert(index, at: 0)
+            if top.count > 8 { top.removeLast() }
+        }
+        let network = model.network
+        var candidates: [TrackingCandidate] = []
+        candidates.reserveCapacity(top.count)
+        for index in top {
+            guard let along = hypotheses[index].along else { continue }
+            let line = hypotheses[index].line
+            let railwayIndex = line.railway
+            // Fields read in place: copying a whole Railway costs a dozen reference counts.
+            let isLoop = network.isLoop[railwayIndex]
+            let direction = line.direction
+            let stationIndices = network.railwayStations[railwayIndex]
+            let count = stationIndices.count
+            let walk = hypotheses[index].walk
+            let focus = focus(of: line, walk: walk, at: along)
+            let isBest = index == top.first
+            // The stations after the focus, for the best candidate (the others name their focus only).
+            var later: [String] = []
+            var position = focus.station
+            while isBest, later.count < 2 {
+                let next = position + (direction == .ascending ? 1 : -1)
+                let wrapped = isLoop ? (next + count) % count : next
+                guard (0..<count).contains(wrapped), wrapped != focus.station else { break }
+                later.append(network.stations[stationIndices[wrapped]].id)
+                position = wrapped
+            }
+            let stop = isBest ? nextStop(of: hypotheses[index], from: along) : nil
+            var eta: Timestamp?
+            if let stop {
+                let distance = max(0, walk.distanceAhead(from: along, to: stop.position))
+                let cruise = min(max(speed, 12), Self.fastestTrain)
+                eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
+            }
+            let terminal = isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]
+            candidates.append(
+                TrackingCandidate(
+                    railwayID: network.railways[railwayIndex].id, direction: direction,
+                    directionName: direction == .ascending
+                        ? network.railways[railwayIndex].ascendingName : network.railways[railwayIndex].descendingName,
+                    destinationStationID: terminal.map { network.stations[$0].id },
+                    focusStationID: network.stations[stationIndices[focus.station]].id, phase: focus.phase,
+                    laterStationIDs: later,
+                    score: hypotheses[index].score, nextStopID: stop.map { network.stations[stationIndices[$0.station]].id },
+                    eta: eta,
+                    trainTypeID: isBest ? hypotheses[index].trainTypeID : nil,
+                    confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil))
+        }
+        return (TrackingResult(candidates: candidates, estimated: estimated), top.first.map { hypotheses[$0].line })
+    }
+}

@@ -1,0 +1,35 @@
+import RealModule
+
+/// Course: the phone's reported course against the track's, for the direction the hypothesis
+/// travels. `weight × (cos θ − 1)`: nothing when they agree, `−weight` at 90°, `−2 weight` at
+/// a reversal. Near a vertex of the drawn track (junctions and terminals kink) the neighbouring
+/// edges' courses count too, the best agreement winning, but never so as to hide a reversal.
+public struct CourseEvidence: Hashable, Sendable {
+    /// Nats at 90° between the course and the track.
+    public var weight = 1.5
+    /// Below this speed a phone's course is noise.
+    public var minimumSpeed: MetersPerSecond = 2
+    /// Agreement (a cosine) below which the neighbouring edges are asked too.
+    static let kinkAgreement = 0.9
+
+    /// The defaults.
+    public init() {}
+
+    /// Nats for a fix reporting `course` at `speed`, on a track of course `trackCourse` there
+    /// (`reversed` when the hypothesis runs against the track's drawn direction);
+    /// `neighbours` gives the courses of the edges either side. Nil when the fix says nothing.
+    public func nats(
+        course: Degrees?, speed: MetersPerSecond, trackCourse: Degrees, reversed: Bool, neighbours: () -> [Degrees]
+    ) -> Double? {
+        guard let course, speed > minimumSpeed else { return nil }
+        let flip: Degrees = reversed ? 180 : 0
+        var cosine = Double.cos((course - trackCourse - flip) * .pi / 180)
+        // A reversal is the other direction's evidence, not a kink.
+        if cosine < Self.kinkAgreement, cosine > -Self.kinkAgreement {
+            for other in neighbours() {
+                cosine = max(cosine, Double.cos((course - other - flip) * .pi / 180))
+            }
+        }
+        return weight * (cosine - 1)
+    }
+}

@@ -1,0 +1,97 @@
+import Algorithms
+import RealModule
+
+extension DepartureEvidence {
+    /// Evidence from the time the hypothesis's train left station `station` at `time`, by
+    /// following the line's scheduled trains (see the type's summary).
+    func observe(_ hypothesis: inout Hypothesis, model: TrackerModel, station: Int, at time: Timestamp) {
+        guard model.hasTimetable else { return }
+        let likelihood =
+            hypothesis.trips.isEmpty
+            ? firstDeparture(&hypothesis, model: model, station: station, at: time)
+            : laterDeparture(&hypothesis, model: model, station: station, at: time)
+        // Forget the candidates that no longer count.
+        let best = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
+        hypothesis.trips.removeAll { $0.logWeight < best - Self.forgetBelow }
+        if hypothesis.trips.count > Self.maximumTrips {
+            hypothesis.trips.sort { $0.logWeight > $1.logWeight }
+            hypothesis.trips.removeLast(hypothesis.trips.count - Self.maximumTrips)
+        }
+        let logDensity = hypothesis.weighPatterns(model: model) { Double.log(mixed(likelihood[$0])) }
+        hypothesis.charge(.departures, nats(logDensity: logDensity))
+    }
+
+    /// The first departure: which of the day's trains leave here about now? Each becomes a
+    /// candidate weighted by its delay's density; returns each pattern's mean density.
+    private func firstDeparture(_ hypothesis: inout Hypothesis, model: TrackerModel, station: Int, at time: Timestamp)
+        -> [Double]
+    {
+        let local = time.secondsSince1970 + model.utcOffset
+        let trips = model.trips[line: hypothesis.line]
+        let patternCount = hypothesis.patternWeights.count
+        var likelihood = Array(repeating: 0.0, count: patternCount)
+        let day = CivilDay(time, utcOffset: model.utcOffset)
+        let midnight = Double(day.daysSince1970) * 86_400
+        let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
+        var count = Array(repeating: 0, count: patternCount)
+        let scheduled = model.departures[line: hypothesis.line][station]
+        for previousDay in [false, true] {
+            let origin = previousDay ? midnight - 86_400 : midnight
+            let clock = local - origin
+            var index = scheduled.partitioningIndex { $0.time >= clock - Self.latestDelay }
+            while index < scheduled.count, scheduled[index].time <= clock - Self.earliestDelay {
+                let item = scheduled[index]
+                index += 1
+                let trip = trips[Int(item.trip)]
+                guard (previousDay ? running.yesterday : running.today)[Int(trip.service)] else { continue }
+                let pattern = Int(trip.pattern)
+                guard pattern < patternCount else { continue }
+                let delay = clock - item.time
+                let density = delayDensity(delay)
+                count[pattern] += 1
+                likelihood[pattern] += density
+                hypothesis.trips.append(
+                    TripCandidate(trip: item.trip, logWeight: Double.log(density), delay: delay, origin: origin))
+            }
+        }
+        for pattern in 0..<patternCount where count[pattern] > 0 {
+            likelihood[pattern] /= Double(count[pattern])
+        }
+        // Each of a pattern's trains is equally likely before its delay is seen.
+        for index in hypothesis.trips.indices {
+            let pattern = Int(trips[Int(hypothesis.trips[index].trip)].pattern)
+            hypothesis.trips[index].logWeight -= Double.log(Double(count[pattern]))
+        }
+        return likelihood
+    }
+
+    /// A later departure: how much did each candidate's delay change since the last? A
+    /// candidate that does not call here fades. Returns each pattern's weighted mean density.
+    private func laterDeparture(_ hypothesis: inout Hypothesis, model: TrackerModel, station: Int, at time: Timestamp)
+        -> [Double]
+    {
+        let local = time.secondsSince1970 + model.utcOffset
+        let trips = model.trips[line: hypothesis.line]
+        let patternCount = hypothesis.patternWeights.count
+        var likelihood = Array(repeating: 0.0, count: patternCount)
+        var mass = Array(repeating: 0.0, count: patternCount)
+        let top = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
+        for index in hypothesis.trips.indices {
+            let candidate = hypothesis.trips[index]
+            let trip = trips[Int(candidate.trip)]
+            let pattern = Int(trip.pattern)
+            let weight = Double.exp(candidate.logWeight - top)
+            var density = missedCallDensity / Self.window
+            if let scheduled = trip.departure(at: station) {
+                let delay = local - candidate.origin - scheduled
+                density = delayChangeDensity(delay - candidate.delay)
+                hypothesis.trips[index].delay = delay
+            }
+            mass[pattern] += weight
+            likelihood[pattern] += weight * density
+            hypothesis.trips[index].logWeight += Double.log(density) - top
+        }
+        for pattern in 0..<patternCount where mass[pattern] > 0 { likelihood[pattern] /= mass[pattern] }
+        return likelihood
+    }
+}

@@ -1,0 +1,74 @@
+import RealModule
+
+/// Departure times: the time a train leaves a station, against the day's scheduled trains.
+///
+/// At the first departure every train of the day leaving there from 30 minutes ago to 2
+/// minutes ahead is a candidate, weighted by how likely its delay is (on time most of the time,
+/// sometimes late, rarely early); at each later departure a candidate is weighted by how much
+/// its delay changed (trains keep their delay from station to station), and one that does not
+/// leave from there fades. A pattern's likelihood is its candidates' (each of its trains equally
+/// likely a priori, so a match with the one limited express of the hour says more than one with
+/// a busy local line), mixed with a small chance that the train is off its timetable. The
+/// hypothesis gains the patterns' mixture against a departure at a random time of the window,
+/// capped.
+public struct DepartureEvidence: Hashable, Sendable {
+    /// A departure is on time this many seconds either side of its published time.
+    public var onTime: ClosedRange<Seconds> = -20...70
+    /// The share of departures on time.
+    public var onTimeShare = 0.8
+    /// How late a late train is on average.
+    public var meanLateDelay: Seconds = 240
+    /// How much a train's delay typically changes from one station to the next.
+    public var delayChangeScale: Seconds = 20
+    /// The chance a train is off its timetable altogether (or runs a trip the file lacks).
+    public var offTimetableShare = 0.05
+    /// How likely a followed train leaves a station it does not call at, against a random time.
+    public var missedCallDensity = 0.02
+    /// The most one departure time can say, in nats either way.
+    public var cap = 4.5
+    /// Candidates for the first departure: trains due from 30 minutes ago ...
+    static let latestDelay: Seconds = 1_800
+    /// ... to 2 minutes ahead.
+    static let earliestDelay: Seconds = -120
+    /// The candidates' window.
+    static let window = latestDelay - earliestDelay
+    /// The most trains one hypothesis follows.
+    static let maximumTrips = 64
+    /// A followed train this many nats below the best is forgotten.
+    static let forgetBelow = 12.0
+
+    /// The defaults.
+    public init() {}
+
+    /// How likely (per second) a train leaves `delay` seconds after its published time.
+    public func delayDensity(_ delay: Seconds) -> Double {
+        var density = offTimetableShare / Self.window
+        if onTime.contains(delay) {
+            density += onTimeShare / (onTime.upperBound - onTime.lowerBound)
+        }
+        if delay > 0 {
+            let late = 1 - onTimeShare - offTimetableShare
+            density += late / meanLateDelay * Double.exp(-delay / meanLateDelay)
+        }
+        return density
+    }
+
+    /// How likely (per second) a train's delay changes by `change` seconds from one station
+    /// to the next.
+    public func delayChangeDensity(_ change: Seconds) -> Double {
+        let steady = 1 - offTimetableShare
+        return steady / (2 * delayChangeScale) * Double.exp(-abs(change) / delayChangeScale) + offTimetableShare / 1_200
+    }
+
+    /// A pattern's likelihood density of the departure, `likelihood` from its followed trains,
+    /// mixed with the chance the train is off its timetable.
+    func mixed(_ likelihood: Double) -> Double {
+        (1 - offTimetableShare) * likelihood + offTimetableShare / Self.window
+    }
+
+    /// Nats for a departure whose patterns' mixture has log density `logDensity`, against a
+    /// departure at a random time of the window.
+    public func nats(logDensity: Double) -> Double {
+        min(cap, max(-cap, logDensity + Double.log(Self.window)))
+    }
+}

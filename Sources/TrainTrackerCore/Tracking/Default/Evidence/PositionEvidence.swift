@@ -1,0 +1,87 @@
+import RealModule
+
+/// Position: how far the fix lies from where the line's trains run (its drawn track plus the
+/// line's learnt `LateralOffset`), in sigmas of the fix's error and the offset's uncertainty.
+///
+/// Huber-shaped: quadratic near the track, linear beyond one sigma, so a stretch of correlated
+/// error does not swing the evidence between two close tracks; capped, so one far-off fix cannot
+/// decide. Weighted per second of riding, not per fix: a fix speaks for the seconds since the
+/// previous one (up to the phone's error memory), and counts less while the train stands or
+/// crawls (its fixes then say little about which track it is on).
+public struct PositionEvidence: Hashable, Sendable {
+    /// The most a single fix's distance can cost, in nats.
+    public var cap = 6.0
+    /// Nats per second of riding at one sigma beyond the Huber knee, as a share of an
+    /// independent measurement: phone errors are correlated over several seconds, so
+    /// consecutive fixes say less than their count suggests.
+    public var weight = 0.25
+    /// A fix speaks for the seconds since the previous one, up to this many: beyond the
+    /// phone's error memory, a sparse fix is one independent measurement, not more.
+    public var memory: Seconds = 10
+    /// Added (in quadrature) to the reported accuracy: the drawn track's own error.
+    public var trackUncertainty: Meters = 10
+    /// How far to one side of its drawn track a line's trains may run (one sigma of
+    /// `LateralOffset`): maps draw a corridor's lines metres to tens of metres off.
+    public var mapOffsetSpread: Meters = 20
+    /// Over how much travel that offset changes.
+    public var mapOffsetLength: Meters = 3_000
+    /// How much of an independent measurement one second of fixes is to the offset's estimate:
+    /// slow learning keeps an exact map's evidence, fast learning forgives a poor map.
+    public var mapOffsetLearning = 0.02
+    /// The speed at which a fix counts in full; slower, it counts in proportion ...
+    public static let fullWeightSpeed: MetersPerSecond = 8
+    /// ... but never less than this share while moving,
+    public static let slowestShare = 0.15
+    /// ... and this share while stopped.
+    public static let stoppedShare = 0.1
+    /// A fix farther than this many sigmas from the line says nothing about its offset.
+    public static let offsetGate = 3.0
+
+    /// The defaults.
+    public init() {}
+
+    /// The reported accuracy as a domain value: 30 m when the phone gives none, within 5 m–3 km.
+    public static func accuracy(reported: Meters?) -> Meters {
+        min(max(reported ?? 30, 5), 3_000)
+    }
+
+    /// The fix's error against the drawn track: its accuracy and the track's own uncertainty.
+    public func sigma(accuracy: Meters) -> Meters {
+        (accuracy * accuracy + trackUncertainty * trackUncertainty).squareRoot()
+    }
+
+    /// How far to look for lines: beyond about seven sigma the cost is capped anyway.
+    public func searchRadius(sigma: Meters) -> Meters {
+        min(max(8 * sigma, 150), 1_500)
+    }
+
+    /// The seconds a fix speaks for, `sinceLast` after the previous one (nil for the first fix).
+    public func span(sinceLast: Seconds?) -> Seconds {
+        sinceLast.map { min($0, memory) } ?? 1
+    }
+
+    /// How much a fix counts, for a `span` of riding at `speed` (0 if `stopped`).
+    public func fixWeight(span: Seconds, speed: MetersPerSecond, stopped: Bool) -> Double {
+        weight * span * (stopped ? Self.stoppedShare : min(1, max(Self.slowestShare, speed / Self.fullWeightSpeed)))
+    }
+
+    /// Nats for a fix `z` sigmas from where the line's trains run, counted `fixWeight` times.
+    public func nats(z: Double, fixWeight: Double) -> Double {
+        -min(fixWeight * min(z <= 1 ? 0.5 * z * z : z - 0.5, cap), cap)
+    }
+
+    /// Nats for a fix with the line out of reach.
+    public func outOfReach(fixWeight: Double) -> Double {
+        -min(fixWeight * cap, cap)
+    }
+
+    /// How much of each line's map offset carries over `distance` metres of travel.
+    public func offsetKept(over distance: Meters) -> Double {
+        Double.exp(-distance / max(mapOffsetLength, 1))
+    }
+
+    /// How much of an independent measurement a fix speaking for `span` seconds is to the offset.
+    public func offsetLearning(span: Seconds) -> Double {
+        min(1, mapOffsetLearning * span)
+    }
+}

@@ -1,0 +1,61 @@
+/// Stops and passes: each station the train stops at or runs through is an event its line's
+/// service patterns explain well or badly, and a stop away from any station of the line costs.
+///
+/// A hypothesis gains the mixture of its patterns' likelihoods of the event (each pattern
+/// re-weighted by it), so stopping where only the local stops, or running through where only
+/// the express does, tells express from local on shared track. Between sparse fixes a station
+/// crossed unseen is judged only when the train ran too fast to have stopped, and both fixes
+/// are clear of it.
+public struct StopEvidence: Hashable, Sendable {
+    /// Nats a stop costs where the line has no station.
+    public var strayStopCost = 4.0
+    /// A pattern's probability of an event it does not explain.
+    public var patternMismatch = 0.03
+    /// Without a timetable, the chance a train passes a station of its line.
+    public var untimedPassProbability = 0.25
+    /// A stop counts when it lasts this long.
+    public var minimumStop: Seconds = 8
+    /// A stop belongs to a station within this distance.
+    public var stationReach: Meters = 250
+    /// Fixes farther apart than this leave a gap: a stop ending after it left at an unknown
+    /// time, and stations crossed in it were seen only as the fixes either side show.
+    public var gap: Seconds = 10
+    /// A station crossed in a gap may have been stopped at unseen, unless the train covered
+    /// the distance too fast for a stop: a stop costs at least this long over running through
+    /// at `fastRun`.
+    public var unseenStopTime: Seconds = 20
+    /// ... the fastest a train runs between stations.
+    public var fastRun: MetersPerSecond = 30
+    /// ... and a pass shows only with the fixes either side this far from the station: a fix
+    /// at the platform may be in the middle of a stop the next fix does not show.
+    public var passClearance: Meters = 200
+    /// A station is judged once the train is this far past it.
+    public static let judgedBehind: Meters = 300
+    /// The stops a hypothesis remembers.
+    static let rememberedStops = 6
+
+    /// The defaults.
+    public init() {}
+
+    /// A pattern's probability of the event: its trains `stops` at the station or not, `runs`
+    /// there at all or not; the train `stopped` or passed.
+    public func probability(stopped: Bool, patternStops stops: Bool, patternRuns runs: Bool, hasTimetable: Bool) -> Double {
+        // Its trains do not run here at all.
+        guard runs else { return patternMismatch }
+        if stopped { return stops ? 1 - patternMismatch : patternMismatch }
+        return stops ? (hasTimetable ? patternMismatch : untimedPassProbability) : 1 - patternMismatch
+    }
+
+    /// Whether the train may have stopped unseen at a station it crossed in a gap of `gap`
+    /// seconds over `distance` metres (never outside a gap).
+    public func mayHaveStoppedUnseen(gap: Seconds, distance: Meters) -> Bool {
+        gap > self.gap && gap - distance / fastRun >= unseenStopTime
+    }
+
+    /// Whether a station crossed between two fixes `before` and `after` metres from it counts
+    /// as passed: always between close fixes, between fixes `gap` seconds apart only when both
+    /// are clear of it.
+    public func showsCrossing(gap: Seconds, before: Meters, after: Meters) -> Bool {
+        gap <= self.gap || (before >= passClearance && after >= passClearance)
+    }
+}

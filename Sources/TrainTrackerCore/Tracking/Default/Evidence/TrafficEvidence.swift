@@ -1,0 +1,40 @@
+import Algorithms
+
+/// Traffic: the prior of being on this line here, from how many of its trains run the stretch
+/// between the stations either side (a through-service stretch few trains run, a branch of
+/// short workings). Kept in the score as it changes along the line: entering a new stretch
+/// replaces the old stretch's prior.
+public struct TrafficEvidence: Hashable, Sendable {
+    /// Nats per unit of log(1 + trains running the stretch).
+    public var weight = 0.3
+
+    /// The defaults.
+    public init() {}
+
+    /// The prior, in nats, of a stretch that `logTraffic` (log of 1 + its trains) describes.
+    public func prior(logTraffic: Double) -> Double {
+        weight * logTraffic
+    }
+}
+
+extension TrafficEvidence {
+    /// Keeps the prior of the stretch the hypothesis places the train on in its score.
+    func observe(_ hypothesis: inout Hypothesis, model: TrackerModel) {
+        guard model.hasTimetable, weight > 0, let along = hypothesis.along else { return }
+        // Still between the same two stations: nothing changes.
+        if hypothesis.trafficStretch.contains(along) { return }
+        let railway = hypothesis.line.railway
+        let order = model.stationOrder[railway]
+        guard order.count >= 2 else { return }
+        var segment = order.partitioningIndex { $0.position > along } - 1
+        if segment >= 0, segment < order.count - 1 {
+            hypothesis.trafficStretch = order[segment].position..<order[segment + 1].position
+        } else {
+            segment = model.network.isLoop[railway] ? order.count - 1 : min(max(segment, 0), order.count - 2)
+            hypothesis.trafficStretch = 0..<0
+        }
+        let prior = prior(logTraffic: model.segmentTraffic[line: hypothesis.line][segment])
+        hypothesis.charge(.traffic, prior - hypothesis.trafficPrior)
+        hypothesis.trafficPrior = prior
+    }
+}

@@ -1,0 +1,24 @@
+/// Tunnel: a fix accurate enough to have been taken under the open sky cannot come from a train
+/// deep in a tunnel. Charged like position evidence, by how much the fix counts.
+public struct TunnelEvidence: Hashable, Sendable {
+    /// What such a fix costs a line deep in a tunnel there, in nats at full weight (0: off).
+    public var cost = 4.0
+    /// A fix at least this accurate was taken under the sky.
+    public var skyAccuracy: Meters = 50
+    /// How far inside a tunnel a track must be for such a fix to count against it (the drawn
+    /// portals are approximate).
+    public var portalMargin: Meters = 150
+
+    /// The defaults.
+    public init() {}
+
+    /// Whether a fix of `accuracy` rules out a train `depth` metres inside a tunnel.
+    public func rulesOut(accuracy: Meters, depth: Meters) -> Bool {
+        cost > 0 && accuracy <= skyAccuracy && depth > portalMargin
+    }
+
+    /// Nats for a ruled-out line, for a fix counted `fixWeight` times.
+    public func nats(fixWeight: Double) -> Double {
+        -fixWeight * cost
+    }
+}
