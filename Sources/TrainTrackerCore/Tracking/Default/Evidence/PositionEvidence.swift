@@ -40,9 +40,11 @@ public struct PositionEvidence: Hashable, Sendable {
     /// The defaults.
     public init() {}
 
-    /// The reported accuracy as a domain value: 30 m when the phone gives none, within 5 m–3 km.
+    /// The reported accuracy as a domain value: 30 m when the phone gives none (or not a
+    /// number), within 5 m–3 km.
     public static func accuracy(reported: Meters?) -> Meters {
-        min(max(reported ?? 30, 5), 3_000)
+        guard let reported, !reported.isNaN else { return 30 }
+        return min(max(reported, 5), 3_000)
     }
 
     /// The fix's error against the drawn track: its accuracy and the track's own uncertainty.

@@ -1,0 +1,87 @@
+import RealModule
+import Testing
+
+@testable import TrainTrackerCore
+
+/// The stops-and-passes and departure-time evidence.
+@Suite struct StopAndDepartureEvidenceTests {
+    @Test(arguments: [
+        // (what, stopped, the pattern stops there, runs there, with a timetable, probability)
+        ("stopped where the pattern stops", true, true, true, true, 0.97),
+        ("stopped where it runs through", true, false, true, true, 0.03),
+        ("ran through where it stops", false, true, true, true, 0.03),
+        ("ran through where it stops, no timetable to say so", false, true, true, false, 0.25),
+        ("ran through where it runs through", false, false, true, true, 0.97),
+        ("stopped where its trains never run", true, true, false, true, 0.03),
+        ("ran through where its trains never run", false, false, false, true, 0.03),
+    ])
+    func patternsExplainStopsAndPasses(
+        _ what: String, stopped: Bool, stops: Bool, runs: Bool, hasTimetable: Bool, expected: Double
+    ) {
+        let probability = StopEvidence().probability(
+            stopped: stopped, patternStops: stops, patternRuns: runs, hasTimetable: hasTimetable)
+        #expect(abs(probability - expected) < 1e-12, "\(what)")
+    }
+
+    @Test(arguments: [
+        // (what, seconds between the fixes, metres covered, whether a stop may hide in between)
+        ("close fixes are no gap", 5.0, 100.0, false),
+        ("a minute over 500 m: time to stop", 60.0, 500.0, true),
+        ("a minute over 1.8 km: too fast to stop", 60.0, 1_800.0, false),
+        ("a minute over 1.2 km: just time", 60.0, 1_200.0, true),
+        ("ten minutes over 10 km", 600.0, 10_000.0, true),
+    ])
+    func unseenStops(_ what: String, gap: Seconds, distance: Meters, mayHaveStopped: Bool) {
+        #expect(StopEvidence().mayHaveStoppedUnseen(gap: gap, distance: distance) == mayHaveStopped, "\(what)")
+    }
+
+    @Test(arguments: [
+        // (what, seconds between the fixes, metres from the station before and after, whether it counts as crossed)
+        ("1 Hz fixes beside the platform", 1.0, 10.0, 10.0, true),
+        ("a sparse fix at the platform", 30.0, 10.0, 600.0, false),
+        ("sparse fixes either side, both clear", 30.0, 300.0, 300.0, true),
+        ("sparse fixes, the next one at the platform", 30.0, 600.0, 50.0, false),
+    ])
+    func crossingsBetweenSparseFixes(_ what: String, gap: Seconds, before: Meters, after: Meters, counts: Bool) {
+        #expect(StopEvidence().showsCrossing(gap: gap, before: before, after: after) == counts, "\(what)")
+    }
+
+    @Test(arguments: [
+        // (what, delay, against, how the first stands)
+        ("on time against five minutes late", 30.0, 300.0, Comparison.higher),
+        ("five minutes late against five minutes early", 300.0, -300.0, .higher),
+        ("half a minute early against half an hour late", -10.0, 1_800.0, .higher),
+        ("a minute early against on time", -60.0, 0.0, .lower),
+        ("a minute late, on time, against two minutes late", 60.0, 120.0, .higher),
+    ])
+    func departureDelays(_ what: String, delay: Seconds, other: Seconds, comparison: Comparison) {
+        let evidence = DepartureEvidence()
+        #expect(comparison.holds(evidence.delayDensity(delay), against: evidence.delayDensity(other)), "\(what)")
+    }
+
+    @Test(arguments: [
+        // (change of delay since the last station, against, how the first stands)
+        (0.0, 60.0, Comparison.higher), (-30.0, 30.0, .equal), (60.0, 600.0, .higher),
+        // Ten minutes or more: a train off its timetable, as likely whatever the change.
+        (600.0, 1_200.0, .equal),
+    ])
+    func trainsKeepTheirDelay(change: Seconds, other: Seconds, comparison: Comparison) {
+        let evidence = DepartureEvidence()
+        #expect(comparison.holds(evidence.delayChangeDensity(change), against: evidence.delayChangeDensity(other)))
+        #expect(evidence.delayChangeDensity(1e9) > 0)
+    }
+
+    @Test(arguments: [
+        // (log density of the departure, nats): against a random time of the 32-minute window, capped
+        (-Double.infinity, -4.5), (0.0, 4.5), (-100.0, -4.5),
+    ])
+    func aDepartureSaysAtMostTheCap(logDensity: Double, expected: Double) {
+        #expect(DepartureEvidence().nats(logDensity: logDensity) == expected)
+    }
+
+    @Test func aDepartureAtARandomTimeSaysNothing() {
+        let evidence = DepartureEvidence()
+        let random = -Double.log(1_920)
+        #expect(abs(evidence.nats(logDensity: random)) < 1e-12)
+    }
+}
