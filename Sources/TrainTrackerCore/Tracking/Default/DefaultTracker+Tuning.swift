@@ -44,6 +44,11 @@ extension DefaultTracker.Parameters {
         "offTimetableShare": \.departures.offTimetableShare,
         "missedCallDensity": \.departures.missedCallDensity,
         "departureEvidenceCap": \.departures.cap,
+        "passageSpan": \.passages.span,
+        "passageMinimumSpeed": \.passages.minimumSpeed,
+        "passageSlack": \.passages.slack,
+        "passageDelayChangeScale": \.passages.delayChangeScale,
+        "passageCap": \.passages.cap,
         "priorWeight": \.priorWeight,
         "staleAfter": \.staleAfter,
     ]

@@ -22,16 +22,28 @@ import RealModule
 public struct DefaultTracker: TrackingAlgorithm {
     /// The tuning constants: one value per kind of evidence, with its own constants.
     public struct Parameters: Hashable, Sendable {
+        /// The Viterbi step: taking over from the leader.
         public var switching = SwitchingEvidence()
+        /// Walking away from a train.
         public var leaving = LeavingEvidence()
+        /// The fix against where the line's trains run.
         public var position = PositionEvidence()
+        /// A fix under the sky against a line in a tunnel.
         public var tunnel = TunnelEvidence()
+        /// The reported course against the track's.
         public var course = CourseEvidence()
+        /// Backward progress between fixes.
         public var progress = ProgressEvidence()
+        /// Gaps in the fixes.
         public var silence = SilenceEvidence()
+        /// How many of the line's trains run the stretch.
         public var traffic = TrafficEvidence()
+        /// Stops and passes against the service patterns.
         public var stops = StopEvidence()
+        /// Departure times against the timetable.
         public var departures = DepartureEvidence()
+        /// Where the train is when, against the timetable.
+        public var passages = PassageEvidence()
         /// Weight of the timetable prior in the ranking (busier lines win ties), in nats per
         /// unit of log prior; it never enters the scores.
         public var priorWeight = 0.01
@@ -238,6 +250,9 @@ public struct DefaultTracker: TrackingAlgorithm {
             parameters.progress.observe(
                 &hypothesis, measured: place.along, distance: abs(residual), sigma: spread, at: fix.location.timestamp)
             parameters.traffic.observe(&hypothesis, model: model)
+            parameters.passages.observe(
+                &hypothesis, model: model, placing: Hypothesis.placesTheTrain(distance: abs(residual), sigma: spread),
+                speed: fix.speed, at: fix.location.timestamp, departures: parameters.departures)
         } else {
             hypothesis.missed += 1
             hypothesis.charge(.position, parameters.position.outOfReach(fixWeight: fix.weight))
@@ -270,6 +285,8 @@ public struct DefaultTracker: TrackingAlgorithm {
             hypothesis.trainTypeID = nil
             hypothesis.pending = []
             hypothesis.progressAnchor = nil
+            hypothesis.lastPassage = nil
+            hypothesis.passageUnmatched = false
             hypothesis.stops = []
             hypothesis.trips = []
             hypotheses[index] = hypothesis

@@ -33,6 +33,10 @@ struct Hypothesis: Sendable {
     var progressAnchor: (time: Timestamp, along: Meters, sigma: Meters)?
     /// The scheduled trains it may be, once it has left a station.
     var trips: [TripCandidate] = []
+    /// The last fix that judged a passage.
+    var lastPassage: Timestamp?
+    /// Whether a passage found no train of the line due and said so (once until one is).
+    var passageUnmatched = false
     /// The traffic prior now in its score.
     var trafficPrior = 0.0
     /// The stretch between two stations that prior belongs to.
@@ -94,6 +98,9 @@ struct TripCandidate: Sendable {
     var delay: Seconds
     /// Its service day's midnight, in seconds of the timetable's clock since 1970.
     var origin: Seconds
+    /// How much its delay may change by the next observation, as the last one left it: a
+    /// departure's delay is sharp, a passage's less so.
+    var delayScale: Seconds
 }
 
 /// Arithmetic on logarithms of probabilities.

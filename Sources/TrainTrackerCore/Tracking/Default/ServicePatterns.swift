@@ -112,6 +112,8 @@ struct ScheduledTrip: Sendable {
     /// Where it leaves from (station by position in the railway's list) and when (seconds
     /// after its service day's midnight), in calling order.
     let departures: [(slot: Int32, time: Float)]
+    /// Where it ends and when it arrives there, if known.
+    var arrival: (slot: Int32, time: Float)?
 
     /// When it leaves station `slot`, if it calls there (and does not end there).
     func departure(at slot: Int) -> Seconds? {
@@ -240,8 +242,14 @@ public struct TrackerModel: Sendable {
                 departures[key][slot].append((time, Int32(trips[key].count)))
                 calls.append((Int32(slot), Float(time)))
             }
-            trips[key].append(
-                ScheduledTrip(pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, departures: calls))
+            var trip = ScheduledTrip(
+                pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, departures: calls)
+            if let last = train.stops.last, let slot = stationSlots[railway][last.stationID],
+                let time = last.arrival ?? last.departure
+            {
+                trip.arrival = (Int32(slot), Float(time))
+            }
+            trips[key].append(trip)
         }
         self.departures = departures.map { $0.map { $0.sorted { $0.time < $1.time } } }
         self.trips = trips

@@ -9,8 +9,15 @@ extension DepartureEvidence {
         let likelihood =
             hypothesis.trips.isEmpty
             ? firstDeparture(&hypothesis, model: model, station: station, at: time)
-            : laterDeparture(&hypothesis, model: model, station: station, at: time)
-        // Forget the candidates that no longer count.
+            : follow(&hypothesis, model: model, at: time) { $0.departure(at: station) }
+        settle(&hypothesis, model: model, likelihood: likelihood, as: .departures)
+    }
+
+    /// Forgets the candidates that no longer count, re-weighs the patterns by their
+    /// `likelihood` of the observation (mixed with the chance the train is off its timetable)
+    /// and charges the mixture, against an observation at a random time of the window, as `term`.
+    func settle(_ hypothesis: inout Hypothesis, model: TrackerModel, likelihood: [Double], as term: EvidenceTerm) {
+        if !hypothesis.trips.isEmpty { hypothesis.passageUnmatched = false }
         let best = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
         hypothesis.trips.removeAll { $0.logWeight < best - Self.forgetBelow }
         if hypothesis.trips.count > Self.maximumTrips {
@@ -18,7 +25,7 @@ extension DepartureEvidence {
             hypothesis.trips.removeLast(hypothesis.trips.count - Self.maximumTrips)
         }
         let logDensity = hypothesis.weighPatterns(model: model) { Double.log(mixed(likelihood[$0])) }
-        hypothesis.charge(.departures, nats(logDensity: logDensity))
+        hypothesis.charge(term, nats(logDensity: logDensity))
     }
 
     /// The first departure: which of the day's trains leave here about now? Each becomes a
@@ -51,7 +58,9 @@ extension DepartureEvidence {
                 count[pattern] += 1
                 likelihood[pattern] += density
                 hypothesis.trips.append(
-                    TripCandidate(trip: item.trip, logWeight: Double.log(density), delay: delay, origin: origin))
+                    TripCandidate(
+                        trip: item.trip, logWeight: Double.log(density), delay: delay, origin: origin,
+                        delayScale: delayChangeScale))
             }
         }
         for pattern in 0..<patternCount where count[pattern] > 0 {
@@ -65,11 +74,12 @@ extension DepartureEvidence {
         return likelihood
     }
 
-    /// A later departure: how much did each candidate's delay change since the last? A
-    /// candidate that does not call here fades. Returns each pattern's weighted mean density.
-    private func laterDeparture(_ hypothesis: inout Hypothesis, model: TrackerModel, station: Int, at time: Timestamp)
-        -> [Double]
-    {
+    /// A later observation: how much did each candidate's delay change since the last? A
+    /// candidate with no `scheduled` time here (it does not call at the station) fades.
+    /// Returns each pattern's weighted mean density.
+    func follow(
+        _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp, scheduled: (ScheduledTrip) -> Seconds?
+    ) -> [Double] {
         let local = time.secondsSince1970 + model.utcOffset
         let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patternWeights.count
@@ -82,10 +92,11 @@ extension DepartureEvidence {
             let pattern = Int(trip.pattern)
             let weight = Double.exp(candidate.logWeight - top)
             var density = missedCallDensity / Self.window
-            if let scheduled = trip.departure(at: station) {
+            if let scheduled = scheduled(trip) {
                 let delay = local - candidate.origin - scheduled
-                density = delayChangeDensity(delay - candidate.delay)
+                density = delayChangeDensity(delay - candidate.delay, scale: max(delayChangeScale, candidate.delayScale))
                 hypothesis.trips[index].delay = delay
+                hypothesis.trips[index].delayScale = delayChangeScale
             }
             mass[pattern] += weight
             likelihood[pattern] += weight * density

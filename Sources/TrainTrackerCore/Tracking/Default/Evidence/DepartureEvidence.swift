@@ -53,11 +53,13 @@ public struct DepartureEvidence: Hashable, Sendable {
         return density
     }
 
-    /// How likely (per second) a train's delay changes by `change` seconds from one station
-    /// to the next.
-    public func delayChangeDensity(_ change: Seconds) -> Double {
+    /// How likely (per second) a train's delay changes by `change` seconds from one
+    /// observation to the next, `scale` the typical change (`delayChangeScale` between
+    /// departures).
+    public func delayChangeDensity(_ change: Seconds, scale: Seconds? = nil) -> Double {
+        let scale = scale ?? delayChangeScale
         let steady = 1 - offTimetableShare
-        return steady / (2 * delayChangeScale) * Double.exp(-abs(change) / delayChangeScale) + offTimetableShare / 1_200
+        return steady / (2 * scale) * Double.exp(-abs(change) / scale) + offTimetableShare / 1_200
     }
 
     /// A pattern's likelihood density of the departure, `likelihood` from its followed trains,

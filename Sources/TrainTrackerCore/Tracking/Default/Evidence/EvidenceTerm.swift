@@ -22,6 +22,8 @@ public enum EvidenceTerm: String, CaseIterable, Hashable, Sendable, Codable {
     case stops
     /// Departure times against the day's scheduled trains.
     case departures
+    /// Where the train is at a time, against where the day's scheduled trains are then.
+    case passages
     /// The rider walked away from a train: every line starts afresh, less the one left.
     case leaving
 
@@ -37,7 +39,8 @@ public enum EvidenceTerm: String, CaseIterable, Hashable, Sendable, Codable {
         case .traffic: 6
         case .stops: 7
         case .departures: 8
-        case .leaving: 9
+        case .passages: 9
+        case .leaving: 10
         }
     }
 }

@@ -1,0 +1,163 @@
+import RealModule
+
+/// Passages: where the train is at a time, against where the day's scheduled trains of the
+/// line are then. The departure evidence needs a stop seen to its end, which a phone sending
+/// a fix every 10–60 s seldom shows; a fix placing a moving train between stations says as
+/// much, less sharply: each scheduled train's time there is interpolated between its calls.
+///
+/// It follows the same trains as `DepartureEvidence` (the hypothesis's `trips`): a hypothesis
+/// with none yet takes as candidates every train of the day due there from 30 minutes ago to
+/// 2 minutes ahead, weighted by how likely its delay is; later passages weigh each candidate
+/// by how much its delay changed. Judged at most once per `span`, so a 1 Hz phone and a
+/// background phone say as much per minute. A change of delay between a departure and a
+/// passage is judged by the looser of the two (`TripCandidate.delayScale`).
+public struct PassageEvidence: Hashable, Sendable {
+    /// Passages are judged at fixes at least this far apart.
+    public var span: Seconds = 30
+    /// Only a train at least this fast is between stations (a stop's time is its dwell).
+    public var minimumSpeed: MetersPerSecond = 3
+    /// How much wider the on-time window is than a departure's, either side: a time
+    /// interpolated between calls is that much less sharp.
+    public var slack: Seconds = 30
+    /// How much a train's delay typically changes from one passage to the next.
+    public var delayChangeScale: Seconds = 30
+    /// The most one passage can say, in nats either way (0: off).
+    /// (Span, slack and scale were chosen on seeds 307 and 401 among 30–120 s each.)
+    public var cap = 3.0
+    /// The dwell a call's time allows for: a train arrives this long before it leaves.
+    static let dwell: Seconds = 30
+
+    /// The defaults.
+    public init() {}
+
+    /// The departure evidence's timing, made as loose as a passage needs.
+    func timing(from departures: DepartureEvidence) -> DepartureEvidence {
+        var timing = departures
+        timing.onTime = (departures.onTime.lowerBound - slack)...(departures.onTime.upperBound + slack)
+        timing.delayChangeScale = delayChangeScale
+        timing.cap = cap
+        return timing
+    }
+}
+
+extension ScheduledTrip {
+    /// When the train is due at `along` (seconds after its service day's midnight), between
+    /// two of its calls: leaving the one, arriving `PassageEvidence.dwell` before leaving the
+    /// next, at an even pace; nil outside its calls. `positions` are the railway's stations'
+    /// along-track positions, `walk` the trip's way along the track. On a loop the first
+    /// stretch of the trip that holds the place counts.
+    func time(at along: Meters, positions: [Meters], walk: TrackWalk) -> Seconds? {
+        let count = departures.count + (arrival == nil ? 0 : 1)
+        // Its calls in order, the arrival at its end last.
+        let call = { (index: Int) -> (position: Meters, time: Seconds)? in
+            let (slot, time) = index < departures.count ? departures[index] : (arrival ?? (-1, 0))
+            guard slot >= 0, Int(slot) < positions.count else { return nil }
+            return (positions[Int(slot)], Seconds(time))
+        }
+        var found: Int?
+        if walk.isLoop {
+            for index in 1..<max(count, 1) {
+                guard let start = call(index - 1), let end = call(index) else { continue }
+                let into = walk.distanceAhead(from: start.position, to: along)
+                if into >= 0, into <= walk.distanceAhead(from: start.position, to: end.position) {
+                    found = index
+                    break
+                }
+            }
+        } else {
+            // The first call beyond the place (calls run in the direction of travel).
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = (low + high) / 2
+                if let end = call(middle), walk.distanceAhead(from: along, to: end.position) > 0 {
+                    high = middle
+                } else {
+                    low = middle + 1
+                }
+            }
+            found = low > 0 && low < count ? low : nil
+        }
+        guard let index = found, let start = call(index - 1), let end = call(index) else { return nil }
+        let stretch = walk.distanceAhead(from: start.position, to: end.position)
+        let into = walk.distanceAhead(from: start.position, to: along)
+        guard stretch > 0, into >= 0, into <= stretch else { return nil }
+        // A call's time is its departure, less the dwell; the end's is its arrival.
+        let arrives = max(start.time, index < departures.count ? end.time - PassageEvidence.dwell : end.time)
+        return start.time + (arrives - start.time) * into / stretch
+    }
+}
+
+extension PassageEvidence {
+    /// Judges a fix that places the hypothesis's moving train (`placing`) at `time`.
+    func observe(
+        _ hypothesis: inout Hypothesis, model: TrackerModel, placing: Bool, speed: MetersPerSecond, at time: Timestamp,
+        departures: DepartureEvidence
+    ) {
+        guard cap > 0, placing, speed >= minimumSpeed, model.hasTimetable, let along = hypothesis.along else { return }
+        let railway = hypothesis.line.railway
+        if let last = hypothesis.lastPassage, time.seconds(since: last) < span { return }
+        hypothesis.lastPassage = time
+        let timing = timing(from: departures)
+        let positions = model.network.stationAlongTrack[railway]
+        let walk = hypothesis.walk
+        let scheduled = { (trip: ScheduledTrip) in trip.time(at: along, positions: positions, walk: walk) }
+        if hypothesis.trips.isEmpty {
+            let likelihood = timing.candidates(&hypothesis, model: model, at: time, scheduled: scheduled)
+            // No train of the line due here now: as unlikely as a train off its timetable, said
+            // once until the line has candidates again (not every span: it is one fact).
+            if hypothesis.trips.isEmpty {
+                if hypothesis.passageUnmatched { return }
+                hypothesis.passageUnmatched = true
+            }
+            timing.settle(&hypothesis, model: model, likelihood: likelihood, as: .passages)
+        } else {
+            let likelihood = timing.follow(&hypothesis, model: model, at: time, scheduled: scheduled)
+            timing.settle(&hypothesis, model: model, likelihood: likelihood, as: .passages)
+        }
+    }
+}
+
+extension DepartureEvidence {
+    /// The first observation away from a station: every train of the day `scheduled` here
+    /// from 30 minutes ago to 2 minutes ahead becomes a candidate, weighted by its delay's
+    /// density. Returns each pattern's mean density.
+    func candidates(
+        _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp, scheduled: (ScheduledTrip) -> Seconds?
+    ) -> [Double] {
+        let local = time.secondsSince1970 + model.utcOffset
+        let trips = model.trips[line: hypothesis.line]
+        let patternCount = hypothesis.patternWeights.count
+        var likelihood = Array(repeating: 0.0, count: patternCount)
+        var count = Array(repeating: 0, count: patternCount)
+        let day = CivilDay(time, utcOffset: model.utcOffset)
+        let midnight = Double(day.daysSince1970) * 86_400
+        let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
+        for (index, trip) in trips.enumerated() {
+            let pattern = Int(trip.pattern)
+            guard pattern >= 0, pattern < patternCount, let due = scheduled(trip) else { continue }
+            for previousDay in [false, true] {
+                guard (previousDay ? running.yesterday : running.today)[Int(trip.service)] else { continue }
+                let origin = previousDay ? midnight - 86_400 : midnight
+                let delay = local - origin - due
+                guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
+                let density = delayDensity(delay)
+                count[pattern] += 1
+                likelihood[pattern] += density
+                hypothesis.trips.append(
+                    TripCandidate(
+                        trip: Int32(clamping: index), logWeight: Double.log(density), delay: delay, origin: origin,
+                        delayScale: delayChangeScale))
+            }
+        }
+        for pattern in 0..<patternCount where count[pattern] > 0 {
+            likelihood[pattern] /= Double(count[pattern])
+        }
+        // Each of a pattern's trains is equally likely before its delay is seen.
+        for index in hypothesis.trips.indices {
+            let pattern = Int(trips[Int(hypothesis.trips[index].trip)].pattern)
+            hypothesis.trips[index].logWeight -= Double.log(Double(count[pattern]))
+        }
+        return likelihood
+    }
+}

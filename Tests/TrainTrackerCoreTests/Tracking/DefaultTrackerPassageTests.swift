@@ -1,0 +1,58 @@
+import Testing
+
+@testable import TrainTrackerCore
+
+/// Where the scheduled trains are at the time tells two lines on one track apart for a phone
+/// that never shows a stop.
+@Suite struct DefaultTrackerPassageTests {
+    /// "B" and "A" run the same track with the same stations 2 km apart, a train every ten
+    /// minutes each, B's five minutes after A's (B has one more train, so it wins a tie); the
+    /// rider is on A's 08:00 train. A background phone gives a fix every 40 s, no speed, no
+    /// course: the 30 s dwells fall between fixes, so no stop and no departure is ever seen.
+    func ride(passages: Bool) throws -> [String?] {
+        let origin = LocalProjection(origin: Coordinate(latitude: 35.66, longitude: 139.66))
+        let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+        let track = Track(pieces: [((0...80).map { point(Double($0) * 100) }, false)])
+        var stations: [Station] = []
+        var railways: [Railway] = []
+        for id in ["B", "A"] {
+            stations += (0...4).map { Station(id: "\(id).\($0)", railwayID: id, name: "\($0)", coordinate: point(Double($0) * 2_000)) }
+            railways.append(
+                Railway(
+                    id: id, name: id, stationIDs: (0...4).map { "\(id).\($0)" }, ascendingName: "East",
+                    descendingName: "West", track: track))
+        }
+        // A train leaves station k at start + 150 k s: 120 s running, 30 s dwell.
+        func train(_ id: String, _ railway: String, start: Seconds) -> TimetabledTrain {
+            TimetabledTrain(
+                id: id, railwayID: railway, directionName: "East", service: "Daily",
+                stops: (0...4).map { TimetableStop(stationID: "\(railway).\($0)", arrival: nil, departure: start + Double($0) * 150) })
+        }
+        var trains = (0..<40).map { train("A\($0)", "A", start: 21_600 + Double($0) * 600) }
+        trains += (0..<41).map { train("B\($0)", "B", start: 21_900 + Double($0) * 600) }
+        let dataset = TransitDataset(
+            network: try RailwayNetwork(railways: railways, stations: stations), timetable: Timetable(trains: trains))
+        var parameters = DefaultTracker.Parameters()
+        if !passages { parameters.passages.cap = 0 }
+        var tracker = DefaultTracker(model: TrackerModel(dataset: dataset), parameters: parameters)
+        // A's 08:00 train, as its timetable runs it, seen every 40 s.
+        return stride(from: 0.0, to: 570, by: 40).map { second in
+            let leg = (second / 150).rounded(.down)
+            let into = min(second - 150 * leg, 120)
+            let fix = Location(
+                coordinate: point(2_000 * leg + 2_000 * into / 120), timestamp: morning.adding(second), horizontalAccuracy: 10)
+            return tracker.process(fix).best?.railwayID
+        }
+    }
+
+    @Test func theLineWhoseTrainIsDueThereThenWins() throws {
+        let answers = try ride(passages: true)
+        #expect(answers.suffix(8).allSatisfy { $0 == "A" }, "\(answers)")
+    }
+
+    @Test func withoutPassagesTheBusierLineWins() throws {
+        // The control: nothing else tells the lines apart, so the passages above are what did.
+        let answers = try ride(passages: false)
+        #expect(answers.suffix(8).allSatisfy { $0 == "B" }, "\(answers)")
+    }
+}

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import TrainTrackerCore
+
+/// The passage evidence: when a scheduled train is due at a place between its calls, and how
+/// loosely a passage's delay is judged.
+@Suite struct PassageEvidenceTests {
+    /// Four stations 1 km apart.
+    let positions: [Meters] = [0, 1_000, 2_000, 3_000]
+
+    @Test(arguments: [
+        // (what, along, the time due)
+        ("at its first call: leaving", 0.0, 100.0 as Seconds?),
+        ("past a station it runs through, halfway to its next call", 1_000.0, 235.0),
+        ("just short of its next call: arriving a dwell before leaving", 1_999.0, 100 + 270 * 0.9995),
+        ("halfway to its end: arriving at the end's time", 2_500.0, 500.0),
+        ("before its first call", -100.0, nil),
+        ("beyond its end", 3_200.0, nil),
+    ])
+    func dueAlongTheTrack(_ what: String, along: Meters, due: Seconds?) throws {
+        // Calls at 0 (leaves 100 s) and 2 (leaves 400 s), runs through 1, ends at 3 (arrives 600 s).
+        let trip = ScheduledTrip(pattern: 0, service: 0, departures: [(0, 100), (2, 400)], arrival: (3, 600))
+        let time = trip.time(at: along, positions: positions, walk: TrackWalk(length: 3_000, isLoop: false, sign: 1))
+        if let due {
+            let time = try #require(time, "\(what)")
+            #expect(abs(time - due) < 1e-6, "\(what): \(time)")
+        } else {
+            #expect(time == nil, "\(what)")
+        }
+    }
+
+    @Test(arguments: [
+        // (what, along, the time due)
+        ("the other way, past a station it runs through", 2_000.0, 235.0 as Seconds?),
+        ("the other way, beyond its end", -50.0, nil),
+    ])
+    func dueTheOtherWay(_ what: String, along: Meters, due: Seconds?) {
+        let trip = ScheduledTrip(pattern: 0, service: 0, departures: [(3, 100), (1, 400)], arrival: (0, 600))
+        let time = trip.time(at: along, positions: positions, walk: TrackWalk(length: 3_000, isLoop: false, sign: -1))
+        #expect(time.map { abs($0 - (due ?? .nan)) < 1e-6 } ?? (due == nil), "\(what): \(String(describing: time))")
+    }
+
+    @Test(arguments: [
+        // (what, along, the time due) on a 4 km loop, the trip crossing its seam
+        ("before the seam", 3_500.0, 135.0 as Seconds?),
+        ("after the seam", 500.0, 250.0),
+        ("where it does not run", 2_500.0, nil),
+    ])
+    func dueOnALoop(_ what: String, along: Meters, due: Seconds?) {
+        let trip = ScheduledTrip(pattern: 0, service: 0, departures: [(3, 100), (0, 200)], arrival: (1, 300))
+        let time = trip.time(at: along, positions: positions, walk: TrackWalk(length: 4_000, isLoop: true, sign: 1))
+        #expect(time.map { abs($0 - (due ?? .nan)) < 1e-6 } ?? (due == nil), "\(what): \(String(describing: time))")
+    }
+
+    @Test(arguments: [
+        // (what, delay, against, how the passage's density stands against the departure's)
+        ("a minute and a half late: on time for a passage, not for a departure", 90.0, Comparison.higher),
+        ("on time", 0.0, .lower),
+    ])
+    func aPassageIsJudgedMoreLoosely(_ what: String, delay: Seconds, comparison: Comparison) {
+        let departures = DepartureEvidence()
+        let timing = PassageEvidence().timing(from: departures)
+        #expect(comparison.holds(timing.delayDensity(delay), against: departures.delayDensity(delay)), "\(what)")
+        // A passage's delay change is judged on its own, looser scale.
+        #expect(timing.delayChangeDensity(60) > departures.delayChangeDensity(60))
+        #expect(timing.cap == PassageEvidence().cap)
+    }
+}
