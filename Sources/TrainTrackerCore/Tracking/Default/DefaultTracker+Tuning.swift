@@ -49,6 +49,9 @@ extension DefaultTracker.Parameters {
         "passageSlack": \.passages.slack,
         "passageDelayChangeScale": \.passages.delayChangeScale,
         "passageCap": \.passages.cap,
+        "passageChangeWindow": \.passages.changeWindow,
+        "passageFirstCap": \.passages.firstCap,
+        "passageStationClearance": \.passages.stationClearance,
         "priorWeight": \.priorWeight,
         "staleAfter": \.staleAfter,
     ]

@@ -287,6 +287,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             hypothesis.progressAnchor = nil
             hypothesis.lastPassage = nil
             hypothesis.passageUnmatched = false
+            hypothesis.passageLostTrain = false
             hypothesis.stops = []
             hypothesis.trips = []
             hypotheses[index] = hypothesis

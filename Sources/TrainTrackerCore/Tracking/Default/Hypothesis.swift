@@ -37,6 +37,8 @@ struct Hypothesis: Sendable {
     var lastPassage: Timestamp?
     /// Whether a passage found no train of the line due and said so (once until one is).
     var passageUnmatched = false
+    /// Whether the followed trains stopped fitting at the last passage (the next looks afresh).
+    var passageLostTrain = false
     /// The traffic prior now in its score.
     var trafficPrior = 0.0
     /// The stretch between two stations that prior belongs to.

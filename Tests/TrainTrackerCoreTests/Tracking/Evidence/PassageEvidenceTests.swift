@@ -66,3 +66,22 @@ import Testing
         #expect(timing.cap == PassageEvidence().cap)
     }
 }
+
+/// Passages are judged only away from stations.
+@Suite struct PassageClearanceTests {
+    @Test(arguments: [
+        // (what, along, on a loop, whether the place is judged)
+        ("between two stations", 500.0, false, true),
+        ("150 m past a station", 1_150.0, false, false),
+        ("150 m short of a station", 1_850.0, false, false),
+        ("just short of the first station", -50.0, false, false),
+        ("far beyond the last", 3_500.0, false, true),
+        ("on a loop, 100 m before the seam's first station", 3_900.0, true, false),
+        ("on a loop, between stations", 2_500.0, true, true),
+    ])
+    func clearOfStations(_ what: String, along: Meters, isLoop: Bool, judged: Bool) {
+        let order: [(position: Meters, station: Int)] = [(0, 0), (1_000, 1), (2_000, 2), (3_000, 3)]
+        let walk = TrackWalk(length: isLoop ? 4_000 : 3_000, isLoop: isLoop, sign: 1)
+        #expect(PassageEvidence().clearOfStations(along, order: order, walk: walk) == judged, "\(what)")
+    }
+}

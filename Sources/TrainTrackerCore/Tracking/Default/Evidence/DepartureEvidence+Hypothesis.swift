@@ -15,8 +15,12 @@ extension DepartureEvidence {
 
     /// Forgets the candidates that no longer count, re-weighs the patterns by their
     /// `likelihood` of the observation (mixed with the chance the train is off its timetable)
-    /// and charges the mixture, against an observation at a random time of the window, as `term`.
-    func settle(_ hypothesis: inout Hypothesis, model: TrackerModel, likelihood: [Double], as term: EvidenceTerm) {
+    /// and charges the mixture, against an observation at a random time of `window` seconds
+    /// (the candidates' window unless said), as `term` (unless not `charging`).
+    func settle(
+        _ hypothesis: inout Hypothesis, model: TrackerModel, likelihood: [Double], as term: EvidenceTerm,
+        against window: Seconds = Self.window, charging: Bool = true
+    ) {
         if !hypothesis.trips.isEmpty { hypothesis.passageUnmatched = false }
         let best = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
         hypothesis.trips.removeAll { $0.logWeight < best - Self.forgetBelow }
@@ -24,8 +28,8 @@ extension DepartureEvidence {
             hypothesis.trips.sort { $0.logWeight > $1.logWeight }
             hypothesis.trips.removeLast(hypothesis.trips.count - Self.maximumTrips)
         }
-        let logDensity = hypothesis.weighPatterns(model: model) { Double.log(mixed(likelihood[$0])) }
-        hypothesis.charge(term, nats(logDensity: logDensity))
+        let logDensity = hypothesis.weighPatterns(model: model) { Double.log(mixed(likelihood[$0], window: window)) }
+        if charging { hypothesis.charge(term, nats(logDensity: logDensity, window: window)) }
     }
 
     /// The first departure: which of the day's trains leave here about now? Each becomes a

@@ -31,7 +31,7 @@ public struct DepartureEvidence: Hashable, Sendable {
     /// ... to 2 minutes ahead.
     static let earliestDelay: Seconds = -120
     /// The candidates' window.
-    static let window = latestDelay - earliestDelay
+    public static let window = latestDelay - earliestDelay
     /// The most trains one hypothesis follows.
     static let maximumTrips = 64
     /// A followed train this many nats below the best is forgotten.
@@ -62,15 +62,15 @@ public struct DepartureEvidence: Hashable, Sendable {
         return steady / (2 * scale) * Double.exp(-abs(change) / scale) + offTimetableShare / 1_200
     }
 
-    /// A pattern's likelihood density of the departure, `likelihood` from its followed trains,
-    /// mixed with the chance the train is off its timetable.
-    func mixed(_ likelihood: Double) -> Double {
-        (1 - offTimetableShare) * likelihood + offTimetableShare / Self.window
+    /// A pattern's likelihood density of the observation, `likelihood` from its followed
+    /// trains, mixed with the chance the train is off its timetable (any time of `window`).
+    func mixed(_ likelihood: Double, window: Seconds = Self.window) -> Double {
+        (1 - offTimetableShare) * likelihood + offTimetableShare / window
     }
 
-    /// Nats for a departure whose patterns' mixture has log density `logDensity`, against a
-    /// departure at a random time of the window.
-    public func nats(logDensity: Double) -> Double {
-        min(cap, max(-cap, logDensity + Double.log(Self.window)))
+    /// Nats for an observation whose patterns' mixture has log density `logDensity`, against
+    /// one at a random time of `window` seconds (the candidates' window unless said).
+    public func nats(logDensity: Double, window: Seconds = Self.window) -> Double {
+        min(cap, max(-cap, logDensity + Double.log(window)))
     }
 }

@@ -1,3 +1,4 @@
+import Algorithms
 import RealModule
 
 /// Passages: where the train is at a time, against where the day's scheduled trains of the
@@ -21,8 +22,21 @@ public struct PassageEvidence: Hashable, Sendable {
     public var slack: Seconds = 30
     /// How much a train's delay typically changes from one passage to the next.
     public var delayChangeScale: Seconds = 30
+    /// Only a place at least this far from every station of the line is judged: at a
+    /// station a train's time is its dwell, and a place just short of a train's first call
+    /// is outside its run.
+    public var stationClearance: Meters = 200
+    /// A later passage is judged against a change of delay anywhere within this window: what
+    /// it adds is how well the followed trains keep their delay, not that a train is there
+    /// (the first passage said that).
+    public var changeWindow: Seconds = 240
+    /// The most the first passage of a line can say, in nats either way: which trains are
+    /// due here now is all it knows, and on a day when every train runs late the on-time
+    /// train is another line's.
+    public var firstCap = 1.5
     /// The most one passage can say, in nats either way (0: off).
-    /// (Span, slack and scale were chosen on seeds 307 and 401 among 30–120 s each.)
+    /// (Span, slack and scale were chosen on seeds 307 and 401 among 30–120 s each, the
+    /// change window among 120, 240 and 1,920 s, the first cap among 0.5, 1.5 and 3 nats.)
     public var cap = 3.0
     /// The dwell a call's time allows for: a train arrives this long before it leaves.
     static let dwell: Seconds = 30
@@ -97,6 +111,7 @@ extension PassageEvidence {
         guard cap > 0, placing, speed >= minimumSpeed, model.hasTimetable, let along = hypothesis.along else { return }
         let railway = hypothesis.line.railway
         if let last = hypothesis.lastPassage, time.seconds(since: last) < span { return }
+        guard clearOfStations(along, order: model.stationOrder[railway], walk: hypothesis.walk) else { return }
         hypothesis.lastPassage = time
         let timing = timing(from: departures)
         let positions = model.network.stationAlongTrack[railway]
@@ -110,10 +125,35 @@ extension PassageEvidence {
                 if hypothesis.passageUnmatched { return }
                 hypothesis.passageUnmatched = true
             }
-            timing.settle(&hypothesis, model: model, likelihood: likelihood, as: .passages)
+            // After the followed trains stopped fitting, the fresh candidates are taken without
+            // judging the line again by them: on a day when every train is late, a line's
+            // on-time train elsewhere would otherwise win anew at every look.
+            var first = timing
+            first.cap = min(cap, firstCap)
+            first.settle(
+                &hypothesis, model: model, likelihood: likelihood, as: .passages, charging: !hypothesis.passageLostTrain)
+            hypothesis.passageLostTrain = false
         } else {
+            let before = hypothesis.score
             let likelihood = timing.follow(&hypothesis, model: model, at: time, scheduled: scheduled)
-            timing.settle(&hypothesis, model: model, likelihood: likelihood, as: .passages)
+            timing.settle(&hypothesis, model: model, likelihood: likelihood, as: .passages, against: changeWindow)
+            // None of the followed trains fits any more (the train was not among them, or
+            // they were formed from a poor fix): look afresh at the next passage.
+            if hypothesis.score - before <= -cap {
+                hypothesis.trips = []
+                hypothesis.passageLostTrain = true
+            }
+        }
+    }
+
+    /// Whether `along` is at least `stationClearance` from every station in `order` (the
+    /// line's stations by position).
+    func clearOfStations(_ along: Meters, order: [(position: Meters, station: Int)], walk: TrackWalk) -> Bool {
+        guard !order.isEmpty else { return true }
+        let next = order.partitioningIndex { $0.position > along }
+        let neighbours = [next - 1, next, walk.isLoop ? 0 : -1, walk.isLoop ? order.count - 1 : -1]
+        return neighbours.allSatisfy { index in
+            !order.indices.contains(index) || walk.separation(order[index].position, along) >= stationClearance
         }
     }
 }
