@@ -175,10 +175,20 @@ extension DepartureEvidence {
         let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
         for (index, trip) in trips.enumerated() {
             let pattern = Int(trip.pattern)
-            guard pattern >= 0, pattern < patternCount, let due = scheduled(trip) else { continue }
+            let service = Int(trip.service)
+            // (The cheap test first: most of a line's trips run on other days.)
+            guard pattern >= 0, pattern < patternCount, running.today[service] || running.yesterday[service],
+                let first = trip.departures.first?.time, let last = trip.arrival?.time ?? trip.departures.last?.time
+            else { continue }
+            var due: Seconds?
             for previousDay in [false, true] {
-                guard (previousDay ? running.yesterday : running.today)[Int(trip.service)] else { continue }
+                guard (previousDay ? running.yesterday : running.today)[service] else { continue }
                 let origin = previousDay ? midnight - 86_400 : midnight
+                // Only a trip running about now can be due here about now.
+                let clock = local - origin
+                guard clock - Seconds(last) <= Self.latestDelay, clock - Seconds(first) >= Self.earliestDelay else { continue }
+                if due == nil { due = scheduled(trip) }
+                guard let due else { break }
                 let delay = local - origin - due
                 guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
                 let density = delayDensity(delay)
