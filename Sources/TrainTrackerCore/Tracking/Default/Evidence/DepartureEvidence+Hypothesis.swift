@@ -67,15 +67,22 @@ extension DepartureEvidence {
                         delayScale: delayChangeScale))
             }
         }
-        for pattern in 0..<patternCount where count[pattern] > 0 {
-            likelihood[pattern] /= Double(count[pattern])
+        return patternMeans(&hypothesis, trips: trips, likelihood: likelihood, count: count)
+    }
+
+    /// Each pattern's mean density over its `count` candidates (`likelihood` holds the sums),
+    /// and each candidate weighed as one of its pattern's trains, all equally likely before
+    /// their delays are seen.
+    func patternMeans(_ hypothesis: inout Hypothesis, trips: [ScheduledTrip], likelihood: [Double], count: [Int]) -> [Double] {
+        var means = likelihood
+        for pattern in means.indices where count[pattern] > 0 {
+            means[pattern] /= Double(count[pattern])
         }
-        // Each of a pattern's trains is equally likely before its delay is seen.
         for index in hypothesis.trips.indices {
             let pattern = Int(trips[Int(hypothesis.trips[index].trip)].pattern)
             hypothesis.trips[index].logWeight -= Double.log(Double(count[pattern]))
         }
-        return likelihood
+        return means
     }
 
     /// A later observation: how much did each candidate's delay change since the last? A

@@ -200,14 +200,6 @@ extension DepartureEvidence {
                         delayScale: delayChangeScale))
             }
         }
-        for pattern in 0..<patternCount where count[pattern] > 0 {
-            likelihood[pattern] /= Double(count[pattern])
-        }
-        // Each of a pattern's trains is equally likely before its delay is seen.
-        for index in hypothesis.trips.indices {
-            let pattern = Int(trips[Int(hypothesis.trips[index].trip)].pattern)
-            hypothesis.trips[index].logWeight -= Double.log(Double(count[pattern]))
-        }
-        return likelihood
+        return patternMeans(&hypothesis, trips: trips, likelihood: likelihood, count: count)
     }
 }
