@@ -61,9 +61,36 @@ import Testing
         let departures = DepartureEvidence()
         let timing = PassageEvidence().timing(from: departures)
         #expect(comparison.holds(timing.delayDensity(delay), against: departures.delayDensity(delay)), "\(what)")
-        // A passage's delay change is judged on its own, looser scale.
+    }
+
+    @Test func aPassagesDelayChangeIsJudgedOnItsOwnLooserScale() {
+        let departures = DepartureEvidence()
+        let timing = PassageEvidence().timing(from: departures)
         #expect(timing.delayChangeDensity(60) > departures.delayChangeDensity(60))
-        #expect(timing.cap == PassageEvidence().cap)
+        #expect(timing.delayChangeDensity(0) < departures.delayChangeDensity(0))
+    }
+
+    @Test(arguments: [(-1_000.0, 0.0), (0.0, 0.0)])
+    func tuningCannotBreakTheTiming(slack: Seconds, scale: Seconds) {
+        var passages = PassageEvidence()
+        passages.slack = slack
+        passages.delayChangeScale = scale
+        let timing = passages.timing(from: DepartureEvidence())
+        #expect(timing.onTime.lowerBound <= timing.onTime.upperBound)
+        #expect(timing.delayChangeDensity(30).isFinite)
+        #expect(timing.delayDensity(30).isFinite)
+    }
+
+    @Test(arguments: [
+        // (the clock, the time due): a loop trip passing the place on two laps
+        (130.0, 135.0), (540.0, 535.0), (0.0, 135.0),
+    ])
+    func aLoopTripPassingTwiceIsDueAtThePassingNearestTheClock(clock: Seconds, due: Seconds) throws {
+        let trip = ScheduledTrip(
+            pattern: 0, service: 0, departures: [(0, 100), (1, 200), (2, 300), (3, 400), (0, 500), (1, 600)], arrival: (2, 700))
+        let walk = TrackWalk(length: 4_000, isLoop: true, sign: 1)
+        let time = try #require(trip.time(at: 500, positions: positions, walk: walk, near: clock))
+        #expect(abs(time - due) < 1e-6)
     }
 }
 

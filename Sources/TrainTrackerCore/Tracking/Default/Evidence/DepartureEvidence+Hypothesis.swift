@@ -9,19 +9,23 @@ extension DepartureEvidence {
         let likelihood =
             hypothesis.trips.isEmpty
             ? firstDeparture(&hypothesis, model: model, station: station, at: time)
-            : follow(&hypothesis, model: model, at: time) { $0.departure(at: station) }
-        settle(&hypothesis, model: model, likelihood: likelihood, as: .departures)
+            : follow(&hypothesis, model: model, at: time) { trip, _ in trip.departure(at: station) }
+        _ = settle(&hypothesis, model: model, likelihood: likelihood, as: .departures)
     }
 
     /// Forgets the candidates that no longer count, re-weighs the patterns by their
     /// `likelihood` of the observation (mixed with the chance the train is off its timetable)
     /// and charges the mixture, against an observation at a random time of `window` seconds
-    /// (the candidates' window unless said), as `term` (unless not `charging`).
+    /// (the candidates' window unless said), as `term` (unless not `charging`). Returns the
+    /// nats charged.
     func settle(
         _ hypothesis: inout Hypothesis, model: TrackerModel, likelihood: [Double], as term: EvidenceTerm,
         against window: Seconds = Self.window, charging: Bool = true
-    ) {
-        if !hypothesis.trips.isEmpty { hypothesis.passageUnmatched = false }
+    ) -> Double {
+        if !hypothesis.trips.isEmpty {
+            hypothesis.passageUnmatched = false
+            hypothesis.passageLostTrain = false
+        }
         let best = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
         hypothesis.trips.removeAll { $0.logWeight < best - Self.forgetBelow }
         if hypothesis.trips.count > Self.maximumTrips {
@@ -29,7 +33,10 @@ extension DepartureEvidence {
             hypothesis.trips.removeLast(hypothesis.trips.count - Self.maximumTrips)
         }
         let logDensity = hypothesis.weighPatterns(model: model) { Double.log(mixed(likelihood[$0], window: window)) }
-        if charging { hypothesis.charge(term, nats(logDensity: logDensity, window: window)) }
+        guard charging else { return 0 }
+        let charged = nats(logDensity: logDensity, window: window)
+        hypothesis.charge(term, charged)
+        return charged
     }
 
     /// The first departure: which of the day's trains leave here about now? Each becomes a
@@ -86,10 +93,12 @@ extension DepartureEvidence {
     }
 
     /// A later observation: how much did each candidate's delay change since the last? A
-    /// candidate with no `scheduled` time here (it does not call at the station) fades.
+    /// candidate with no `scheduled` time here (it does not call at the station) fades;
+    /// `scheduled` is asked with the candidate's clock (seconds after its service day's midnight).
     /// Returns each pattern's weighted mean density.
     func follow(
-        _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp, scheduled: (ScheduledTrip) -> Seconds?
+        _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp,
+        scheduled: (ScheduledTrip, _ clock: Seconds) -> Seconds?
     ) -> [Double] {
         let local = time.secondsSince1970 + model.utcOffset
         let trips = model.trips[line: hypothesis.line]
@@ -103,7 +112,7 @@ extension DepartureEvidence {
             let pattern = Int(trip.pattern)
             let weight = Double.exp(candidate.logWeight - top)
             var density = missedCallDensity / Self.window
-            if let scheduled = scheduled(trip) {
+            if let scheduled = scheduled(trip, local - candidate.origin) {
                 let delay = local - candidate.origin - scheduled
                 density = delayChangeDensity(delay - candidate.delay, scale: max(delayChangeScale, candidate.delayScale))
                 hypothesis.trips[index].delay = delay

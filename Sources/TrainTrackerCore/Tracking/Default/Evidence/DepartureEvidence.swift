@@ -57,7 +57,8 @@ public struct DepartureEvidence: Hashable, Sendable {
     /// observation to the next, `scale` the typical change (`delayChangeScale` between
     /// departures).
     public func delayChangeDensity(_ change: Seconds, scale: Seconds? = nil) -> Double {
-        let scale = scale ?? delayChangeScale
+        // (At least a second: a scale of zero, from a tuning run, would make every density NaN.)
+        let scale = max(scale ?? delayChangeScale, 1)
         let steady = 1 - offTimetableShare
         return steady / (2 * scale) * Double.exp(-abs(change) / scale) + offTimetableShare / 1_200
     }

@@ -47,8 +47,10 @@ public struct PassageEvidence: Hashable, Sendable {
     /// The departure evidence's timing, made as loose as a passage needs.
     func timing(from departures: DepartureEvidence) -> DepartureEvidence {
         var timing = departures
-        timing.onTime = (departures.onTime.lowerBound - slack)...(departures.onTime.upperBound + slack)
-        timing.delayChangeScale = delayChangeScale
+        // (A negative slack from a tuning run narrows the window, never past its middle.)
+        let widening = max(slack, -(departures.onTime.upperBound - departures.onTime.lowerBound) / 2)
+        timing.onTime = (departures.onTime.lowerBound - widening)...(departures.onTime.upperBound + widening)
+        timing.delayChangeScale = max(delayChangeScale, 1)
         timing.cap = cap
         return timing
     }
@@ -58,9 +60,10 @@ extension ScheduledTrip {
     /// When the train is due at `along` (seconds after its service day's midnight), between
     /// two of its calls: leaving the one, arriving `PassageEvidence.dwell` before leaving the
     /// next, at an even pace; nil outside its calls. `positions` are the railway's stations'
-    /// along-track positions, `walk` the trip's way along the track. On a loop the first
-    /// stretch of the trip that holds the place counts.
-    func time(at along: Meters, positions: [Meters], walk: TrackWalk) -> Seconds? {
+    /// along-track positions, `walk` the trip's way along the track. On a loop, where a trip
+    /// may pass the place more than once, the passing nearest `clock` (seconds after its
+    /// service day's midnight) counts.
+    func time(at along: Meters, positions: [Meters], walk: TrackWalk, near clock: Seconds = 0) -> Seconds? {
         let count = departures.count + (arrival == nil ? 0 : 1)
         // Its calls in order, the arrival at its end last.
         let call = { (index: Int) -> (position: Meters, time: Seconds)? in
@@ -70,12 +73,16 @@ extension ScheduledTrip {
         }
         var found: Int?
         if walk.isLoop {
+            var nearest = Seconds.infinity
             for index in 1..<max(count, 1) {
                 guard let start = call(index - 1), let end = call(index) else { continue }
                 let into = walk.distanceAhead(from: start.position, to: along)
-                if into >= 0, into <= walk.distanceAhead(from: start.position, to: end.position) {
+                let stretch = walk.distanceAhead(from: start.position, to: end.position)
+                guard into >= 0, into <= stretch else { continue }
+                let off = min(abs(clock - start.time), abs(clock - end.time))
+                if off < nearest {
+                    nearest = off
                     found = index
-                    break
                 }
             }
         } else {
@@ -110,13 +117,16 @@ extension PassageEvidence {
     ) {
         guard cap > 0, placing, speed >= minimumSpeed, model.hasTimetable, let along = hypothesis.along else { return }
         let railway = hypothesis.line.railway
-        if let last = hypothesis.lastPassage, time.seconds(since: last) < span { return }
+        // (A fix from before the last passage, after a clock jump, is judged at once.)
+        if let last = hypothesis.lastPassage, (0..<span).contains(time.seconds(since: last)) { return }
         guard clearOfStations(along, order: model.stationOrder[railway], walk: hypothesis.walk) else { return }
         hypothesis.lastPassage = time
         let timing = timing(from: departures)
         let positions = model.network.stationAlongTrack[railway]
         let walk = hypothesis.walk
-        let scheduled = { (trip: ScheduledTrip) in trip.time(at: along, positions: positions, walk: walk) }
+        let scheduled = { (trip: ScheduledTrip, clock: Seconds) in
+            trip.time(at: along, positions: positions, walk: walk, near: clock)
+        }
         if hypothesis.trips.isEmpty {
             let likelihood = timing.candidates(&hypothesis, model: model, at: time, scheduled: scheduled)
             // No train of the line due here now: as unlikely as a train off its timetable, said
@@ -130,16 +140,16 @@ extension PassageEvidence {
             // on-time train elsewhere would otherwise win anew at every look.
             var first = timing
             first.cap = min(cap, firstCap)
-            first.settle(
+            _ = first.settle(
                 &hypothesis, model: model, likelihood: likelihood, as: .passages, charging: !hypothesis.passageLostTrain)
             hypothesis.passageLostTrain = false
         } else {
-            let before = hypothesis.score
             let likelihood = timing.follow(&hypothesis, model: model, at: time, scheduled: scheduled)
-            timing.settle(&hypothesis, model: model, likelihood: likelihood, as: .passages, against: changeWindow)
+            let charged = timing.settle(
+                &hypothesis, model: model, likelihood: likelihood, as: .passages, against: changeWindow)
             // None of the followed trains fits any more (the train was not among them, or
             // they were formed from a poor fix): look afresh at the next passage.
-            if hypothesis.score - before <= -cap {
+            if charged <= -timing.cap {
                 hypothesis.trips = []
                 hypothesis.passageLostTrain = true
             }
@@ -163,7 +173,8 @@ extension DepartureEvidence {
     /// from 30 minutes ago to 2 minutes ahead becomes a candidate, weighted by its delay's
     /// density. Returns each pattern's mean density.
     func candidates(
-        _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp, scheduled: (ScheduledTrip) -> Seconds?
+        _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp,
+        scheduled: (ScheduledTrip, _ clock: Seconds) -> Seconds?
     ) -> [Double] {
         let local = time.secondsSince1970 + model.utcOffset
         let trips = model.trips[line: hypothesis.line]
@@ -180,15 +191,13 @@ extension DepartureEvidence {
             guard pattern >= 0, pattern < patternCount, running.today[service] || running.yesterday[service],
                 let first = trip.departures.first?.time, let last = trip.arrival?.time ?? trip.departures.last?.time
             else { continue }
-            var due: Seconds?
             for previousDay in [false, true] {
                 guard (previousDay ? running.yesterday : running.today)[service] else { continue }
                 let origin = previousDay ? midnight - 86_400 : midnight
                 // Only a trip running about now can be due here about now.
                 let clock = local - origin
                 guard clock - Seconds(last) <= Self.latestDelay, clock - Seconds(first) >= Self.earliestDelay else { continue }
-                if due == nil { due = scheduled(trip) }
-                guard let due else { break }
+                guard let due = scheduled(trip, clock) else { break }
                 let delay = local - origin - due
                 guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
                 let density = delayDensity(delay)
