@@ -9,13 +9,14 @@ import Testing
     /// minutes each, B's five minutes after A's (B has one more train, so it wins a tie); the
     /// rider is on A's 08:00 train. A background phone gives a fix every 40 s, no speed, no
     /// course: the 30 s dwells fall between fixes, so no stop and no departure is ever seen.
-    func ride(passages: Bool) throws -> [String?] {
+    func ride(passages: Bool, explaining: ((DefaultTracker) -> Void)? = nil) throws -> [String?] {
         let origin = LocalProjection(origin: Coordinate(latitude: 35.66, longitude: 139.66))
         let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
         let track = Track(pieces: [((0...80).map { point(Double($0) * 100) }, false)])
         var stations: [Station] = []
         var railways: [Railway] = []
-        for id in ["B", "A"] {
+        // "C" runs the same track too, but no train of it runs today.
+        for id in ["B", "A", "C"] {
             stations += (0...4).map { Station(id: "\(id).\($0)", railwayID: id, name: "\($0)", coordinate: point(Double($0) * 2_000)) }
             railways.append(
                 Railway(
@@ -35,13 +36,16 @@ import Testing
         var parameters = DefaultTracker.Parameters()
         if !passages { parameters.passages.cap = 0 }
         var tracker = DefaultTracker(model: TrackerModel(dataset: dataset), parameters: parameters)
+        tracker.explains = explaining != nil
         // A's 08:00 train, as its timetable runs it, seen every 40 s.
         return stride(from: 0.0, to: 570, by: 40).map { second in
             let leg = (second / 150).rounded(.down)
             let into = min(second - 150 * leg, 120)
             let fix = Location(
                 coordinate: point(2_000 * leg + 2_000 * into / 120), timestamp: morning.adding(second), horizontalAccuracy: 10)
-            return tracker.process(fix).best?.railwayID
+            let answer = tracker.process(fix).best?.railwayID
+            explaining?(tracker)
+            return answer
         }
     }
 
@@ -54,5 +58,16 @@ import Testing
         // The control: nothing else tells the lines apart, so the passages above are what did.
         let answers = try ride(passages: false)
         #expect(answers.suffix(8).allSatisfy { $0 == "B" }, "\(answers)")
+    }
+
+    @Test func aLineWithNoTrainDueSaysSoOnce() throws {
+        var charges: [Double] = []
+        _ = try ride(passages: true) { tracker in
+            for item in tracker.explanation(limit: 20) where item.railwayID == "C" && item.directionName == "East" {
+                charges += item.terms.filter { $0.term == .passages }.map(\.nats)
+            }
+        }
+        // Once, as a train off its timetable (at the first look's cap), not every 30 s.
+        #expect(charges == [-PassageEvidence().firstCap], "\(charges)")
     }
 }
