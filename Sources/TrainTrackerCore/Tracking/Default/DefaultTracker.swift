@@ -124,7 +124,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         let fix = read(location)
         findRailways(near: fix)
         var leaderScore = hypotheses.isEmpty ? 0 : -Double.infinity
-        for hypothesis in hypotheses { leaderScore = max(leaderScore, hypothesis.score) }
+        // (Fields read in place, by index: copying a hypothesis copies and retains its lists.)
+        for index in hypotheses.indices { leaderScore = max(leaderScore, hypotheses[index].score) }
         addHypotheses(score: leaderScore - parameters.switching.cost)
 
         let leaderRailway = leaderLine?.railway
@@ -140,8 +141,11 @@ public struct DefaultTracker: TrackingAlgorithm {
 
         // Normalise, forget the far-away.
         var best = list.isEmpty ? 0 : -Double.infinity
-        for hypothesis in list { best = max(best, hypothesis.score) }
-        list.removeAll { $0.missed > Self.forgottenAfter && $0.score - best < -parameters.switching.cost - 1 }
+        for index in list.indices { best = max(best, list[index].score) }
+        let forget = -parameters.switching.cost - 1
+        if list.contains(where: { $0.missed > Self.forgottenAfter && $0.score - best < forget }) {
+            list.removeAll { $0.missed > Self.forgottenAfter && $0.score - best < forget }
+        }
         for index in list.indices {
             list[index].score -= best
             slots[line: list[index].line] = Int32(index)
@@ -159,7 +163,11 @@ public struct DefaultTracker: TrackingAlgorithm {
             parameters.holdsLineWhileStanding && (fix.stopped || fix.speed < MotionState.walkingSpeeds.upperBound)
         let (result, shown) = answer(at: location.timestamp, speed: fix.speed, estimated: false, held: standing ? shownLine : nil)
         shownLine = shown
-        leaderLine = hypotheses.max { $0.score < $1.score }?.line
+        var leader: Int?
+        for index in hypotheses.indices where leader.map({ hypotheses[index].score > hypotheses[$0].score }) ?? true {
+            leader = index
+        }
+        leaderLine = leader.map { hypotheses[$0].line }
         return result
     }
 
