@@ -151,6 +151,11 @@ public struct TrackerModel: Sendable {
     let departures: [[[(time: Double, trip: Int32)]]]
     /// `trips[key]`: the line's scheduled trains, for following one train's departures.
     let trips: [[ScheduledTrip]]
+    /// `tripsByStart[key]`: the line's trips (indices into `trips[key]`) by their first
+    /// departure, and `longestTrip[key]` the longest from first departure to last call: the
+    /// trips running at a time are found by a binary search.
+    let tripsByStart: [[(start: Seconds, trip: Int32)]]
+    let longestTrip: [Seconds]
     /// The services the trains run on, by name.
     let services: [String]
     /// The days each service runs on.
@@ -253,6 +258,18 @@ public struct TrackerModel: Sendable {
         }
         self.departures = departures.map { $0.map { $0.sorted { $0.time < $1.time } } }
         self.trips = trips
+        tripsByStart = trips.map { line in
+            line.enumerated().compactMap { index, trip in
+                trip.departures.first.map { (Seconds($0.time), Int32(clamping: index)) }
+            }.sorted { $0.start < $1.start }
+        }
+        longestTrip = trips.map { line in
+            line.reduce(0) { longest, trip in
+                guard let first = trip.departures.first?.time, let last = trip.arrival?.time ?? trip.departures.last?.time
+                else { return longest }
+                return max(longest, Seconds(last) - Seconds(first))
+            }
+        }
         self.services = services
         calendar = dataset.timetable.calendar
         // Through service: railways linked by a train's previous/next train.

@@ -183,31 +183,43 @@ extension DepartureEvidence {
         var count = Array(repeating: 0, count: patternCount)
         let day = CivilDay(time, utcOffset: model.utcOffset)
         let midnight = Double(day.daysSince1970) * 86_400
-        let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
-        for (index, trip) in trips.enumerated() {
+        let serviceDays = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
+        // Only a trip running about now can be due here about now: its first departure is
+        // at most `earliestDelay` ahead, and its last call at most `latestDelay` behind.
+        // (Found in the index by start, then taken in trip order, today before yesterday.)
+        let byStart = model.tripsByStart[line: hypothesis.line]
+        let longest = model.longestTrip[line: hypothesis.line]
+        var running: [(trip: Int, previousDay: Bool)] = []
+        for previousDay in [false, true] {
+            let clock = local - (previousDay ? midnight - 86_400 : midnight)
+            var index = byStart.partitioningIndex { $0.start >= clock - Self.latestDelay - longest }
+            while index < byStart.count, byStart[index].start <= clock - Self.earliestDelay {
+                running.append((Int(byStart[index].trip), previousDay))
+                index += 1
+            }
+        }
+        running.sort { ($0.trip, $0.previousDay ? 1 : 0) < ($1.trip, $1.previousDay ? 1 : 0) }
+        for (index, previousDay) in running {
+            let trip = trips[index]
             let pattern = Int(trip.pattern)
             let service = Int(trip.service)
-            // (The cheap test first: most of a line's trips run on other days.)
-            guard pattern >= 0, pattern < patternCount, running.today[service] || running.yesterday[service],
+            guard pattern >= 0, pattern < patternCount, (previousDay ? serviceDays.yesterday : serviceDays.today)[service],
                 let first = trip.departures.first?.time, let last = trip.arrival?.time ?? trip.departures.last?.time
             else { continue }
-            for previousDay in [false, true] {
-                guard (previousDay ? running.yesterday : running.today)[service] else { continue }
-                let origin = previousDay ? midnight - 86_400 : midnight
-                // Only a trip running about now can be due here about now.
-                let clock = local - origin
-                guard clock - Seconds(last) <= Self.latestDelay, clock - Seconds(first) >= Self.earliestDelay else { continue }
-                guard let due = scheduled(trip, clock) else { break }
-                let delay = local - origin - due
-                guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
-                let density = delayDensity(delay)
-                count[pattern] += 1
-                likelihood[pattern] += density
-                hypothesis.trips.append(
-                    TripCandidate(
-                        trip: Int32(clamping: index), logWeight: Double.log(density), delay: delay, origin: origin,
-                        delayScale: delayChangeScale))
-            }
+            let origin = previousDay ? midnight - 86_400 : midnight
+            let clock = local - origin
+            guard clock - Seconds(last) <= Self.latestDelay, clock - Seconds(first) >= Self.earliestDelay,
+                let due = scheduled(trip, clock)
+            else { continue }
+            let delay = local - origin - due
+            guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
+            let density = delayDensity(delay)
+            count[pattern] += 1
+            likelihood[pattern] += density
+            hypothesis.trips.append(
+                TripCandidate(
+                    trip: Int32(clamping: index), logWeight: Double.log(density), delay: delay, origin: origin,
+                    delayScale: delayChangeScale))
         }
         return patternMeans(&hypothesis, trips: trips, likelihood: likelihood, count: count)
     }
