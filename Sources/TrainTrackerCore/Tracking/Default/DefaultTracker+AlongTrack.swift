@@ -9,12 +9,11 @@ extension DefaultTracker {
     /// A train placed only after a silence came from somewhere at least this fast (it may be braking).
     static let slowestArrival: MetersPerSecond = 5
 
-    /// Where the hypothesis places the train after a fix `measured` along its track, `distance`
-    /// from where its trains run with error `sigma`: a predicted position moved towards the
-    /// fix. A far-off or inaccurate fix does not move the train; a long gap re-anchors it (and
-    /// may be a silence).
-    func track(_ hypothesis: inout Hypothesis, measured: Meters, distance: Meters, sigma: Meters, fix: Fix) {
-        let placing = Hypothesis.placesTheTrain(distance: distance, sigma: sigma)
+    /// Where the hypothesis places the train after a fix `measured` along its track: a
+    /// predicted position moved towards the fix. A fix not `placing` the train
+    /// (`Hypothesis.placesTheTrain`: far off or inaccurate) does not move it; a long gap
+    /// re-anchors it (and may be a silence).
+    func track(_ hypothesis: inout Hypothesis, measured: Meters, placing: Bool, fix: Fix) {
         let dt = fix.dt
         guard let along = hypothesis.along else {
             // A position is taken only from a fix good enough to place the train.

@@ -254,13 +254,15 @@ public struct DefaultTracker: TrackingAlgorithm {
                 course: fix.location.course, speed: fix.speed, trackCourse: place.course, reversed: !(walk.sign > 0)
             ) { neighbouringCourses(railway: railway, projection: fix.projection) }
             if let course { hypothesis.charge(.course, course) }
-            track(&hypothesis, measured: place.along, distance: abs(residual), sigma: spread, fix: fix)
+            // Whether this fix is good enough to place the train on this line, asked once.
+            let placing = Hypothesis.placesTheTrain(distance: abs(residual), sigma: spread)
+            track(&hypothesis, measured: place.along, placing: placing, fix: fix)
             parameters.progress.observe(
-                &hypothesis, measured: place.along, distance: abs(residual), sigma: spread, at: fix.location.timestamp)
+                &hypothesis, measured: place.along, sigma: spread, placing: placing, at: fix.location.timestamp)
             parameters.traffic.observe(&hypothesis, model: model)
             parameters.passages.observe(
-                &hypothesis, model: model, placing: Hypothesis.placesTheTrain(distance: abs(residual), sigma: spread),
-                speed: fix.speed, at: fix.location.timestamp, departures: parameters.departures)
+                &hypothesis, model: model, placing: placing, speed: fix.speed, at: fix.location.timestamp,
+                departures: parameters.departures)
         } else {
             hypothesis.missed += 1
             hypothesis.charge(.position, parameters.position.outOfReach(fixWeight: fix.weight))

@@ -358,6 +358,14 @@ extension TrackerModel {
         return min(fromStart, toEnd)
     }
 
+    /// The service day `time` falls on: its midnight on the timetable's clock (seconds since
+    /// 1970), and which of `services` run on it and on the day before (whose trains run on
+    /// past midnight).
+    func serviceDay(at time: Timestamp) -> (midnight: Seconds, today: [Bool], yesterday: [Bool]) {
+        let day = CivilDay(time, utcOffset: utcOffset)
+        return (Double(day.daysSince1970) * 86_400, servicesRunning(on: day), servicesRunning(on: day.adding(-1)))
+    }
+
     /// Which of `services` run on `day`.
     func servicesRunning(on day: CivilDay) -> [Bool] {
         services.map { calendar.runs($0, on: day) }

@@ -48,9 +48,7 @@ extension DepartureEvidence {
         let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
-        let day = CivilDay(time, utcOffset: model.utcOffset)
-        let midnight = Double(day.daysSince1970) * 86_400
-        let running = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
+        let (midnight, today, yesterday) = model.serviceDay(at: time)
         var count = Array(repeating: 0, count: patternCount)
         let scheduled = model.departures[line: hypothesis.line][station]
         for previousDay in [false, true] {
@@ -61,7 +59,7 @@ extension DepartureEvidence {
                 let item = scheduled[index]
                 index += 1
                 let trip = trips[Int(item.trip)]
-                guard (previousDay ? running.yesterday : running.today)[Int(trip.service)] else { continue }
+                guard (previousDay ? yesterday : today)[Int(trip.service)] else { continue }
                 let pattern = Int(trip.pattern)
                 guard pattern < patternCount else { continue }
                 let delay = clock - item.time

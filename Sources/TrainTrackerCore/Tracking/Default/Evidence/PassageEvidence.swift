@@ -181,9 +181,7 @@ extension DepartureEvidence {
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
         var count = Array(repeating: 0, count: patternCount)
-        let day = CivilDay(time, utcOffset: model.utcOffset)
-        let midnight = Double(day.daysSince1970) * 86_400
-        let serviceDays = (today: model.servicesRunning(on: day), yesterday: model.servicesRunning(on: day.adding(-1)))
+        let (midnight, today, yesterday) = model.serviceDay(at: time)
         // Only a trip running about now can be due here about now: its first departure is
         // at most `earliestDelay` ahead, and its last call at most `latestDelay` behind.
         // (Found in the index by start, then taken in trip order, today before yesterday.)
@@ -203,7 +201,7 @@ extension DepartureEvidence {
             let trip = trips[index]
             let pattern = Int(trip.pattern)
             let service = Int(trip.service)
-            guard pattern >= 0, pattern < patternCount, (previousDay ? serviceDays.yesterday : serviceDays.today)[service],
+            guard pattern >= 0, pattern < patternCount, (previousDay ? yesterday : today)[service],
                 let first = trip.departures.first?.time, let last = trip.arrival?.time ?? trip.departures.last?.time
             else { continue }
             let origin = previousDay ? midnight - 86_400 : midnight

@@ -23,11 +23,11 @@ public struct ProgressEvidence: Hashable, Sendable {
 }
 
 extension ProgressEvidence {
-    /// Judges the hypothesis's progress at a fix placing the train at `measured` (`distance`
-    /// from its line, error `sigma`) at `time`, against the last fix that judged it, once
-    /// `span` has passed.
-    func observe(_ hypothesis: inout Hypothesis, measured: Meters, distance: Meters, sigma: Meters, at time: Timestamp) {
-        guard Hypothesis.placesTheTrain(distance: distance, sigma: sigma) else { return }
+    /// Judges the hypothesis's progress at a fix at `measured` along its line (error `sigma`)
+    /// at `time`, when the fix is `placing` (`Hypothesis.placesTheTrain`), against the last
+    /// fix that judged it, once `span` has passed.
+    func observe(_ hypothesis: inout Hypothesis, measured: Meters, sigma: Meters, placing: Bool, at time: Timestamp) {
+        guard placing else { return }
         guard let anchor = hypothesis.progressAnchor else {
             hypothesis.progressAnchor = (time, measured, sigma)
             return
