@@ -4,10 +4,9 @@ import TrainTrackerTestSupport
 
 /// Bad input: one line on stderr naming the file and the problem, exit status 2, nothing on stdout.
 @Suite struct BadInputTests {
+    /// One file per machine, written afresh by each run (a new name per run left one behind each time).
     static let notSQLite: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "traintracker-not-sqlite-\(UUID().uuidString).txt"
-        ).path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("traintracker-not-sqlite.txt").path
         FileManager.default.createFile(
             atPath: path, contents: Data(String(repeating: "plain text, not SQLite\n", count: 10).utf8))
         return path
