@@ -6,8 +6,8 @@ import TrainTrackerStorage
 /// What the server needs to answer: the prepared network, the store, the live trackers, the
 /// remote configuration, and a cache of the tokens seen.
 public struct ServerSettings: Sendable {
-    /// The network and its timetables.
-    public var dataset: TransitDataset
+    /// The network and its timetables, prepared for the tracker (the timetable compiled).
+    public var model: TrackerModel
     /// The session store (`SessionDatabase.openStore`).
     public var store: SessionDatabase
     /// What `GET /v1/config` returns.
@@ -24,13 +24,23 @@ public struct ServerSettings: Sendable {
 
     /// The settings; Leaflet from Debian's package location.
     public init(
-        dataset: TransitDataset, store: SessionDatabase, configuration: RemoteConfiguration,
+        model: TrackerModel, store: SessionDatabase, configuration: RemoteConfiguration,
         leafletDirectory: String = "/usr/share/javascript/leaflet"
     ) {
-        self.dataset = dataset
+        self.model = model
         self.store = store
         self.configuration = configuration
         self.leafletDirectory = leafletDirectory
+    }
+
+    /// The settings for `dataset`, prepared for the tracker here.
+    public init(
+        dataset: TransitDataset, store: SessionDatabase, configuration: RemoteConfiguration,
+        leafletDirectory: String = "/usr/share/javascript/leaflet"
+    ) {
+        self.init(
+            model: TrackerModel(dataset: dataset), store: store, configuration: configuration,
+            leafletDirectory: leafletDirectory)
     }
 }
 
@@ -49,7 +59,7 @@ final class ServerState: Sendable {
 
     init(settings: ServerSettings) {
         self.settings = settings
-        model = TrackerModel(dataset: settings.dataset)
+        model = settings.model
         live = LiveSessions(model: model, store: settings.store, limits: settings.limits)
         writer = GroupCommit(store: settings.store)
         viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)

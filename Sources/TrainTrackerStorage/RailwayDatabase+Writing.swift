@@ -47,6 +47,12 @@ extension RailwayDatabase {
         migrator.registerMigration("v2: timetable clock") { db in
             try db.execute(sql: #"CREATE TABLE "timetableInfo" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL)"#)
         }
+        migrator.registerMigration("v3: compiled timetable") { db in
+            // The tracker's compiled timetable (TrackerModel.compiledTimetable()): part 0 the
+            // header, part 1 + n line n's trips and patterns. Read in a fraction of the time the
+            // train tables take; compiled afresh from them when of another version.
+            try db.execute(sql: #"CREATE TABLE "trackerModel" ("part" INTEGER PRIMARY KEY, "data" BLOB NOT NULL)"#)
+        }
         return migrator
     }
 
@@ -69,6 +75,7 @@ extension RailwayDatabase {
                 try queue.inTransaction { db in
                     try writeNetwork(dataset.network, db)
                     try writeTimetable(dataset.timetable, network: dataset.network, path: path, db)
+                    try writeCompiledTimetable(dataset, db)
                     return .commit
                 }
                 try queue.close()
@@ -155,6 +162,15 @@ extension RailwayDatabase {
                 segmentState.count += 1
                 current = segmentState
             }
+        }
+    }
+
+    /// The tracker's compiled timetable, when there is a timetable.
+    private static func writeCompiledTimetable(_ dataset: TransitDataset, _ db: Database) throws {
+        guard !dataset.timetable.trains.isEmpty else { return }
+        let insert = try db.makeStatement(sql: #"INSERT INTO trackerModel (part, data) VALUES (?, ?)"#)
+        for (part, bytes) in TrackerModel(dataset: dataset).compiledTimetable().enumerated() {
+            try insert.execute(arguments: [part, Data(bytes)])
         }
     }
 

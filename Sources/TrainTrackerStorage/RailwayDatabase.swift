@@ -60,7 +60,7 @@ public enum RailwayDatabase {
     static let clockSeconds = 0..<172_800
 
     /// TrainTracker's timetable tables, when the file has them.
-    private static func readTimetable(_ db: Database, path: String) throws -> Timetable {
+    static func readTimetable(_ db: Database, path: String) throws -> Timetable {
         guard try db.tableExists("train"), try db.tableExists("trainStop") else { return .empty }
         var stationIDs: [DatabaseValue: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT rowid, id FROM station") {
@@ -130,6 +130,15 @@ public enum RailwayDatabase {
                 )
             )
         }
+        let (utcOffset, calendar) = try readTimetableInfo(db, path: path, services: trains.map(\.service))
+        return Timetable(trainTypes: trainTypes, trains: trains, utcOffset: utcOffset, calendar: calendar)
+    }
+
+    /// The timetable's clock and calendar; for older files without a calendar, the weekly
+    /// rules `services`' names stand for.
+    static func readTimetableInfo(_ db: Database, path: String, services: [String]) throws -> (
+        utcOffset: Seconds, calendar: ServiceCalendar
+    ) {
         var utcOffset: Seconds = 0
         if try db.tableExists("timetableInfo"),
             let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = 'utcOffset'")
@@ -142,18 +151,18 @@ public enum RailwayDatabase {
             utcOffset = offset
         }
         // The calendar, when stored; older files: the weekly rules the services' names stand for.
-        var calendar = ServiceCalendar.weekly(named: trains.map(\.service))
+        var calendar = ServiceCalendar.weekly(named: services)
         if try db.tableExists("timetableInfo"),
             let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = 'calendar'")
         {
             do {
-                calendar = try decoder.decode(ServiceCalendar.self, from: Data(text.utf8))
+                calendar = try JSONDecoder().decode(ServiceCalendar.self, from: Data(text.utf8))
             } catch {
                 throw StorageError.invalidValue(
                     path: path, table: "timetableInfo", row: "calendar", column: "value", problem: "not a service calendar")
             }
         }
-        return Timetable(trainTypes: trainTypes, trains: trains, utcOffset: utcOffset, calendar: calendar)
+        return (utcOffset, calendar)
     }
 
     /// One segment's vertices as read.
@@ -166,7 +175,7 @@ public enum RailwayDatabase {
     /// The vertices of every segment. A vertex whose coordinate is missing, not a number or
     /// not a position is an error naming the `coordinate` row (a track with a vertex left
     /// out would be drawn wrong without a word).
-    private static func readTracks(_ db: Database, path: String) throws -> [String: Track] {
+    static func readTracks(_ db: Database, path: String) throws -> [String: Track] {
         var segments: [SegmentRows] = []
         var currentSegment: DatabaseValue?
         let rows = try Row.fetchCursor(
@@ -225,7 +234,7 @@ public enum RailwayDatabase {
         return coordinate
     }
 
-    private static func readStations(_ db: Database, path: String) throws -> [Station] {
+    static func readStations(_ db: Database, path: String) throws -> [Station] {
         var underground = Set<String>()
         if try db.tableExists("stationUnderground") {
             underground = Set(try String.fetchAll(db, sql: "SELECT id FROM stationUnderground"))
@@ -252,7 +261,7 @@ public enum RailwayDatabase {
         }
     }
 
-    private static func readRailways(_ db: Database, path: String, tracks: [String: Track]) throws -> [Railway] {
+    static func readRailways(_ db: Database, path: String, tracks: [String: Track]) throws -> [Railway] {
         let rows = try Row.fetchAll(
             db, sql: "SELECT id, title, stations, color, ascending, descending FROM railway ORDER BY rowid")
         return try rows.map { row in

@@ -33,7 +33,7 @@ struct BenchCommand: ParsableCommand {
         let clock = ContinuousClock()
         var loaded: TrackerModel?
         let loadTime = try clock.measure {
-            loaded = TrackerModel(dataset: try railways.loadDataset(timetables: algorithm.usesTimetables))
+            loaded = try railways.loadModel(timetables: algorithm.usesTimetables)
         }
         guard let model = loaded else { return }
         let network = model.network

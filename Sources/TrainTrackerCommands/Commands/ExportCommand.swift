@@ -46,7 +46,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         _ = try CommandFailure.wrapping { () throws(StorageError) in try StagedFile(destination: out, replacing: true) }
-        let model = TrackerModel(dataset: try railways.loadDataset(timetables: algorithm.usesTimetables))
+        let model = try railways.loadModel(timetables: algorithm.usesTimetables)
         let network = model.network
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
         let replayer = Replayer(model: model, algorithm: algorithm)

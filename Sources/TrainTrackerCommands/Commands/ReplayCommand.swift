@@ -55,7 +55,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let model = TrackerModel(dataset: try railways.loadDataset(timetables: algorithm.usesTimetables))
+        let model = try railways.loadModel(timetables: algorithm.usesTimetables)
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
         let replayer = Replayer(model: model, algorithm: algorithm)
         let selected = try replayer.selectSessions(database, ids: sessionIDs)

@@ -61,6 +61,22 @@ struct RailwaysOption: ParsableArguments {
         try loadDataset(timetables: false).network
     }
 
+    /// The network prepared for the default tracker, with its timetable when `timetables` is
+    /// true (compiled, from a file `import` wrote).
+    func loadModel(timetables: Bool) throws(CommandFailure) -> TrackerModel {
+        let report = ProgressReport()
+        let update: @Sendable (Int, Int) -> Void = { done, total in report.update(done, total) }
+        let options = GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes))
+        defer { report.finish() }
+        do throws(ImportError) {
+            return try TransitSource.loadModel(
+                path: railways, timetables: timetables, options: options, warn: { StandardError.line($0) },
+                progress: report.isEnabled ? update : nil)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+
     /// The network with its timetable when `timetables` is true.
     func loadDataset(timetables: Bool, format: TransitFormat? = nil) throws(CommandFailure) -> TransitDataset {
         let report = ProgressReport()

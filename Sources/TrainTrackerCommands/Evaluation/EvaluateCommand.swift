@@ -170,9 +170,8 @@ struct EvaluateCommand: ParsableCommand {
                 utcOffset: parseUTCOffset(utcOffset) ?? 0, algorithms: algorithms, format: format
             ).run()
         }
-        let dataset = try railways.loadDataset(timetables: untimed || algorithms.contains { $0.usesTimetables })
-        let timetabled = TrackerModel(dataset: dataset)
-        let untimedModel = TrackerModel(dataset: TransitDataset(network: dataset.network))
+        let timetabled = try railways.loadModel(timetables: untimed || algorithms.contains { $0.usesTimetables })
+        let untimedModel = TrackerModel(network: timetabled.network)
         let parameters = try parameters()
         var variants: [(name: String, make: () -> any TrackingAlgorithm)] = algorithms.map { algorithm in
             guard algorithm == .default else { return (algorithm.rawValue, { algorithm.makeTracker(model: untimedModel) }) }

@@ -43,10 +43,9 @@ struct LogEvaluation {
         guard !trainEvents.isEmpty else {
             throw CommandFailure("\(logPath): no departure or arrival events (only walking, automotive or location ones)")
         }
-        let dataset = try railways.loadDataset(timetables: algorithms.contains { $0.usesTimetables })
+        let timetabled = try railways.loadModel(timetables: algorithms.contains { $0.usesTimetables })
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessionsPath) }
-        let untimed = TrackerModel(dataset: TransitDataset(network: dataset.network))
-        let timetabled = TrackerModel(dataset: dataset)
+        let untimed = TrackerModel(network: timetabled.network)
         let selected = try Replayer(model: untimed, algorithm: .eki).selectSessions(database, ids: sessionIDs)
         // Only the sessions near a logged departure or arrival are replayed.
         var recorded: [(id: String, fixes: [RecordedFix])] = []
@@ -61,7 +60,7 @@ struct LogEvaluation {
             if !report.isClean { StandardError.line("warning: \(sessionsPath): session \(id): \(report.summary)") }
             recorded.append((id, fixes))
         }
-        let scorer = RiderLogScorer(network: dataset.network)
+        let scorer = RiderLogScorer(network: timetabled.network)
         var reports: [(algorithm: TrackingAlgorithmName, scores: [LoggedEventScore])] = []
         for algorithm in algorithms {
             let replayer = Replayer(model: algorithm.usesTimetables ? timetabled : untimed, algorithm: algorithm)

@@ -108,9 +108,9 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         }
-        let dataset = try railways.loadDataset(timetables: true)
+        let model = try railways.loadModel(timetables: true)
         let store = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.openStore(path: db) }
-        var settings = ServerSettings(dataset: dataset, store: store, configuration: remote, leafletDirectory: leaflet)
+        var settings = ServerSettings(model: model, store: store, configuration: remote, leafletDirectory: leaflet)
         settings.terrain = terrain
         settings.peaks = namedPeaks
         settings.limits.openSessionsPerDevice = openSessionsPerDevice

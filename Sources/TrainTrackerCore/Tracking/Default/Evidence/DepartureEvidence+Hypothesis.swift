@@ -50,14 +50,13 @@ extension DepartureEvidence {
         var likelihood = Array(repeating: 0.0, count: patternCount)
         let (midnight, today, yesterday) = model.serviceDay(at: time)
         var count = Array(repeating: 0, count: patternCount)
-        let scheduled = model.departures[line: hypothesis.line][station]
         for previousDay in [false, true] {
             let origin = previousDay ? midnight - 86_400 : midnight
             let clock = local - origin
-            var index = scheduled.partitioningIndex { $0.time >= clock - Self.latestDelay }
-            while index < scheduled.count, scheduled[index].time <= clock - Self.earliestDelay {
-                let item = scheduled[index]
-                index += 1
+            let scheduled = model.timetable.departures(
+                line: hypothesis.line.index, station: station, from: clock - Self.latestDelay,
+                through: clock - Self.earliestDelay)
+            for item in scheduled {
                 let trip = trips[Int(item.trip)]
                 guard (previousDay ? yesterday : today)[Int(trip.service)] else { continue }
                 let pattern = Int(trip.pattern)

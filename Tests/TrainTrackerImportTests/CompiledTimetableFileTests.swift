@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import Testing
+import TrainTrackerCore
+import TrainTrackerStorage
+import TrainTrackerTestSupport
+
+@testable import TrainTrackerImport
+
+/// The file `import` writes carries the tracker's compiled timetable: loaded from it, the model
+/// is the one built from the trains, and tracks the same; a broken one is named, an old one
+/// compiled afresh.
+@Suite struct CompiledTimetableFileTests {
+    static let caltrain: TransitDataset = {
+        do { return try GTFSImporter.load(path: SharedPaths.caltrain) } catch { fatalError("\(error)") }
+    }()
+
+    func writeCaltrain(_ directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("caltrain.sqlite")
+        try RailwayDatabase.write(Self.caltrain, to: path)
+        return path
+    }
+
+    @Test func caltrainFromItsCompiledTimetableTracksAsFromItsTrains() throws {
+        let directory = try TemporaryDirectory()
+        let path = try writeCaltrain(directory)
+        var recompiled: [String] = []
+        let compiled = try RailwayDatabase.loadModel(path: path, recompiled: { recompiled.append($0) })
+        #expect(recompiled.isEmpty)
+        #expect(compiled.hasTimetable)
+        let fromTrains = TrackerModel(dataset: try RailwayDatabase.loadDataset(path: path))
+        let fromFeed = TrackerModel(dataset: Self.caltrain)
+        #expect(compiled.compiledTimetable() == fromTrains.compiledTimetable())
+        #expect(compiled.compiledTimetable() == fromFeed.compiledTimetable())
+        // Rides simulated on the feed, tracked with each model: the same answer at every fix.
+        let rides = CaseGenerator(dataset: Self.caltrain).cases(count: 3, seed: 29)
+        #expect(rides.count == 3)
+        for ride in rides {
+            var one = DefaultTracker(model: compiled)
+            var other = DefaultTracker(model: fromTrains)
+            let answers = ride.fixes.map(\.location).map { one.process($0) }
+            #expect(answers.contains { $0.best != nil })
+            #expect(ride.fixes.map(\.location).map { other.process($0) } == answers, "\(ride.sessionID)")
+        }
+        // Without timetables the compiled part is not read.
+        #expect(!(try RailwayDatabase.loadModel(path: path, timetables: false)).hasTimetable)
+    }
+
+    /// A compiled part broken in the file: the error names the table, the part and the problem.
+    @Test(arguments: [
+        (
+            "UPDATE trackerModel SET data = substr(data, 1, 20) WHERE part = 2", "part 2",
+            "a segment count 13 needs more bytes than are left"
+        ),
+        ("DELETE FROM trackerModel WHERE part = 3", "part 3", "missing (the next is part 4)"),
+        ("UPDATE trackerModel SET data = 'text' WHERE part = 0", "part 0", "not bytes but 'text'"),
+        ("UPDATE trackerModel SET data = x'00000000' WHERE part = 0", "part 0", "not a compiled timetable"),
+        ("DELETE FROM trackerModel WHERE part = 6", "part 6", "missing: 6 lines, 5 read"),
+        ("DELETE FROM trackerModel", "part 0", "missing"),
+    ])
+    func aBrokenCompiledPartIsNamedWithItsPart(sql: String, row: String, problem: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = try writeCaltrain(directory)
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: sql) }
+        #expect(
+            throws: StorageError.invalidValue(path: path, table: "trackerModel", row: row, column: "data", problem: problem)
+        ) {
+            try RailwayDatabase.loadModel(path: path)
+        }
+    }
+
+    @Test func aCompiledTimetableOfAnotherVersionIsCompiledAfreshFromTheTrains() throws {
+        let directory = try TemporaryDirectory()
+        let path = try writeCaltrain(directory)
+        let current = try RailwayDatabase.loadModel(path: path)
+        // Version 1 + 1 in the header's bytes 4...7 (little-endian).
+        try DatabaseQueue(path: path).write { db in
+            let header = try #require(try Data.fetchOne(db, sql: "SELECT data FROM trackerModel WHERE part = 0"))
+            var bytes = [UInt8](header)
+            bytes[4] &+= 1
+            try db.execute(sql: "UPDATE trackerModel SET data = ? WHERE part = 0", arguments: [Data(bytes)])
+        }
+        var recompiled: [String] = []
+        let model = try RailwayDatabase.loadModel(path: path, recompiled: { recompiled.append($0) })
+        #expect(recompiled == ["\(path): its compiled timetable is of another version; compiling it from the trains"])
+        #expect(model.compiledTimetable() == current.compiledTimetable())
+    }
+
+    @Test func aFileWithoutACompiledTimetableIsCompiledFromItsTrains() throws {
+        let directory = try TemporaryDirectory()
+        let path = try writeCaltrain(directory)
+        let current = try RailwayDatabase.loadModel(path: path)
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "DROP TABLE trackerModel") }
+        #expect(try RailwayDatabase.loadModel(path: path).compiledTimetable() == current.compiledTimetable())
+    }
+}
