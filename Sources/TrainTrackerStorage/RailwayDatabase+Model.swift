@@ -16,19 +16,20 @@ extension RailwayDatabase {
         path: String, timetables: Bool = true, recompiled: (String) -> Void = { _ in }
     ) throws(StorageError) -> TrackerModel {
         let queue = try DatabaseFile.openReadOnly(path: path, schema: schema)
-        let read: (network: RailwayNetwork, model: TrackerModel?)
         do {
-            read = try queue.read { db in
+            return try queue.read { db in
                 let network = try readNetwork(db, path: path)
-                guard timetables, try db.tableExists("trackerModel") else { return (network, nil) }
-                return (network, try readCompiledTimetable(db, path: path, network: network, recompiled: recompiled))
+                guard timetables else { return TrackerModel(network: network) }
+                if try db.tableExists("trackerModel"),
+                    let model = try readCompiledTimetable(db, path: path, network: network, recompiled: recompiled)
+                {
+                    return model
+                }
+                return TrackerModel(dataset: TransitDataset(network: network, timetable: try readTimetable(db, path: path)))
             }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
         }
-        if let model = read.model { return model }
-        guard timetables else { return TrackerModel(network: read.network) }
-        return TrackerModel(dataset: try loadDataset(path: path))
     }
 
     /// The network alone, as read.

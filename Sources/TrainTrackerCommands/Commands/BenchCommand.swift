@@ -23,6 +23,34 @@ struct BenchCommand: ParsableCommand {
         help: ArgumentHelp("Replay the sessions until at least this many seconds of tracking have run.", valueName: "seconds"))
     var minimumSeconds: Double = 2
 
+    /// Seconds to write one line of the JSONL contract (as `replay` and the server do, into
+    /// one reused buffer), over the answers to every fix of `sessions`, for at least half a second.
+    private func jsonLineSeconds(model: TrackerModel, sessions: [(id: String, fixes: [RecordedFix])]) -> Double {
+        var answers: [(id: String, fix: RecordedFix, result: TrackingResult)] = []
+        for (id, fixes) in sessions {
+            var tracker = algorithm.makeTracker(model: model)
+            answers += fixes.map { (id, $0, tracker.process($0.location)) }
+        }
+        guard !answers.isEmpty else { return 0 }
+        let clock = ContinuousClock()
+        let json = JSONBuffer(capacity: 1 << 16)
+        var written = 0
+        var elapsed = Duration.zero
+        repeat {
+            elapsed += clock.measure {
+                answers.withUnsafeBufferPointer { answers in
+                    for index in answers.indices {
+                        answers[index].result.writeJSONLine(sessionID: answers[index].id, fix: answers[index].fix, into: json)
+                        json.newline()
+                        if json.count > 1 << 16 { json.removeAll() }
+                    }
+                }
+            }
+            written += answers.count
+        } while elapsed.seconds < 0.5
+        return elapsed.seconds / Double(written)
+    }
+
     func validate() throws {
         guard (0...86_400).contains(minimumSeconds) else {
             throw ValidationError("--minimum-seconds must be 0 to 86400 seconds")
@@ -39,10 +67,10 @@ struct BenchCommand: ParsableCommand {
         let network = model.network
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
         let summaries = try CommandFailure.wrapping { () throws(StorageError) in try database.sessions() }
-        let sessionFixes = try summaries.map { summary throws(CommandFailure) in
+        let recorded = try summaries.map { summary throws(CommandFailure) in
             try CommandFailure.wrapping { () throws(StorageError) in try database.fixes(sessionID: summary.session.id).fixes }
-                .map(\.location)
         }
+        let sessionFixes = recorded.map { $0.map(\.location) }
         let fixCount = sessionFixes.reduce(0) { $0 + $1.count }
         guard fixCount > 0 else { throw CommandFailure("\(sessions): no fixes to benchmark") }
         var processed = 0
@@ -62,6 +90,7 @@ struct BenchCommand: ParsableCommand {
             progress.update(min(progress.total, Int(displaying: elapsed.seconds * 10)))
         } while elapsed.seconds < minimumSeconds
         progress.finish()
+        let jsonlLine = jsonLineSeconds(model: model, sessions: zip(summaries.map(\.session.id), recorded).map { $0 })
         var json = JSONObjectWriter()
         json.string("algorithm", algorithm.rawValue)
         json.integer("railways", network.railways.count)
@@ -75,6 +104,7 @@ struct BenchCommand: ParsableCommand {
         json.number("trackingSeconds", elapsed.seconds)
         json.number("fixesPerSecond", Double(processed) / elapsed.seconds)
         json.number("microsecondsPerFix", elapsed.seconds * 1_000_000 / Double(processed))
+        json.number("jsonlMicrosecondsPerLine", jsonlLine * 1_000_000)
         json.number("peakMemoryMB", peakMemoryMegabytes())
         let output = OutputSink.standardOutput()
         output.line(json.finish())

@@ -76,12 +76,14 @@ public struct Replayer: Sendable {
                 output.line(formatter.sessionHeading(heading))
             }
             var evidence = EvidenceSums()
+            let json = JSONBuffer()
             let handle = { (fix: RecordedFix, result: TrackingResult, explanation: [EvidenceExplanation]) in
                 evidence.add(explanation)
                 switch format {
                 case .jsonl:
-                    output.line(
-                        formatter.jsonLine(sessionID: id, fix: fix, result: result, evidence: explains ? explanation : nil))
+                    json.removeAll()
+                    result.writeJSONLine(sessionID: id, fix: fix, evidence: explains ? explanation : nil, into: json)
+                    json.withBytes { output.line(utf8: $0) }
                 case .text:
                     guard let line = timeline.line(for: fix, result: result) else { break }
                     output.line(line)

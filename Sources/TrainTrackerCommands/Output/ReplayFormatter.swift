@@ -28,8 +28,7 @@ public struct ReplayFormatter: Sendable {
     public func jsonLine(
         sessionID: String, fix: RecordedFix, result: TrackingResult, evidence: [EvidenceExplanation]? = nil
     ) -> String {
-        guard let evidence else { return result.jsonLine(sessionID: sessionID, fix: fix) }
-        return result.jsonLine(sessionID: sessionID, fix: fix, evidence: evidence)
+        result.jsonLine(sessionID: sessionID, fix: fix, evidence: evidence)
     }
 
     /// The readable answer of a candidate, e.g. `Toyoko Line → Yokohama  Soon: Tsunashima`,

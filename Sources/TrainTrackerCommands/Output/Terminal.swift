@@ -2,24 +2,44 @@ import Foundation
 
 /// Buffered writing to standard output and unbuffered messages on standard error.
 public final class OutputSink: @unchecked Sendable {
-    private var buffer = ""
-    private let write: (String) -> Void
+    private var buffer: [UInt8] = []
+    private let write: ([UInt8]) -> Void
     private let lock = NSLock()
+    /// Bytes held before they are written out.
+    private static let chunk = 1 << 16
 
     /// A sink that hands text to `write` in chunks.
-    public init(write: @escaping (String) -> Void) { self.write = write }
+    public convenience init(write: @escaping (String) -> Void) {
+        self.init(bytes: { write(String(decoding: $0, as: UTF8.self)) })
+    }
+
+    /// A sink that hands UTF-8 bytes to `write` in chunks.
+    public init(bytes write: @escaping ([UInt8]) -> Void) {
+        self.write = write
+        buffer.reserveCapacity(Self.chunk + 4_096)
+    }
 
     /// A sink writing to standard output.
     public static func standardOutput() -> OutputSink {
-        OutputSink { FileHandle.standardOutput.write(Data($0.utf8)) }
+        OutputSink(bytes: { bytes in bytes.withUnsafeBytes { FileHandle.standardOutput.write(Data($0)) } })
     }
 
     /// Appends a line.
     public func line(_ text: String) {
         lock.lock()
-        buffer += text
-        buffer += "\n"
-        let full = buffer.utf8.count >= 1 << 16
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        let full = buffer.count >= Self.chunk
+        lock.unlock()
+        if full { flush() }
+    }
+
+    /// Appends a line already in UTF-8 (without its newline).
+    public func line(utf8 bytes: some Collection<UInt8>) {
+        lock.lock()
+        buffer.append(contentsOf: bytes)
+        buffer.append(UInt8(ascii: "\n"))
+        let full = buffer.count >= Self.chunk
         lock.unlock()
         if full { flush() }
     }
@@ -27,10 +47,10 @@ public final class OutputSink: @unchecked Sendable {
     /// Writes out what is buffered.
     public func flush() {
         lock.lock()
-        let text = buffer
-        buffer = ""
+        let bytes = buffer
+        buffer.removeAll(keepingCapacity: true)
         lock.unlock()
-        if !text.isEmpty { write(text) }
+        if !bytes.isEmpty { write(bytes) }
     }
 
     deinit { if !buffer.isEmpty { write(buffer) } }

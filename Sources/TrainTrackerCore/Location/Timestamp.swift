@@ -116,6 +116,14 @@ extension Timestamp {
     /// The date, time and milliseconds; a time outside the years 0001 to 9999 (or not finite)
     /// is written as the nearest of them, so formatting never traps.
     private var components: (date: String, time: String, milliseconds: Int) {
+        let (year, month, day, seconds, milliseconds) = numericComponents
+        let date = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))"
+        let time = "\(Self.pad(seconds / 3600, 2)):\(Self.pad(seconds / 60 % 60, 2)):\(Self.pad(seconds % 60, 2))"
+        return (date, time, milliseconds)
+    }
+
+    /// The civil date, the second of the day and the millisecond, clamped as `components`.
+    private var numericComponents: (year: Int, month: Int, day: Int, second: Int, millisecond: Int) {
         let totalMilliseconds = Int(flooring: secondsSince1970 * 1000, within: Self.formattableMilliseconds)
         var days = totalMilliseconds / 86_400_000
         var remainder = totalMilliseconds % 86_400_000
@@ -124,10 +132,39 @@ extension Timestamp {
             days -= 1
         }
         let (year, month, day) = CivilDay(daysSince1970: days).date
-        let seconds = remainder / 1000
-        let date = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))"
-        let time = "\(Self.pad(seconds / 3600, 2)):\(Self.pad(seconds / 60 % 60, 2)):\(Self.pad(seconds % 60, 2))"
-        return (date, time, remainder % 1000)
+        return (year, month, day, remainder / 1000, remainder % 1000)
+    }
+
+    /// Writes `iso8601`'s 24 bytes of text as UTF-8 at `target`, digit by digit (no `String` made).
+    package func writeISO8601(to target: UnsafeMutablePointer<UInt8>) {
+        let (year, month, day, second, millisecond) = numericComponents
+        var position = 0
+        func put(_ byte: UInt8) {
+            target[position] = byte
+            position += 1
+        }
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                put(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        put(UInt8(ascii: "-"))
+        digits(month, 2)
+        put(UInt8(ascii: "-"))
+        digits(day, 2)
+        put(UInt8(ascii: "T"))
+        digits(second / 3600, 2)
+        put(UInt8(ascii: ":"))
+        digits(second / 60 % 60, 2)
+        put(UInt8(ascii: ":"))
+        digits(second % 60, 2)
+        put(UInt8(ascii: "."))
+        digits(millisecond, 3)
+        put(UInt8(ascii: "Z"))
     }
 
     /// 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, in milliseconds since 1970.

@@ -5,35 +5,73 @@ extension TrackingResult {
     /// `confidence` (`null` without an answer or when the algorithm does not tell, `eta` also
     /// when it falls outside `DomainRange.secondsSince1970`),
     /// `estimated` and `candidates` (each with `railway`, `direction`, `station`, `phase`,
-    /// `score`), in that order.
+    /// `score`), in that order; with `evidence`, the key `evidence` last (why each hypothesis
+    /// stands where it does).
     ///
     /// - Complexity: O(c) for the c candidates.
-    public func jsonLine(sessionID: String, fix: RecordedFix) -> String {
-        var object = JSONObjectWriter()
-        object.string("sessionID", sessionID)
-        object.string("locationID", fix.id)
-        object.string("timestamp", fix.location.timestamp.iso8601)
-        object.string("railway", best?.railwayID)
-        object.string("direction", best?.directionName)
-        object.string("station", best?.focusStationID)
-        object.string("phase", best?.phase.rawValue)
-        object.string("trainType", best?.trainTypeID)
-        object.string("nextStop", best?.nextStopID)
+    public func jsonLine(sessionID: String, fix: RecordedFix, evidence: [EvidenceExplanation]? = nil) -> String {
+        let json = JSONBuffer(capacity: 512)
+        writeJSONLine(sessionID: sessionID, fix: fix, evidence: evidence, into: json)
+        return json.text
+    }
+
+    /// Writes `jsonLine`'s object (without a newline) into `json`: the way to write many, one
+    /// buffer for all.
+    package func writeJSONLine(
+        sessionID: String, fix: RecordedFix, evidence: [EvidenceExplanation]? = nil, into json: JSONBuffer
+    ) {
+        let best = self.best
+        json.beginObject()
+        json.key("sessionID")
+        json.string(sessionID)
+        json.key("locationID")
+        json.string(fix.id)
+        json.key("timestamp")
+        json.timestamp(fix.location.timestamp)
+        json.key("railway")
+        json.string(best?.railwayID)
+        json.key("direction")
+        json.string(best?.directionName)
+        json.key("station")
+        json.string(best?.focusStationID)
+        json.key("phase")
+        json.string(best?.phase.rawValue)
+        json.key("trainType")
+        json.string(best?.trainTypeID)
+        json.key("nextStop")
+        json.string(best?.nextStopID)
         // Only a time the contract can carry: never one beyond the years 1900 to 2199.
-        object.string("eta", best?.eta.flatMap { $0.isInDomainRange ? $0.iso8601 : nil })
-        object.number("confidence", best?.confidence)
-        object.raw("estimated", estimated ? "true" : "false")
-        let elements = candidates.map { candidate in
-            var element = JSONObjectWriter()
-            element.string("railway", candidate.railwayID)
-            element.string("direction", candidate.directionName)
-            element.string("station", candidate.focusStationID)
-            element.string("phase", candidate.phase.rawValue)
-            element.number("score", candidate.score)
-            return element.finish()
+        json.key("eta")
+        json.timestamp(best?.eta.flatMap { $0.isInDomainRange ? $0 : nil })
+        json.key("confidence")
+        json.number(best?.confidence)
+        json.key("estimated")
+        json.bool(estimated)
+        json.key("candidates")
+        json.beginArray()
+        // (Through the buffer: a copy of each candidate would retain and release every string of it.)
+        candidates.withUnsafeBufferPointer { candidates in
+            for index in candidates.indices {
+                json.beginObject()
+                json.key("railway")
+                json.string(candidates[index].railwayID)
+                json.key("direction")
+                json.string(candidates[index].directionName)
+                json.key("station")
+                json.string(candidates[index].focusStationID)
+                json.key("phase")
+                json.string(candidates[index].phase.rawValue)
+                json.key("score")
+                json.number(candidates[index].score)
+                json.endObject()
+            }
         }
-        object.raw("candidates", JSONObjectWriter.array(elements))
-        return object.finish()
+        json.endArray()
+        if let evidence {
+            json.key("evidence")
+            EvidenceExplanation.write(evidence, into: json)
+        }
+        json.endObject()
     }
 }
 
@@ -43,24 +81,31 @@ extension EvidenceExplanation {
     ///
     /// - Complexity: O(h) for the h hypotheses explained.
     public static func json(_ explanation: [EvidenceExplanation]) -> String {
-        JSONObjectWriter.array(
-            explanation.map { item in
-                var object = JSONObjectWriter()
-                object.string("railway", item.railwayID)
-                object.string("direction", item.directionName)
-                object.number("score", item.score)
-                var terms = JSONObjectWriter()
-                for (term, nats) in item.terms { terms.number(term.rawValue, nats) }
-                object.raw("terms", terms.finish())
-                return object.finish()
-            })
+        let json = JSONBuffer(capacity: 256)
+        write(explanation, into: json)
+        return json.text
     }
-}
 
-extension TrackingResult {
-    /// `jsonLine(sessionID:fix:)` with the key `evidence` last: why each hypothesis stands where it does.
-    public func jsonLine(sessionID: String, fix: RecordedFix, evidence: [EvidenceExplanation]) -> String {
-        let line = jsonLine(sessionID: sessionID, fix: fix)
-        return String(line.dropLast()) + ",\"evidence\":" + EvidenceExplanation.json(evidence) + "}"
+    /// Writes `json(_:)`'s array into `json`.
+    package static func write(_ explanation: [EvidenceExplanation], into json: JSONBuffer) {
+        json.beginArray()
+        for item in explanation {
+            json.beginObject()
+            json.key("railway")
+            json.string(item.railwayID)
+            json.key("direction")
+            json.string(item.directionName)
+            json.key("score")
+            json.number(item.score)
+            json.key("terms")
+            json.beginObject()
+            for (term, nats) in item.terms {
+                json.key(named: term.rawValue)
+                json.number(nats)
+            }
+            json.endObject()
+            json.endObject()
+        }
+        json.endArray()
     }
 }
