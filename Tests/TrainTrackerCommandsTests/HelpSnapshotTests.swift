@@ -23,4 +23,14 @@ import TrainTrackerTestSupport
         let snapshot = try String(contentsOf: file, encoding: .utf8)
         #expect(outcome.standardOutput == snapshot)
     }
+
+    @Test func versionIsTheChangelogsNext() throws {
+        let outcome = try ToolRunner.run(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput == "0.16.0-dev\n")
+        let changelog = try String(
+            contentsOf: Self.snapshots.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        #expect(changelog.contains("## 0.16.0 (unreleased)"))
+    }
 }

@@ -16,7 +16,7 @@ import TrainTrackerTestSupport
         #expect(network.standardOutput.contains("trains           144\n"))
         let again = try ToolRunner.run(["import", SharedPaths.caltrain, "--out", out])
         #expect(again.status == 2)
-        #expect(again.standardError == "traintracker: error: \(out): file exists; not overwriting it\n")
+        #expect(again.standardError == "traintracker: error: \(out): file exists; not overwriting it (use --force)\n")
         #expect(try ToolRunner.run(["import", SharedPaths.caltrain, "--out", out, "--force"]).status == 0)
     }
 

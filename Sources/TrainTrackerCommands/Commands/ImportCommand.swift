@@ -38,7 +38,13 @@ struct ImportCommand: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         // Refused before the input is read: an output that exists, is a folder or has no folder.
-        _ = try CommandFailure.wrapping { () throws(StorageError) in try StagedFile(destination: out, replacing: force) }
+        do {
+            _ = try StagedFile(destination: out, replacing: force)
+        } catch .fileExists(let path) {
+            throw CommandFailure("\(path): file exists; not overwriting it (use --force)")
+        } catch {
+            throw CommandFailure(error.description)
+        }
         var railways = try RailwaysOption.parse(["--railways", input])
         railways.routeTypes = routeTypes
         let dataset = try railways.loadDataset(timetables: true, format: from)

@@ -10,7 +10,8 @@ struct ImportSessionsCommand: ParsableCommand {
         commandName: "import-sessions",
         abstract: "Read journeys from GPX, CSV or GeoJSON files into an Eki session SQLite file.",
         discussion: """
-            Each GPX <trk>, each CSV file and each GeoJSON file becomes one session. GPX: <time> per point, \
+            Each GPX <trk>, each CSV file (or, with a device, session, track or user column, each of its \
+            values: the Helsinki file gives 8) and each GeoJSON file becomes one session. GPX: <time> per point, \
             <ele>, and speed, course and accuracy from common extensions. CSV: a header row with latitude, \
             longitude and timestamp columns (accuracy, speed, course, altitude optional; names matched loosely, \
             e.g. lat, lng, time, Speed (m/s)). GeoJSON: Point features with a time property, or a LineString \

@@ -7,10 +7,14 @@ import TrainTrackerStorage
 /// `traintracker`: which railway, which direction, which station next, from GPS alone.
 public struct TrainTrackerCommand: ParsableCommand {
     /// The command's name, summary and subcommands.
+    /// The version `--version` prints (CHANGELOG.md).
+    public static let version = "0.16.0-dev"
+
     public static let configuration = CommandConfiguration(
         commandName: "traintracker",
         abstract:
             "Tells a train rider which railway they are on, which way it goes and what the next station is, from GPS fixes alone.",
+        version: TrainTrackerCommand.version,
         subcommands: [
             DemoCommand.self, ReplayCommand.self, SessionsCommand.self, NetworkCommand.self, BenchCommand.self,
             JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self, SimulateCommand.self,
