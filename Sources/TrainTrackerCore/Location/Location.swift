@@ -33,3 +33,32 @@ public struct Location: Hashable, Sendable {
     /// The unit vector of the course, or `nil` without a course.
     public var courseVector: PlanarVector? { course.map(PlanarVector.init(course:)) }
 }
+
+extension Location: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case coordinate, timestamp, horizontalAccuracy, speed, course, altitude
+    }
+
+    /// Decodes a fix saved with `encode(to:)`; like `init(coordinate:timestamp:...)`, a
+    /// negative or non-finite speed or course becomes `nil` (a saved file is outside input).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            coordinate: try container.decode(Coordinate.self, forKey: .coordinate),
+            timestamp: try container.decode(Timestamp.self, forKey: .timestamp),
+            horizontalAccuracy: try container.decodeIfPresent(Double.self, forKey: .horizontalAccuracy),
+            speed: try container.decodeIfPresent(Double.self, forKey: .speed),
+            course: try container.decodeIfPresent(Double.self, forKey: .course),
+            altitude: try container.decodeIfPresent(Double.self, forKey: .altitude))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(coordinate, forKey: .coordinate)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encodeIfPresent(horizontalAccuracy, forKey: .horizontalAccuracy)
+        try container.encodeIfPresent(speed, forKey: .speed)
+        try container.encodeIfPresent(course, forKey: .course)
+        try container.encodeIfPresent(altitude, forKey: .altitude)
+    }
+}
