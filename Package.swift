@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "TrainTrackerCore", targets: ["TrainTrackerCore"]),
+        .library(name: "TrainTrackerLab", targets: ["TrainTrackerLab"]),
         .library(name: "TrainTrackerStorage", targets: ["TrainTrackerStorage"]),
         .library(name: "TrainTrackerImport", targets: ["TrainTrackerImport"]),
         .library(name: "TrainTrackerServer", targets: ["TrainTrackerServer"]),
@@ -34,6 +35,14 @@ let package = Package(
             name: "TrainTrackerCore",
             dependencies: [
                 .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "Algorithms", package: "swift-algorithms"),
+            ]
+        ),
+        // The lab bench, not for apps: the ride simulator, the evaluator and the demo network.
+        .target(
+            name: "TrainTrackerLab",
+            dependencies: [
+                "TrainTrackerCore", .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
             ]
         ),
@@ -70,7 +79,7 @@ let package = Package(
         .target(
             name: "TrainTrackerCommands",
             dependencies: [
-                "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerServer",
+                "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -83,7 +92,7 @@ let package = Package(
         // Core tests read the real Tokyo network through the storage layer; the core itself does not.
         .testTarget(
             name: "TrainTrackerCoreTests",
-            dependencies: ["TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerTestSupport"]
+            dependencies: ["TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerTestSupport"]
         ),
         .testTarget(
             name: "TrainTrackerStorageTests",
@@ -92,14 +101,15 @@ let package = Package(
         .testTarget(
             name: "TrainTrackerImportTests",
             dependencies: [
-                "TrainTrackerImport", "TrainTrackerStorage", "TrainTrackerTestSupport",
+                "TrainTrackerImport", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), "ZIPFoundation",
             ]
         ),
         .testTarget(
             name: "TrainTrackerServerTests",
             dependencies: [
-                "TrainTrackerServer", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerTestSupport", "traintracker",
+                "TrainTrackerServer", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerTestSupport",
+                "traintracker",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -110,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrainTrackerCommandsTests",
-            dependencies: ["TrainTrackerCommands", "traintracker", "TrainTrackerTestSupport"]
+            dependencies: ["TrainTrackerCommands", "TrainTrackerLab", "traintracker", "TrainTrackerTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -122,6 +132,9 @@ if Context.environment["TRAINTRACKER_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
             name: "traintracker-fuzz",
-            dependencies: ["TrainTrackerCore", "TrainTrackerImport", "TrainTrackerServer", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerImport", "TrainTrackerServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Fuzz/traintracker-fuzz"))
 }

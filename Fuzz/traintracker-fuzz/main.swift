@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import TrainTrackerCore
+import TrainTrackerLab
 import TrainTrackerImport
 import TrainTrackerServer
 

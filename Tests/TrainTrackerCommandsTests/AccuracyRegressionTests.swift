@@ -4,6 +4,7 @@ import TrainTrackerCommands
 import TrainTrackerCore
 import TrainTrackerImport
 import TrainTrackerTestSupport
+@testable import TrainTrackerLab
 
 /// A small fixed set of simulated rides from the named scenarios: the published algorithm
 /// must score at least what it scored when this test was written, so a regression in the

@@ -4,6 +4,7 @@ import Testing
 import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+@testable import TrainTrackerLab
 
 /// `evaluate --sessions --log`: rides scored against a rider's own log, end to end.
 @Suite struct LogEvaluationTests {

@@ -6,6 +6,7 @@ import TrainTrackerStorage
 import TrainTrackerTestSupport
 
 @testable import TrainTrackerImport
+@testable import TrainTrackerLab
 
 /// The file `import` writes carries the tracker's compiled timetable: loaded from it, the model
 /// is the one built from the trains, and tracks the same; a broken one is named, an old one

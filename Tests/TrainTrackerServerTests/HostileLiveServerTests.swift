@@ -9,6 +9,7 @@ import TrainTrackerTestSupport
 
 #if canImport(Glibc)
 import Glibc
+@testable import TrainTrackerLab
 #endif
 
 /// The running server against hostile pages, streams and connections: the process as an

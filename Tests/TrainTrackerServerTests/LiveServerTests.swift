@@ -5,6 +5,7 @@ import Testing
 import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+@testable import TrainTrackerLab
 
 /// The server as a person uses it: started from the command line, tokens from `token create`,
 /// a simulated phone uploading a ride over loopback, an operator following it live and

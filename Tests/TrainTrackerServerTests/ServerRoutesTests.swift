@@ -6,6 +6,7 @@ import TrainTrackerCore
 import TrainTrackerServer
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+@testable import TrainTrackerLab
 
 /// The server's API in process, without sockets: who may do what, what a batch stores and
 /// answers, and the limits.

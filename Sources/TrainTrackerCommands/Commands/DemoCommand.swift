@@ -1,5 +1,6 @@
 import ArgumentParser
 import TrainTrackerCore
+import TrainTrackerLab
 
 /// `traintracker demo`: the main job on an embedded network, with no data needed.
 struct DemoCommand: ParsableCommand {

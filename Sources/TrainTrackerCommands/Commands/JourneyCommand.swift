@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
+import TrainTrackerLab
 import TrainTrackerStorage
 
 /// `traintracker journey`: writes a simulated ride on real track as an Eki session.

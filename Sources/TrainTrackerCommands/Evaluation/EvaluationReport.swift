@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
+import TrainTrackerLab
 
 /// One algorithm's scores on the cases of one condition.
 struct EvaluationReport {

@@ -1,5 +1,6 @@
 import Foundation
 import TrainTrackerCore
+import TrainTrackerLab
 import TrainTrackerImport
 import TrainTrackerStorage
 

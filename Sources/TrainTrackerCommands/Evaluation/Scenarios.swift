@@ -1,4 +1,5 @@
 import TrainTrackerCore
+import TrainTrackerLab
 
 /// A named set of rides that stresses one thing that makes tracking hard.
 public struct Scenario: Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
+import TrainTrackerLab
 import TrainTrackerStorage
 
 extension SpeedFilterName: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import TrainTrackerCore
+import TrainTrackerLab
 
 /// Draws an evaluation as an SVG bar chart: per scenario, the railway, focus and next-stop
 /// accuracy of each algorithm.

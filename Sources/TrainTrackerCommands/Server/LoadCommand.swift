@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TrainTrackerCore
+import TrainTrackerLab
 
 /// `traintracker load`: simulated phones streaming to a running server.
 struct LoadCommand: AsyncParsableCommand {

@@ -159,7 +159,7 @@ extension Polyline {
     ///
     /// - Precondition: at least two vertices.
     /// - Complexity: O(log n).
-    func edge(atAlongTrack alongTrack: Meters) -> Int {
+    package func edge(atAlongTrack alongTrack: Meters) -> Int {
         let lengths = cumulativeLengths
         let firstBeyond = lengths.partitioningIndex { $0 > alongTrack }
         return min(max(firstBeyond - 1, 0), lengths.count - 2)

@@ -89,7 +89,7 @@ public struct Track: Sendable {
     }
 
     /// A track of `polyline`, `undergroundEdges[i]` telling whether edge `i` runs underground.
-    init(polyline: Polyline, undergroundEdges: [Bool]) {
+    package init(polyline: Polyline, undergroundEdges: [Bool]) {
         self.polyline = polyline
         self.undergroundEdges = undergroundEdges
     }

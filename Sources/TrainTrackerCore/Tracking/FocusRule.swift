@@ -2,16 +2,21 @@
 /// which phase (`now` within 200 m, `soon` within 500 m before the next station ahead, `next`
 /// beyond). The tracker answers by it and the simulator's ground truth is written by it, so
 /// the two can never disagree on the rule itself.
-struct FocusRule: Sendable {
-    static let nowRadius: Meters = 200
-    static let soonDistance: Meters = 500
+package struct FocusRule: Sendable {
+    package static let nowRadius: Meters = 200
+    package static let soonDistance: Meters = 500
 
     /// (station id, along-track position) in line order.
-    let stations: [(id: String, position: Meters)]
-    let walk: TrackWalk
+    package let stations: [(id: String, position: Meters)]
+    package let walk: TrackWalk
+
+    package init(stations: [(id: String, position: Meters)], walk: TrackWalk) {
+        self.stations = stations
+        self.walk = walk
+    }
 
     /// The focus at `position`, or `nil` when no station lies ahead (past the last).
-    func focus(at position: Meters) -> (station: String, phase: FocusPhase)? {
+    package func focus(at position: Meters) -> (station: String, phase: FocusPhase)? {
         guard let focus = Self.focus(positions: stations.map(\.position), walk: walk, at: position), !focus.pastTheEnd
         else { return nil }
         return (stations[focus.station].id, focus.phase)
@@ -22,7 +27,7 @@ struct FocusRule: Sendable {
     /// the last station the nearest is `now`, with `pastTheEnd` set; `nil` without stations.
     ///
     /// - Complexity: O(n) in the number of stations.
-    static func focus(positions: [Meters], walk: TrackWalk, at along: Meters) -> (
+    package static func focus(positions: [Meters], walk: TrackWalk, at along: Meters) -> (
         station: Int, phase: FocusPhase, pastTheEnd: Bool
     )? {
         guard !positions.isEmpty else { return nil }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// A tracker that answers from the truth, delayed or wrong as told: for checking the scores.
 struct ScriptedTracker: TrackingAlgorithm {

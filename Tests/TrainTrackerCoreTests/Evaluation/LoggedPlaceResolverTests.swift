@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// Names as riders write them, found in the real Tokyo network.
 @Suite struct LoggedPlaceResolverTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// Logs written from simulated rides (the truth turned into departures and arrivals), scored
 /// against the default tracker on the demonstration network.

@@ -1,5 +1,6 @@
 import Testing
 import TrainTrackerCore
+@testable import TrainTrackerLab
 
 @Suite struct PolylineTests {
     /// An L-shaped line: 1 km east, then 1 km north.

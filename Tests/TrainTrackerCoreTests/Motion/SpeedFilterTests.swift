@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// The speed filters: what they make of steady running, a stop, a lone false zero, a gap,
 /// missing speeds and sparse fixes.

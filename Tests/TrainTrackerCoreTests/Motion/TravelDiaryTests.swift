@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// The travel diary on a made-up morning, and its scoring against a log.
 @Suite struct TravelDiaryTests {

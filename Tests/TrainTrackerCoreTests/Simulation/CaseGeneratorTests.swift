@@ -2,6 +2,7 @@ import RealModule
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// Simulated cases on the demonstration network with a small hand-written timetable.
 @Suite struct CaseGeneratorTests {

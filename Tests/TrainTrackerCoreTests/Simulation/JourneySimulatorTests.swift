@@ -1,5 +1,6 @@
 import Testing
 import TrainTrackerCore
+@testable import TrainTrackerLab
 
 @Suite struct JourneySimulatorTests {
     let network = DemoNetwork.make()

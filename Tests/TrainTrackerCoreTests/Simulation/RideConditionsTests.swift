@@ -3,6 +3,7 @@ import Testing
 import TrainTrackerStorage
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// The conditions the simulator records rides under: phones, maps, days, riders, canyons.
 @Suite struct RideConditionsTests {

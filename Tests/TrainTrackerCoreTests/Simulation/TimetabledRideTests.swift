@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 @Suite struct TimetabledRideTests {
     let network = DemoNetwork.make()

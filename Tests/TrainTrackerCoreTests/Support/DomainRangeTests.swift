@@ -1,5 +1,6 @@
 import Testing
 import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// Outside numbers, however absurd, become domain values or a refusal: never a trap.
 @Suite struct DomainRangeTests {

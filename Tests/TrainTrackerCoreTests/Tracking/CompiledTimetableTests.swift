@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// The compiled timetable a file carries: read back, it answers as the model built from the
 /// trains; bytes that do not describe the network are an error naming the part, never a trap.

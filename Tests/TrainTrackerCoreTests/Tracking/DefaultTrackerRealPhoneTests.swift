@@ -2,6 +2,7 @@ import RealModule
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// The default algorithm under what real riders bring: battery-saving phones, maps that are
 /// not the track, riders who stand and walk.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// The default algorithm on hand-made networks and timetables where the answer is known.
 @Suite struct DefaultTrackerTests {

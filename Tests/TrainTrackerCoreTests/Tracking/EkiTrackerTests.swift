@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// The algorithm's parts on the built-in demonstration network and on hand-made histories.
 @Suite struct EkiTrackerTests {

@@ -1,5 +1,6 @@
 import Testing
 import TrainTrackerCore
+@testable import TrainTrackerLab
 
 /// The Eki Live talk's examples, reproduced on the real Greater Tokyo network with
 /// journeys that move along the real track.

@@ -1,3 +1,4 @@
+import TrainTrackerCore
 import RealModule
 
 /// How a phone on the train reports its position: the parameters of the simulated GPS.

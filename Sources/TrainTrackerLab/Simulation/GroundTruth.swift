@@ -1,3 +1,4 @@
+import TrainTrackerCore
 /// What really happened at one simulated fix.
 public struct TruthFix: Hashable, Sendable, Codable {
     /// The recorded fix's id.

@@ -1,3 +1,4 @@
+import TrainTrackerCore
 import RealModule
 
 /// A model of how a drawn map differs from the track trains really run on: each railway's

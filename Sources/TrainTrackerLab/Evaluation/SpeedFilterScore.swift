@@ -1,3 +1,4 @@
+import TrainTrackerCore
 /// How a speed filter did on simulated sessions, against the true speed.
 public struct SpeedFilterScore: Hashable, Sendable {
     /// The filter.

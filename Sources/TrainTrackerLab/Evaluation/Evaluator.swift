@@ -1,3 +1,4 @@
+import TrainTrackerCore
 /// How one algorithm did on one simulated session.
 public struct CaseScore: Hashable, Sendable, Codable {
     /// The session.

@@ -1,3 +1,4 @@
+import TrainTrackerCore
 /// A simulated recording with its ground truth.
 public struct SimulatedCase: Sendable {
     /// The session as it is written to the sessions file.

@@ -1,3 +1,4 @@
+import TrainTrackerCore
 /// The tracker's answer after one fix.
 public struct TimedAnswer: Sendable {
     /// The fix's time.

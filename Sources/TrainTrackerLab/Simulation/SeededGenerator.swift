@@ -1,3 +1,4 @@
+import TrainTrackerCore
 import RealModule
 
 /// A small, fast, seedable random number generator (SplitMix64), so simulated journeys

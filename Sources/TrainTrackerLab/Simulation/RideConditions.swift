@@ -1,3 +1,4 @@
+import TrainTrackerCore
 /// The conditions a simulated ride is recorded under: the phone, how the map differs from the
 /// track, whether trains run late, what the rider does at the end, and urban canyons.
 ///

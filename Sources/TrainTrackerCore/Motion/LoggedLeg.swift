@@ -1,0 +1,34 @@
+/// What kind of vehicle a logged leg used, as far as a diary can tell.
+public enum VehicleKind: String, Hashable, Sendable {
+    /// Metro or train.
+    case rail
+    /// Bus, tram, car, or a vehicle of unknown type.
+    case road
+
+    /// The kind of a manual-log line type (`SUBWAY`, `TRAIN` are rail; the rest road).
+    public static func of(lineType: String?) -> VehicleKind {
+        ["SUBWAY", "TRAIN", "METRO", "RAIL"].contains(lineType?.uppercased() ?? "") ? .rail : .road
+    }
+}
+
+/// A vehicle leg from a log: who, when, and what.
+public struct LoggedLeg: Hashable, Sendable {
+    /// The device.
+    public var device: Int
+    /// Departure and arrival.
+    public var start: Timestamp
+    public var end: Timestamp
+    /// Rail or road.
+    public var kind: VehicleKind
+    /// The log's words for it ("SUBWAY V").
+    public var label: String
+
+    /// A leg.
+    public init(device: Int, start: Timestamp, end: Timestamp, kind: VehicleKind, label: String) {
+        self.device = device
+        self.start = start
+        self.end = end
+        self.kind = kind
+        self.label = label
+    }
+}
