@@ -13,6 +13,7 @@ public struct DecaySpeedFilter: SpeedFilter {
     /// A 4 s half-life.
     public init() {}
 
+    /// Takes in `location` and returns the speed estimate after it.
     public mutating func update(_ location: Location) -> SpeedEstimate {
         guard !recent.take(location, maximumAge: maximumAge) else { return SpeedEstimate(speed: 0, isStopped: true) }
         var total = 0.0

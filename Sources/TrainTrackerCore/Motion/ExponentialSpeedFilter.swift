@@ -11,6 +11,7 @@ public struct ExponentialSpeedFilter: SpeedFilter {
     /// A filter with alpha 0.75.
     public init() {}
 
+    /// Takes in `location` and returns the speed estimate after it.
     public mutating func update(_ location: Location) -> SpeedEstimate {
         if let reading = location.speed {
             smoothed = smoothed.map { alpha * reading + (1 - alpha) * $0 } ?? reading

@@ -23,6 +23,7 @@ public struct KalmanSpeedFilter: SpeedFilter {
     /// Accelerations of 1 m/s², speeds good to 1 m/s.
     public init() {}
 
+    /// Takes in `location` and returns the speed estimate after it.
     public mutating func update(_ location: Location) -> SpeedEstimate {
         let now = location.timestamp
         let accuracy = max(location.horizontalAccuracy ?? 30, 3)

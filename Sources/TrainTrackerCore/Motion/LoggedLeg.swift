@@ -15,8 +15,9 @@ public enum VehicleKind: String, Hashable, Sendable {
 public struct LoggedLeg: Hashable, Sendable {
     /// The device.
     public var device: Int
-    /// Departure and arrival.
+    /// Departure.
     public var start: Timestamp
+    /// Arrival.
     public var end: Timestamp
     /// Rail or road.
     public var kind: VehicleKind

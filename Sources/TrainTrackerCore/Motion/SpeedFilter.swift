@@ -56,8 +56,9 @@ public struct StopDetector: Hashable, Sendable {
     public var stillSpeed: MetersPerSecond = 0.5
     /// Above this a reading counts as moving.
     public var movingSpeed: MetersPerSecond = 1
-    /// Standing readings needed in a row, and the time they must span.
+    /// Standing readings needed in a row ...
     public var stillReadings = 3
+    /// ... and the time they must span.
     public var stillSpan: Seconds = 2
     /// Two standing readings this far apart also make a stop (a phone sampling sparsely).
     public var sparseSpan: Seconds = 8
@@ -105,6 +106,7 @@ public struct RawSpeedFilter: SpeedFilter {
     /// The reference.
     public init() {}
 
+    /// Takes in `location` and returns the speed estimate after it.
     public mutating func update(_ location: Location) -> SpeedEstimate {
         latest = location.speed ?? latest
         return SpeedEstimate(speed: latest, isStopped: latest < 0.5)

@@ -13,7 +13,18 @@ public enum TrackingMode: String, CaseIterable, Hashable, Sendable {
 
 /// What the phone's activity recognition says (Core Motion's or Android's classes).
 public enum MotionKind: String, CaseIterable, Hashable, Sendable {
-    case stationary, walking, running, cycling, automotive, unknown
+    /// Still: standing, sitting, or lying on a table.
+    case stationary
+    /// On foot, walking.
+    case walking
+    /// On foot, running.
+    case running
+    /// On a bicycle.
+    case cycling
+    /// In a vehicle: car, bus, tram or train.
+    case automotive
+    /// The recogniser cannot tell.
+    case unknown
 
     /// Whether the kind is some kind of travel.
     public var isMoving: Bool { [.walking, .running, .cycling, .automotive].contains(self) }
@@ -70,8 +81,9 @@ public struct TrackingModeSettings: Hashable, Sendable {
 public struct ModeTransition: Hashable, Sendable {
     /// When.
     public var timestamp: Timestamp
-    /// From and to.
+    /// The mode left.
     public var from: TrackingMode
+    /// The mode entered.
     public var to: TrackingMode
     /// Why, in words ("speed 96 km/h").
     public var reason: String
@@ -204,8 +216,9 @@ public struct TrackingModeMachine: Sendable {
 public struct ModeEnergy: Hashable, Sendable {
     /// Seconds in each mode.
     public var seconds: [TrackingMode: Seconds] = [:]
-    /// Milliwatt-hours used by the modes, and by always-on best accuracy.
+    /// Milliwatt-hours used by the modes.
     public var milliwattHours = 0.0
+    /// Milliwatt-hours always-on best accuracy would have used over the same time.
     public var alwaysOnMilliwattHours = 0.0
 
     /// The share of the always-on energy saved, 0 ... 1.

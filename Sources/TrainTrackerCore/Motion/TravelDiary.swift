@@ -12,8 +12,9 @@ public enum LegMode: String, CaseIterable, Hashable, Sendable {
 
 /// One leg of a travel diary.
 public struct DiaryLeg: Hashable, Sendable {
-    /// When it began and ended (the first and last fix).
+    /// When it began (its first fix).
     public var start: Timestamp
+    /// When it ended (its last fix).
     public var end: Timestamp
     /// How.
     public var mode: LegMode
@@ -45,6 +46,7 @@ public enum TravelDiary {
     /// A vehicle leg whose fixes have a median accuracy this poor, or come this rarely (per
     /// minute), is on rails: a metro under ground, or a train whose steel body hides the sky.
     public static let railAccuracy: Meters = 25
+    /// Fixes per minute below which a vehicle leg counts as on rails (see `railAccuracy`).
     public static let railFixesPerMinute = 3.0
 
     private enum Label: Equatable { case still, walking, vehicle }

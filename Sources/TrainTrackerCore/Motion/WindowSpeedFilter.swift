@@ -26,6 +26,7 @@ public struct WindowSpeedFilter: SpeedFilter {
     /// A 15 s window of at least 3 readings.
     public init() {}
 
+    /// Takes in `location` and returns the speed estimate after it.
     public mutating func update(_ location: Location) -> SpeedEstimate {
         guard !recent.take(location, maximumAge: maximumAge) else { return SpeedEstimate(speed: 0, isStopped: true) }
         let readings = recent.readings

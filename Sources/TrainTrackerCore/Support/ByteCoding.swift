@@ -36,6 +36,7 @@ public struct ByteReadError: Error, Equatable, CustomStringConvertible {
     /// The problem, e.g. `a count of 4294967295 where at most 12 fit`.
     public var problem: String
 
+    /// The problem, as a message shows it.
     public var description: String { problem }
 }
 

@@ -3,15 +3,17 @@
 /// Voids (-32768) are filled from their valid neighbours when the tile is read, or stay
 /// unknown (`nil`), never read as -32768 m.
 public struct ElevationTile: Sendable {
-    /// The south-west corner, whole degrees.
+    /// The south-west corner's latitude, whole degrees.
     public let latitude: Int
+    /// The south-west corner's longitude, whole degrees.
     public let longitude: Int
     /// Samples per side.
     public let size: Int
     /// Elevations, north row first; `Int16.min` where unknown.
     private let samples: [Int16]
-    /// Voids filled from neighbours, and those left unknown.
+    /// Voids filled from their neighbours.
     public let filledVoids: Int
+    /// Voids left unknown (no valid neighbour near enough).
     public let unknownVoids: Int
 
     static let void = Int16.min
@@ -123,6 +125,7 @@ public struct TileSet: ElevationProvider {
     /// How many tiles.
     public var count: Int { tiles.count }
 
+    /// The elevation at each of `points`, `nil` where no tile covers it or it is a void.
     public func elevations(at points: [Coordinate]) -> [Meters?] { points.map(elevation(at:)) }
 
     /// The elevation at one point.

@@ -2,7 +2,9 @@ import RealModule
 
 /// A named summit.
 public struct Peak: Hashable, Sendable {
+    /// Its name, as the peaks file gives it.
     public var name: String
+    /// Where its summit is.
     public var coordinate: Coordinate
     /// Its elevation, metres (from the peaks file, else the terrain).
     public var elevation: Meters
@@ -17,8 +19,9 @@ public struct Peak: Hashable, Sendable {
 
 /// Where a sight line meets the ground, and what is there.
 public struct SightResult: Hashable, Sendable {
-    /// The point looked at, with its ground elevation.
+    /// The point looked at.
     public var hit: Coordinate
+    /// The ground elevation there, metres above sea level.
     public var elevation: Meters
     /// Metres along the ground from the observer.
     public var distance: Meters
@@ -26,27 +29,33 @@ public struct SightResult: Hashable, Sendable {
     public var fallback: Bool
     /// True when the line left the elevation data before meeting the ground.
     public var leftCoverage: Bool
-    /// The peak nearest the hit, if one is near, and how far off the line of sight it lies.
+    /// The peak nearest the hit, if one is near.
     public var peak: Peak?
+    /// How far off the line of sight that peak lies, degrees.
     public var peakOffsetDegrees: Degrees?
 }
 
 /// What the camera looks along: position, heading, pitch, and where in the view was tapped.
 public struct SightQuery: Hashable, Sendable {
+    /// Where the observer stands.
     public var observer: Coordinate
     /// Eye altitude above sea level; nil: ground elevation plus `eyeHeight`.
     public var altitude: Meters?
+    /// The eye's height above the ground, when `altitude` is nil.
     public var eyeHeight: Meters = 1.6
-    /// Degrees clockwise from true north, and up from the horizontal (−90 ... 90).
+    /// Degrees clockwise from true north.
     public var heading: Degrees
+    /// Degrees up from the horizontal (−90 ... 90).
     public var pitch: Degrees
     /// A tap in the camera view, 0 ... 1 from the left and from the top; the centre when nil.
     public var tap: Tap?
-    /// The view's horizontal field of view and width / height.
+    /// The view's horizontal field of view.
     public var fieldOfView: Degrees = 60
+    /// The view's width over its height.
     public var aspectRatio = 4.0 / 3.0
-    /// March step and the farthest the line is followed, metres.
+    /// The march step along the line, metres.
     public var step: Meters = 10
+    /// The farthest the line is followed, metres.
     public var maximumDistance: Meters = 50_000
     /// Atmospheric refraction coefficient k: over the curved earth the line rises by
     /// (1 − k)·d²/(2R) at distance d; 0 turns the earth model off (the flat model of the
@@ -63,7 +72,9 @@ public struct SightQuery: Hashable, Sendable {
 
     /// Where in the camera view the user tapped: 0 ... 1 from the left and from the top.
     public struct Tap: Hashable, Sendable {
+        /// 0 at the left edge, 1 at the right.
         public var x: Double
+        /// 0 at the top edge, 1 at the bottom.
         public var y: Double
 
         /// A tap at (`x`, `y`).

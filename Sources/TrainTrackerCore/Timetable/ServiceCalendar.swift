@@ -226,6 +226,7 @@ public struct CivilDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
         Timestamp(secondsSince1970: Double(daysSince1970) * 86_400 - utcOffset)
     }
 
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: CivilDay, rhs: CivilDay) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }
 
     private static func length(ofMonth month: Int, year: Int) -> Int {

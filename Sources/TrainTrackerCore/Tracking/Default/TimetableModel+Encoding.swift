@@ -5,6 +5,7 @@ public struct CompiledTimetableError: Error, Equatable, CustomStringConvertible 
     /// What is wrong, e.g. `trip 12 calls at station slot 40 of 30`.
     public var problem: String
 
+    /// `part N: problem`.
     public var description: String { "part \(part): \(problem)" }
 
     /// An error for `part`.
