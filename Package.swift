@@ -120,7 +120,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TrainTrackerCommandsTests",
-            dependencies: ["TrainTrackerCommands", "TrainTrackerLab", "traintracker", "TrainTrackerTestSupport"]
+            dependencies: ["TrainTrackerCommands", "TrainTrackerLab", "traintracker", "TrainTrackerTestSupport"],
+            // The help snapshots are read by path (#filePath), not bundled.
+            exclude: ["Snapshots"]
         ),
     ],
     swiftLanguageModes: [.v6]
