@@ -76,7 +76,8 @@ extension RailwayDatabase {
                 }
                 expected += 1
             }
-            guard let reader else { throw CompiledTimetableError(part: 0, problem: "missing") }
+            // An empty table: a file imported from a source without trains.
+            guard let reader else { return nil }
             let (utcOffset, calendar) = try readTimetableInfo(db, path: path, services: reader.services)
             return try reader.model(calendar: calendar, utcOffset: utcOffset)
         } catch let error as CompiledTimetableError {

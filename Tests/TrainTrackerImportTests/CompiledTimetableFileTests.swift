@@ -57,7 +57,6 @@ import TrainTrackerTestSupport
         ("UPDATE trackerModel SET data = 'text' WHERE part = 0", "part 0", "not bytes but 'text'"),
         ("UPDATE trackerModel SET data = x'00000000' WHERE part = 0", "part 0", "not a compiled timetable"),
         ("DELETE FROM trackerModel WHERE part = 6", "part 6", "missing: 6 lines, 5 read"),
-        ("DELETE FROM trackerModel", "part 0", "missing"),
     ])
     func aBrokenCompiledPartIsNamedWithItsPart(sql: String, row: String, problem: String) throws {
         let directory = try TemporaryDirectory()
@@ -85,6 +84,15 @@ import TrainTrackerTestSupport
         let model = try RailwayDatabase.loadModel(path: path, recompiled: { recompiled.append($0) })
         #expect(recompiled == ["\(path): its compiled timetable is of another version; compiling it from the trains"])
         #expect(model.compiledTimetable() == current.compiledTimetable())
+    }
+
+    @Test func aNetworkImportedWithoutTrainsLoadsWithoutATimetable() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("network.sqlite")
+        try RailwayDatabase.write(TransitDataset(network: Self.caltrain.network), to: path)
+        let model = try RailwayDatabase.loadModel(path: path)
+        #expect(!model.hasTimetable)
+        #expect(model.network.railways.count == Self.caltrain.network.railways.count)
     }
 
     @Test func aFileWithoutACompiledTimetableIsCompiledFromItsTrains() throws {

@@ -11,8 +11,10 @@ struct ImportCommand: ParsableCommand {
         abstract: "Convert mini-tokyo-3d, GTFS or Eki railway data into an Eki railway SQLite file with timetables.",
         discussion: """
             The output is the Eki Live railway schema (railway, station, segment, coordinate, segmentCoordinate \
-            and their R-trees), readable by the Eki Live viewer, plus TrainTracker's trainType, train, trainStop \
-            and stationUnderground tables. The file appears only when complete.
+            and their R-trees), readable by the Eki Live viewer, plus TrainTracker's trainType, train, trainStop, \
+            stationUnderground and timetableInfo tables and trackerModel, the compiled timetable that replay, \
+            evaluate and serve load in a fraction of the time (docs/formats.md). The file appears only when \
+            complete.
             """
     )
 

@@ -118,10 +118,10 @@ import Testing
         Breakage("a station not there", part: 1, "a call's station slot 40 is outside") { parts in
             withLine(parts, linePart(trips: [(0, 0, [(40, 28_800)])]))
         },
-        Breakage("a time that is not one", part: 1, "a call's time nan is outside 0...172800 s") { parts in
+        Breakage("a time that is not one", part: 1, "a call's time nan is outside 0...172799 s") { parts in
             withLine(parts, linePart(trips: [(0, 0, [(0, .nan)])]))
         },
-        Breakage("a time past two days", part: 1, "a call's time 1e+09 is outside 0...172800 s") { parts in
+        Breakage("a time past two days", part: 1, "a call's time 1e+09 is outside 0...172799 s") { parts in
             withLine(parts, linePart(trips: [(0, 0, [(0, 1e9)])]))
         },
         Breakage("a service not there", part: 1, "a trip's service 7 is outside 0...0") { parts in

@@ -101,8 +101,8 @@ public struct CompiledTimetableReader {
     static let maximumNameBytes = 1_000
     static let maximumCalls = 10_000
     static let maximumTrips = 10_000_000
-    /// Times of day, seconds after midnight: up to 48 h.
-    static let clock: ClosedRange<Double> = 0...172_800
+    /// Times of day, seconds after midnight: up to 48 h (as the train tables hold them).
+    static let clock: ClosedRange<Double> = 0...172_799
 
     /// The version of the compiled timetable `header` begins, or `nil` when it begins none.
     public static func version(ofHeader header: [UInt8]) -> UInt32? {
@@ -187,10 +187,19 @@ public struct CompiledTimetableReader {
                 runs: try reader.bools(stations, what: "a pattern's stretch"), trains: trains, trainTypeID: type)
         }
         let tripCount = try reader.count(in: 0...Self.maximumTrips, itemBytes: 13, what: "a trip count")
-        var trips: [ScheduledTrip] = []
-        trips.reserveCapacity(tripCount)
+        // Every trip's calls in one array for the line, with room for as many as the bytes
+        // could hold (a call takes 8), so that it never grows to twice its size.
+        var calls = ContiguousArray<TripCall>()
+        calls.reserveCapacity(bytes.count / 8)
+        var made: [(pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?)] = []
+        made.reserveCapacity(tripCount)
         for _ in 0..<tripCount {
-            trips.append(try readTrip(&reader, stations: stations, patterns: patternCount))
+            made.append(try readTrip(&reader, stations: stations, patterns: patternCount, into: &calls))
+        }
+        let trips = made.map {
+            ScheduledTrip(
+                pattern: $0.pattern, service: $0.service, departures: TripCalls(calls, start: $0.start, count: $0.count),
+                arrival: $0.arrival)
         }
         guard reader.isAtEnd else { throw ByteReadError(problem: "bytes after the end") }
         self.patterns.append(patterns)
@@ -199,26 +208,26 @@ public struct CompiledTimetableReader {
         self.trips.append(trips)
     }
 
-    private func readTrip(_ reader: inout ByteReader, stations: Int, patterns: Int) throws(ByteReadError) -> ScheduledTrip {
+    private func readTrip(
+        _ reader: inout ByteReader, stations: Int, patterns: Int, into calls: inout ContiguousArray<TripCall>
+    ) throws(ByteReadError) -> (pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?) {
         let pattern = try reader.count(in: 0...patterns - 1, what: "a trip's pattern")
         let service = try reader.count(in: 0...max(services.count - 1, 0), what: "a trip's service")
         guard service < services.count else { throw ByteReadError(problem: "a trip without any service listed") }
         let callCount = try reader.count(in: 0...Self.maximumCalls, itemBytes: 8, what: "a trip's calls")
-        func call() throws(ByteReadError) -> (slot: Int32, time: Float) {
+        func call() throws(ByteReadError) -> TripCall {
             let slot = try reader.count(in: 0...max(stations - 1, 0), what: "a call's station slot")
             guard slot < stations else { throw ByteReadError(problem: "a call at a station of a railway without any") }
             let time = try reader.float()
             guard time.isFinite, Self.clock.contains(Double(time)) else {
-                throw ByteReadError(problem: "a call's time \(time) is outside 0...172800 s")
+                throw ByteReadError(problem: "a call's time \(time) is outside 0...172799 s")
             }
             return (Int32(slot), time)
         }
-        var departures: [(slot: Int32, time: Float)] = []
-        departures.reserveCapacity(callCount)
-        for _ in 0..<callCount { departures.append(try call()) }
-        var trip = ScheduledTrip(pattern: Int32(pattern), service: Int32(service), departures: departures)
-        if try reader.flag(what: "a trip's arrival flag") { trip.arrival = try call() }
-        return trip
+        let start = calls.count
+        for _ in 0..<callCount { calls.append(try call()) }
+        let arrival = try reader.flag(what: "a trip's arrival flag") ? try call() : nil
+        return (Int32(pattern), Int32(service), start, callCount, arrival)
     }
 
     /// The model, once every line's part is read.

@@ -217,28 +217,38 @@ extension TimetableModel {
         of timetable: Timetable, network: RailwayNetwork, stationSlots: [[String: Int]], patternOfTrain: [Int32],
         services: [String]
     ) -> [[ScheduledTrip]] {
-        var trips = Array(repeating: [ScheduledTrip](), count: network.railways.count * 2)
+        let lineCount = network.railways.count * 2
+        var calls = Array(repeating: ContiguousArray<TripCall>(), count: lineCount)
+        var made: [[(pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?)]] =
+            Array(repeating: [], count: lineCount)
         let serviceIndex = Dictionary(uniqueKeysWithValues: services.enumerated().map { ($0.element, Int32($0.offset)) })
         for (trainIndex, train) in timetable.trains.enumerated() {
             guard let railway = network.railwayIndex(id: train.railwayID),
                 let direction = network.railways[railway].direction(named: train.directionName)
             else { continue }
             let key = LineDirection(railway: railway, direction: direction).index
-            var calls: [(slot: Int32, time: Float)] = []
+            let start = calls[key].count
             for stop in train.stops.dropLast() {
                 guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
                     continue
                 }
-                calls.append((Int32(slot), Float(time)))
+                calls[key].append((Int32(slot), Float(time)))
             }
-            var trip = ScheduledTrip(
-                pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, departures: calls)
+            var arrival: TripCall?
             if let last = train.stops.last, let slot = stationSlots[railway][last.stationID],
                 let time = last.arrival ?? last.departure
             {
-                trip.arrival = (Int32(slot), Float(time))
+                arrival = (Int32(slot), Float(time))
             }
-            trips[key].append(trip)
+            made[key].append(
+                (patternOfTrain[trainIndex], serviceIndex[train.service] ?? 0, start, calls[key].count - start, arrival))
+        }
+        let trips = zip(made, calls).map { made, calls in
+            made.map {
+                ScheduledTrip(
+                    pattern: $0.pattern, service: $0.service, departures: TripCalls(calls, start: $0.start, count: $0.count),
+                    arrival: $0.arrival)
+            }
         }
         return trips
     }
