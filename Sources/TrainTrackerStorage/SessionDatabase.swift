@@ -141,23 +141,26 @@ public struct SessionDatabase: Sendable {
     public func rawFixes(sessionID: String) throws(StorageError) -> [RawFix] {
         do {
             return try queue.read { db in
-                let rows = try Row.fetchCursor(
-                    db,
+                let statement = try db.makeStatement(
                     sql: """
                         SELECT id, latitude, longitude, timestamp, horizontalAccuracy, speed, course, altitude
                         FROM locations WHERE sessionID = ? ORDER BY rowid
-                        """,
-                    arguments: [sessionID]
-                )
+                        """)
+                statement.arguments = [sessionID]
+                let rows = try Row.fetchCursor(statement)
+                // Each column straight from the statement's current row: a value of any type
+                // (text where a number belongs) is read as it is and judged by the sanitizer.
+                let sqlite = statement.sqliteStatement
+                func value(_ column: CInt) -> DatabaseValue { DatabaseValue(sqliteStatement: sqlite, index: column) }
                 var fixes: [RawFix] = []
-                while let row = try rows.next() {
-                    let values: [DatabaseValue] = (0..<8).map { row[$0] }
+                while try rows.next() != nil {
+                    let id = value(0)
                     fixes.append(
                         RawFix(
-                            id: Self.recordID(values[0].text ?? "\(values[0])", sessionID: sessionID),
-                            latitude: values[1].number, longitude: values[2].number,
-                            timestamp: values[3].text ?? "", horizontalAccuracy: values[4].number,
-                            speed: values[5].number, course: values[6].number, altitude: values[7].number
+                            id: Self.recordID(id.text ?? "\(id)", sessionID: sessionID),
+                            latitude: value(1).number, longitude: value(2).number,
+                            timestamp: value(3).text ?? "", horizontalAccuracy: value(4).number,
+                            speed: value(5).number, course: value(6).number, altitude: value(7).number
                         )
                     )
                 }
