@@ -1,5 +1,5 @@
 /// Positions along one railway's track in a direction of travel, wrapping around on loops.
-package struct TrackWalk: Sendable {
+package struct TrackWalk: Sendable, Codable, Equatable {
     package let length: Meters
     package let isLoop: Bool
     /// +1 when travelling towards larger along-track positions, -1 otherwise.

@@ -51,7 +51,7 @@ public enum SpeedFilterName: String, CaseIterable, Hashable, Sendable {
 /// three seconds later; a lone 0.0 while moving, or two, never is), or two in a row at least
 /// eight seconds apart (a phone sampling every ten seconds); moving again on two readings in a
 /// row above 1 m/s. Readings in between neither start nor break a stop.
-public struct StopDetector: Hashable, Sendable {
+public struct StopDetector: Hashable, Sendable, Codable {
     /// Below this a reading counts as standing.
     public var stillSpeed: MetersPerSecond = 0.5
     /// Above this a reading counts as moving.

@@ -4,7 +4,7 @@
 ///     let line = LineDirection(railway: 12, direction: .descending)
 ///     line.reversed.direction   // .ascending
 ///     patterns[line: line]      // an array with one element per line of the network
-public struct LineDirection: Hashable, Comparable, Sendable {
+public struct LineDirection: Hashable, Comparable, Sendable, Codable {
     /// The line's place among all lines of its network (`railway * 2 + direction`): arrays with
     /// one element per line are indexed by it.
     public let index: Int

@@ -23,7 +23,6 @@ extension Location {
 //     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
 //         for location in locations {
 //             let answer = tracker.process(Location(location))
-//             snapshot.fixes.append(Location(location))
 //             if let line = LiveActivityLine(answer, network: model.network, utcOffset: 9 * 3600) { show(line) }
 //         }
 //     }

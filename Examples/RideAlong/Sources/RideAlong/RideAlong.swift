@@ -42,7 +42,7 @@ struct RideAlong {
 
     static func ride(_ fixes: [Location], model: TrackerModel, utcOffset: Seconds) {
         var tracker = DefaultTracker(model: model)
-        var snapshot = RideSnapshot()
+        var lastFix: Location?
         var shown: LiveActivityLine?
         var shownArrival: (stop: String, eta: Timestamp)?
         func show(_ result: TrackingResult, at time: Timestamp) {
@@ -64,7 +64,7 @@ struct RideAlong {
         }
         for (index, fix) in fixes.enumerated() {
             // No fix for a while (underground): what the app shows meanwhile.
-            if let last = snapshot.fixes.last {
+            if let last = lastFix {
                 var time = last.timestamp.adding(estimateEvery)
                 while time < fix.timestamp {
                     show(tracker.estimate(at: time), at: time)
@@ -72,21 +72,20 @@ struct RideAlong {
                 }
             }
             show(tracker.process(fix), at: fix.timestamp)
-            snapshot.fixes.append(fix)
-            if index == fixes.count / 2 { tracker = suspendAndResume(tracker, snapshot: snapshot, model: model) }
+            lastFix = fix
+            if index == fixes.count / 2 { tracker = suspendAndResume(tracker, at: fix.timestamp, model: model) }
         }
     }
 
-    /// The system suspends the app: it saves its snapshot; woken, it restores the tracker.
-    static func suspendAndResume(_ tracker: DefaultTracker, snapshot: RideSnapshot, model: TrackerModel) -> DefaultTracker {
+    /// The system suspends the app: it saves its tracker's snapshot; woken, it restores it.
+    static func suspendAndResume(_ tracker: DefaultTracker, at time: Timestamp, model: TrackerModel) -> DefaultTracker {
         do {
-            let saved = try snapshot.encoded()
-            let restored = try RideSnapshot.decoded(saved).restore(model: model)
+            let saved = try RideSnapshot.encoded(tracker)
+            let restored = try RideSnapshot.restore(saved, model: model)
             // The proof: both answer the next minute alike.
-            let probe = (snapshot.fixes.last?.timestamp ?? Timestamp(secondsSince1970: 0)).adding(60)
             var before = tracker
             var after = restored
-            let same = before.estimate(at: probe) == after.estimate(at: probe)
+            let same = before.estimate(at: time.adding(60)) == after.estimate(at: time.adding(60))
             print("         (suspended: \(saved.count / 1_024) KB saved; resumed, \(same ? "the same answer" : "A DIFFERENT ANSWER"))")
             if !same { exit(1) }
             return restored

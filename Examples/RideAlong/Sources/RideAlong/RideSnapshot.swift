@@ -2,21 +2,21 @@ import Foundation
 import TrainTrackerCore
 
 /// What an app saves when the system suspends it, so that it resumes where it was: the
-/// fixes of the ride so far (an app records them anyway). Restoring replays them into a new
-/// tracker, which then is the tracker it was, answer for answer: replaying an hour of 1 Hz
-/// fixes takes about 20 ms.
-struct RideSnapshot: Codable {
-    var fixes: [Location] = []
-
-    /// A tracker that has seen every saved fix.
-    func restore(model: TrackerModel) -> DefaultTracker {
-        var tracker = DefaultTracker(model: model)
-        for fix in fixes { _ = tracker.process(fix) }
-        return tracker
+/// tracker's snapshot (a few kilobytes). Restored onto the same network, the tracker answers
+/// exactly as the one that was never suspended.
+enum RideSnapshot {
+    /// JSON has no infinity, and a tracker's scores may be: they are written as names.
+    static func encoded(_ tracker: DefaultTracker) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(tracker.snapshot())
     }
 
-    /// The snapshot as the app would write it to its container.
-    func encoded() throws -> Data { try JSONEncoder().encode(self) }
-
-    static func decoded(_ data: Data) throws -> RideSnapshot { try JSONDecoder().decode(RideSnapshot.self, from: data) }
+    /// The tracker saved in `data`, on `model`; a file that does not fit the network (another
+    /// network, a damaged file) is an error, as any outside input.
+    static func restore(_ data: Data, model: TrackerModel) throws -> DefaultTracker {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try DefaultTracker(model: model, restoring: decoder.decode(DefaultTracker.Snapshot.self, from: data))
+    }
 }

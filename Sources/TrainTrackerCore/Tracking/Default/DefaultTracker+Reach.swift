@@ -2,7 +2,7 @@ extension DefaultTracker {
     /// A railway within reach of the fix: the fix's distance from its drawn track (and signed,
     /// left of the drawn direction positive), its along-track position and the track's course
     /// there, and whether the track there runs deep in a tunnel while the fix saw the sky.
-    struct Reach {
+    struct Reach: Codable {
         let railway: Int
         let distance: Meters
         let lateral: Meters

@@ -93,13 +93,13 @@ public struct DefaultTracker: TrackingAlgorithm {
     var nearSlot: [Int32]
     /// Per railway, the edge nearest the latest fix (-1: out of reach): the next search's hint.
     var nearestEdges: [Int32]
-    private var motion = MotionState()
-    private var lastFix: Location?
-    private var lastSpeed: MetersPerSecond = 0
-    private var cadence = PhoneCadence()
-    private var leaderLine: LineDirection?
+    var motion = MotionState()
+    var lastFix: Location?
+    var lastSpeed: MetersPerSecond = 0
+    var cadence = PhoneCadence()
+    var leaderLine: LineDirection?
     /// The line the last answer named first: kept first while the rider stands still.
-    private var shownLine: LineDirection?
+    var shownLine: LineDirection?
     /// Whether each hypothesis keeps what each kind of evidence added at the latest fix
     /// (`explanation()`); off by default, as it costs a little per fix.
     public var explains = false

@@ -9,7 +9,7 @@ import RealModule
 /// metres either side, forgotten over `correlationLength` of travel), so a line whose fixes lie a
 /// steady 25 m to one side pays once for the offset, not at every fix, while fixes that wander
 /// across the track, or jump from side to side, still cost.
-struct LateralOffset: Sendable, Hashable {
+struct LateralOffset: Sendable, Hashable, Codable {
     /// The estimate, in metres left of the drawn track.
     private(set) var mean: Meters = 0
     /// Its variance, in square metres.

@@ -126,3 +126,61 @@ struct MotionState: Sendable {
         case ended(duration: Seconds)
     }
 }
+
+extension MotionState: Codable {
+    /// A fix as the window keeps it.
+    private struct Recent: Codable {
+        var time: Timestamp
+        var speed: MetersPerSecond?
+        var coordinate: Coordinate
+        var accuracy: Meters
+    }
+
+    /// A fix without speed, kept to pair with the next.
+    private struct Unspeeded: Codable {
+        var time: Timestamp
+        var coordinate: Coordinate
+        var accuracy: Meters
+    }
+
+    /// A run of walking-pace fixes.
+    private struct WalkingRun: Codable {
+        var start: Timestamp
+        var last: Timestamp
+        var count: Int
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case previousUnspeeded, recent, isStopped, stoppedSince, stops, isWalking, walkingRun
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        previousUnspeeded = try container.decodeIfPresent(Unspeeded.self, forKey: .previousUnspeeded).map {
+            ($0.time, $0.coordinate, $0.accuracy)
+        }
+        recent = try container.decode([Recent].self, forKey: .recent).map { ($0.time, $0.speed, $0.coordinate, $0.accuracy) }
+        isStopped = try container.decode(Bool.self, forKey: .isStopped)
+        stoppedSince = try container.decodeIfPresent(Timestamp.self, forKey: .stoppedSince)
+        stops = try container.decode(StopDetector.self, forKey: .stops)
+        isWalking = try container.decode(Bool.self, forKey: .isWalking)
+        walkingRun = try container.decodeIfPresent(WalkingRun.self, forKey: .walkingRun).map { ($0.start, $0.last, $0.count) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(
+            previousUnspeeded.map { Unspeeded(time: $0.time, coordinate: $0.coordinate, accuracy: $0.accuracy) },
+            forKey: .previousUnspeeded)
+        try container.encode(
+            recent.map { Recent(time: $0.time, speed: $0.speed, coordinate: $0.coordinate, accuracy: $0.accuracy) },
+            forKey: .recent)
+        try container.encode(isStopped, forKey: .isStopped)
+        try container.encodeIfPresent(stoppedSince, forKey: .stoppedSince)
+        try container.encode(stops, forKey: .stops)
+        try container.encode(isWalking, forKey: .isWalking)
+        try container.encodeIfPresent(
+            walkingRun.map { WalkingRun(start: $0.start, last: $0.last, count: $0.count) }, forKey: .walkingRun)
+    }
+}

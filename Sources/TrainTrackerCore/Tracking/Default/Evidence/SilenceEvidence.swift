@@ -32,7 +32,7 @@ public struct SilenceEvidence: Hashable, Sendable {
 
 /// The phone's usual wait between fixes: the geometric mean of the first ten waits, then a
 /// running one (waits longer than five minutes count as five).
-struct PhoneCadence: Hashable, Sendable {
+struct PhoneCadence: Hashable, Sendable, Codable {
     /// The usual wait, in seconds.
     private(set) var seconds: Seconds = 1
     private var count = 0
