@@ -93,12 +93,21 @@ package final class JSONBuffer {
         needsComma = true
     }
 
-    /// A key of the object being written: `"name":`.
+    /// A key of the object being written: `"name":` (one reservation, one copy).
     package func key(_ name: StaticString) {
-        separate()
-        append(UInt8(ascii: "\""))
-        append(name)
-        append("\":")
+        let length = name.utf8CodeUnitCount
+        reserve(length + 4)
+        var target = base + count
+        if needsComma {
+            target.pointee = UInt8(ascii: ",")
+            target += 1
+        }
+        target.pointee = UInt8(ascii: "\"")
+        (target + 1).update(from: name.utf8Start, count: length)
+        target += length + 1
+        target[0] = UInt8(ascii: "\"")
+        target[1] = UInt8(ascii: ":")
+        count = base.distance(to: target) + 2
         needsComma = false
     }
 

@@ -20,37 +20,27 @@ extension TrackingResult {
     package func writeJSONLine(
         sessionID: String, fix: RecordedFix, evidence: [EvidenceExplanation]? = nil, into json: JSONBuffer
     ) {
-        let best = self.best
-        json.beginObject()
-        json.key("sessionID")
-        json.string(sessionID)
-        json.key("locationID")
-        json.string(fix.id)
-        json.key("timestamp")
-        json.timestamp(fix.location.timestamp)
-        json.key("railway")
-        json.string(best?.railwayID)
-        json.key("direction")
-        json.string(best?.directionName)
-        json.key("station")
-        json.string(best?.focusStationID)
-        json.key("phase")
-        json.string(best?.phase.rawValue)
-        json.key("trainType")
-        json.string(best?.trainTypeID)
-        json.key("nextStop")
-        json.string(best?.nextStopID)
-        // Only a time the contract can carry: never one beyond the years 1900 to 2199.
-        json.key("eta")
-        json.timestamp(best?.eta.flatMap { $0.isInDomainRange ? $0 : nil })
-        json.key("confidence")
-        json.number(best?.confidence)
-        json.key("estimated")
-        json.bool(estimated)
-        json.key("candidates")
-        json.beginArray()
-        // (Through the buffer: a copy of each candidate would retain and release every string of it.)
+        // (Through the buffer: a copy of a candidate would retain and release every string of it.)
         candidates.withUnsafeBufferPointer { candidates in
+            json.beginObject()
+            json.key("sessionID")
+            json.string(sessionID)
+            json.key("locationID")
+            json.string(fix.id)
+            json.key("timestamp")
+            json.timestamp(fix.location.timestamp)
+            if candidates.isEmpty {
+                for key: StaticString in ["railway", "direction", "station", "phase", "trainType", "nextStop", "eta", "confidence"] {
+                    json.key(key)
+                    json.string(nil)
+                }
+            } else {
+                writeBest(candidates[0], into: json)
+            }
+            json.key("estimated")
+            json.bool(estimated)
+            json.key("candidates")
+            json.beginArray()
             for index in candidates.indices {
                 json.beginObject()
                 json.key("railway")
@@ -65,13 +55,36 @@ extension TrackingResult {
                 json.number(candidates[index].score)
                 json.endObject()
             }
+            json.endArray()
         }
-        json.endArray()
         if let evidence {
             json.key("evidence")
             EvidenceExplanation.write(evidence, into: json)
         }
         json.endObject()
+    }
+}
+
+extension TrackingResult {
+    /// The keys of the best candidate, `railway` to `confidence`.
+    private func writeBest(_ best: borrowing TrackingCandidate, into json: JSONBuffer) {
+        json.key("railway")
+        json.string(best.railwayID)
+        json.key("direction")
+        json.string(best.directionName)
+        json.key("station")
+        json.string(best.focusStationID)
+        json.key("phase")
+        json.string(best.phase.rawValue)
+        json.key("trainType")
+        json.string(best.trainTypeID)
+        json.key("nextStop")
+        json.string(best.nextStopID)
+        // Only a time the contract can carry: never one beyond the years 1900 to 2199.
+        json.key("eta")
+        json.timestamp(best.eta.flatMap { $0.isInDomainRange ? $0 : nil })
+        json.key("confidence")
+        json.number(best.confidence)
     }
 }
 
