@@ -7,6 +7,35 @@ import TrainTrackerTestSupport
 @Suite(.serialized) struct ReplayCommandTests {
     static let network = Result { try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }
 
+    /// Sessions replayed side by side (`--jobs`) give the same output, in the same order, as
+    /// one after another: JSONL, the text timeline and its explanations alike.
+    @Test func jobsReplaySessionsSideBySideWithTheSameOutput() throws {
+        let directory = try TemporaryDirectory()
+        let sessions = directory.path("sessions.sqlite")
+        let journey = ["journey", "--railways", SharedPaths.tokyoRailways, "--noise", "8", "--out", sessions]
+        let rides = [
+            ["--railway", "Tokyu.Toyoko", "--from", "Tokyu.Toyoko.Hiyoshi", "--to", "Tokyu.Toyoko.Kikuna", "--seed", "1"],
+            ["--railway", "Tokyu.Meguro", "--from", "Tokyu.Meguro.Meguro", "--to", "Tokyu.Meguro.Okusawa", "--seed", "2"],
+            ["--railway", "JR-East.Yamanote", "--from", "JR-East.Yamanote.Osaki", "--to", "JR-East.Yamanote.Shibuya", "--seed", "3"],
+            ["--railway", "Tokyu.Toyoko", "--from", "Tokyu.Toyoko.Kikuna", "--to", "Tokyu.Toyoko.Hiyoshi", "--seed", "4"],
+            ["--railway", "TokyoMetro.Ginza", "--from", "TokyoMetro.Ginza.Shibuya", "--to", "TokyoMetro.Ginza.AkasakaMitsuke", "--seed", "5"],
+        ]
+        for (index, ride) in rides.enumerated() {
+            #expect(try ToolRunner.run(journey + ride + (index > 0 ? ["--append"] : [])).status == 0)
+        }
+        let replay = ["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions]
+        for format in [["--format", "jsonl"], ["--format", "text", "--explain"]] {
+            let alone = try ToolRunner.run(replay + format)
+            let together = try ToolRunner.run(replay + format + ["--jobs", "3"])
+            #expect(alone.status == 0 && together.status == 0)
+            #expect(alone.standardOutput.split(separator: "\n").count > 5)
+            #expect(together.standardOutput == alone.standardOutput)
+        }
+        let refused = try ToolRunner.run(replay + ["--jobs", "0"])
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("--jobs must be 1 to 64"))
+    }
+
     @Test func jsonlHasOneObjectPerFixWithExactlyTheContractKeys() throws {
         let network = try Self.network.get()
         let directory = try TemporaryDirectory()

@@ -50,7 +50,17 @@ struct ReplayCommand: ParsableCommand {
             """)
     var explain = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Replay this many sessions at once, one per core (the output stays in order; each holds its results until written).",
+            valueName: "count"))
+    var jobs = 1
+
+    /// The most sessions replayed at once.
+    static let maximumJobs = 64
+
     func validate() throws {
+        guard (1...Self.maximumJobs).contains(jobs) else { throw ValidationError("--jobs must be 1 to \(Self.maximumJobs)") }
         guard parseUTCOffset(utcOffset) != nil else {
             throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
         }
@@ -63,7 +73,7 @@ struct ReplayCommand: ParsableCommand {
         let selected = try replayer.selectSessions(database, ids: sessionIDs)
         try replayer.run(
             sessions: selected, database: database, format: format, utcOffset: parseUTCOffset(utcOffset) ?? 0,
-            pictureDirectory: svg, explains: explain,
+            pictureDirectory: svg, explains: explain, jobs: jobs,
             output: .standardOutput(), warn: StandardError.line
         )
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TrainTrackerCore
 import TrainTrackerStorage
 
@@ -58,51 +59,127 @@ public struct Replayer: Sendable {
     /// each session's skipped fixes are counted in a warning through `warn`.
     ///
     /// With `pictureDirectory`, each session is also drawn as `<directory>/<session id>.svg`.
+    /// With `jobs` above 1, that many sessions are replayed at once (each on its own tracker)
+    /// and written in order: faster on a machine with as many cores, at the memory of the
+    /// results of a batch (`jobs` × `sessionsPerJob` sessions) held at once.
     public func run(
         sessions: [SessionSummary], database: SessionDatabase, format: ReplayFormat, utcOffset: Seconds,
-        pictureDirectory: String? = nil, explains: Bool = false, output: OutputSink, warn: (String) -> Void
+        pictureDirectory: String? = nil, explains: Bool = false, jobs: Int = 1, output: OutputSink,
+        warn: (String) -> Void
     ) throws(CommandFailure) {
         let formatter = ReplayFormatter(network: network, utcOffset: utcOffset)
         var progress = ProgressBar(label: "replay", total: sessions.count)
-        for (index, summary) in sessions.enumerated() {
-            let id = summary.session.id
-            let (fixes, report) = try CommandFailure.wrapping { () throws(StorageError) in try database.fixes(sessionID: id) }
-            if !report.isClean { warn("warning: \(database.path): session \(id): \(report.summary)") }
-            let heading = SessionHeading(id: id, start: summary.session.startDate, fixCount: fixes.count)
-            var replayed: [ReplayedFix] = []
-            var timeline = TimelineWriter(formatter: formatter)
-            if format == .text {
-                if index > 0 { output.line("") }
-                output.line(formatter.sessionHeading(heading))
-            }
-            var evidence = EvidenceSums()
-            let json = JSONBuffer()
-            let handle = { (fix: RecordedFix, result: TrackingResult, explanation: [EvidenceExplanation]) in
-                evidence.add(explanation)
-                switch format {
-                case .jsonl:
-                    json.removeAll()
-                    result.writeJSONLine(sessionID: id, fix: fix, evidence: explains ? explanation : nil, into: json)
-                    json.withBytes { output.line(utf8: $0) }
-                case .text:
-                    guard let line = timeline.line(for: fix, result: result) else { break }
-                    output.line(line)
-                    if explains {
-                        for row in evidence.lines(explanation, formatter: formatter) { output.line(row) }
-                        evidence = EvidenceSums()
-                    }
+        // Several sessions per job in each batch, so that one long session does not leave the
+        // other cores idle until it ends.
+        let width = jobs > 1 ? jobs * Self.sessionsPerJob : 1
+        var done = 0
+        while done < sessions.count {
+            let batch = Array(sessions[done..<min(done + width, sessions.count)])
+            var loaded: [(summary: SessionSummary, fixes: [RecordedFix])] = []
+            for summary in batch {
+                let id = summary.session.id
+                let (fixes, report) = try CommandFailure.wrapping { () throws(StorageError) in
+                    try database.fixes(sessionID: id)
                 }
-                if pictureDirectory != nil { replayed.append(ReplayedFix(fix: fix, result: result)) }
+                if !report.isClean { warn("warning: \(database.path): session \(id): \(report.summary)") }
+                loaded.append((summary, fixes))
             }
-            if explains { replayExplaining(fixes, handle) } else { replay(fixes) { handle($0, $1, []) } }
-            if let pictureDirectory {
-                let picture = SessionPicture(network: network, formatter: formatter).svg(session: heading, replayed: replayed)
-                try writePicture(picture, directory: pictureDirectory, sessionID: id)
+            let results = replayed(
+                loaded, format: format, formatter: formatter, explains: explains, drawing: pictureDirectory != nil,
+                first: done == 0, output: output)
+            for (index, result) in results.enumerated() {
+                output.write(utf8: result.text)
+                if let pictureDirectory, let picture = result.picture {
+                    try writePicture(picture, directory: pictureDirectory, sessionID: loaded[index].summary.session.id)
+                }
             }
-            progress.update(index + 1, detail: "\(index + 1)/\(sessions.count) sessions")
+            done += batch.count
+            progress.update(done, detail: "\(done)/\(sessions.count) sessions")
         }
         progress.finish()
         output.flush()
+    }
+
+    /// Sessions per job in a batch replayed side by side.
+    static let sessionsPerJob = 4
+
+    /// What replaying one session gives: its text (when kept to be written in order), and its picture.
+    private struct SessionResult: Sendable {
+        var text: [UInt8] = []
+        var picture: String?
+    }
+
+    /// Replays each of `loaded` on a tracker of its own: one straight to `output`, several side
+    /// by side, each kept whole until written in order.
+    private func replayed(
+        _ loaded: [(summary: SessionSummary, fixes: [RecordedFix])], format: ReplayFormat, formatter: ReplayFormatter,
+        explains: Bool, drawing: Bool, first: Bool, output: OutputSink
+    ) -> [SessionResult] {
+        guard loaded.count > 1 else {
+            return loaded.map {
+                replayed($0.summary, $0.fixes, format, formatter, explains, drawing, first: first) { output.write(utf8: $0) }
+            }
+        }
+        let results = Mutex(Array(repeating: SessionResult(), count: loaded.count))
+        DispatchQueue.concurrentPerform(iterations: loaded.count) { index in
+            var kept: [UInt8] = []
+            var result = replayed(
+                loaded[index].summary, loaded[index].fixes, format, formatter, explains, drawing, first: first && index == 0
+            ) { kept.append(contentsOf: $0) }
+            result.text = kept
+            results.withLock { $0[index] = result }
+        }
+        return results.withLock { $0 }
+    }
+
+    /// One session's text, handed to `emit` a chunk at a time, and its picture.
+    private func replayed(
+        _ summary: SessionSummary, _ fixes: [RecordedFix], _ format: ReplayFormat, _ formatter: ReplayFormatter,
+        _ explains: Bool, _ drawing: Bool, first: Bool, emit: @escaping ([UInt8]) -> Void
+    ) -> SessionResult {
+        let id = summary.session.id
+        let heading = SessionHeading(id: id, start: summary.session.startDate, fixCount: fixes.count)
+        var text: [UInt8] = []
+        func line(_ string: String) {
+            text.append(contentsOf: string.utf8)
+            text.append(UInt8(ascii: "\n"))
+        }
+        if format == .text {
+            if !first { line("") }
+            line(formatter.sessionHeading(heading))
+        }
+        var replayed: [ReplayedFix] = []
+        var timeline = TimelineWriter(formatter: formatter)
+        var evidence = EvidenceSums()
+        let json = JSONBuffer()
+        let handle = { (fix: RecordedFix, result: TrackingResult, explanation: [EvidenceExplanation]) in
+            evidence.add(explanation)
+            switch format {
+            case .jsonl:
+                result.writeJSONLine(sessionID: id, fix: fix, evidence: explains ? explanation : nil, into: json)
+                json.newline()
+                // (Handed over a chunk at a time, so the buffer stays small.)
+                if json.count > 1 << 16 {
+                    json.withBytes { text.append(contentsOf: $0) }
+                    json.removeAll()
+                    emit(text)
+                    text.removeAll(keepingCapacity: true)
+                }
+            case .text:
+                guard let timelineLine = timeline.line(for: fix, result: result) else { break }
+                line(timelineLine)
+                if explains {
+                    for row in evidence.lines(explanation, formatter: formatter) { line(row) }
+                    evidence = EvidenceSums()
+                }
+            }
+            if drawing { replayed.append(ReplayedFix(fix: fix, result: result)) }
+        }
+        if explains { replayExplaining(fixes, handle) } else { replay(fixes) { handle($0, $1, []) } }
+        json.withBytes { text.append(contentsOf: $0) }
+        emit(text)
+        let picture = drawing ? SessionPicture(network: network, formatter: formatter).svg(session: heading, replayed: replayed) : nil
+        return SessionResult(picture: picture)
     }
 
     /// Writes `<directory>/<session id>.svg` all or nothing, creating the directory if needed.

@@ -44,6 +44,15 @@ public final class OutputSink: @unchecked Sendable {
         if full { flush() }
     }
 
+    /// Appends text already in UTF-8, as it is.
+    public func write(utf8 bytes: some Collection<UInt8>) {
+        lock.lock()
+        buffer.append(contentsOf: bytes)
+        let full = buffer.count >= Self.chunk
+        lock.unlock()
+        if full { flush() }
+    }
+
     /// Writes out what is buffered.
     public func flush() {
         lock.lock()
