@@ -196,4 +196,27 @@ import TrainTrackerTestSupport
             try MiniTokyo3DImporter.load(path: directory.url.path, timetables: false)
         }
     }
+
+    /// A train's calendar comes from its id; variants numbered `.1`, `.2` keep their calendar
+    /// (a name no calendar knew made 708 Tokyo trains run every day).
+    @Test(arguments: [
+        ("JR-East.Yamanote.1603G.Weekday", "JR-East.Yamanote.1603G", "Weekday"),
+        ("JR-East.Yamanote.1603G.Weekday.2", "JR-East.Yamanote.1603G", "Weekday"),
+        ("Tokyu.Toyoko.1234K.SaturdayHoliday.1", "Tokyu.Toyoko.1234K", "SaturdayHoliday"),
+        ("Tokyu.Toyoko.1234K.Holiday", "Tokyu.Toyoko.1234K", "Holiday"),
+        ("Odd.Train.9", "Other.Number", "Daily"),
+        ("Tokyu.Toyoko.1234K.Weekday.x2", "Tokyu.Toyoko.1234K", "Weekday.x2"),
+    ])
+    func aTrainsCalendarComesFromItsID(id: String, number: String, service: String) {
+        #expect(MiniTokyo3DImporter.service(ofTrain: id, number: number) == service)
+    }
+
+    @Test func everyTokyoTrainRunsOnACalendarTheTimetableKnows() throws {
+        let timetable = try MiniTokyo3DImporter.load(path: SharedPaths.miniTokyo3D).timetable
+        #expect(Set(timetable.trains.map(\.service)) == ["Weekday", "SaturdayHoliday", "Saturday", "Holiday"])
+        // A weekday variant runs on weekdays only: not on Sunday 2025-09-21.
+        let variant = try #require(timetable.trains.first { $0.id.hasSuffix(".Weekday.2") })
+        let sunday = CivilDay(Timestamp(secondsSince1970: 1_758_452_400), utcOffset: 32_400)
+        #expect(!timetable.calendar.runs(variant.service, on: sunday))
+    }
 }

@@ -133,6 +133,24 @@ public enum MiniTokyo3DImporter {
 }
 
 /// What a timetable file is checked against.
+extension MiniTokyo3DImporter {
+    /// The calendar a train runs on, from its id `<t>.<service>`: `Weekday`, `SaturdayHoliday`...
+    /// A second or third variant of a train on the same calendar (`<t>.Weekday.2`) runs on that
+    /// calendar too; taken whole, the name would be one no calendar knows, and the train would
+    /// count as running every day. An id without the train's number: `Daily`.
+    static func service(ofTrain id: String, number: String) -> String {
+        guard id.hasPrefix(number + ".") else { return "Daily" }
+        let service = id.dropFirst(number.count + 1)
+        if let dot = service.lastIndex(of: "."), !service[service.index(after: dot)...].isEmpty,
+            service[service.index(after: dot)...].allSatisfy(\.isASCII),
+            service[service.index(after: dot)...].allSatisfy(\.isNumber)
+        {
+            return String(service[..<dot])
+        }
+        return String(service)
+    }
+}
+
 private struct TimetableContext: Sendable {
     /// Station ids by railway, as the network holds them (shared strings).
     let stations: [String: [String: String]]
@@ -178,7 +196,7 @@ private struct TimetableContext: Sendable {
                 }
                 stops.append(TimetableStop(stationID: station, arrival: arrival, departure: departure))
             }
-            let service = record.id.hasPrefix(record.t + ".") ? String(record.id.dropFirst(record.t.count + 1)) : "Daily"
+            let service = MiniTokyo3DImporter.service(ofTrain: record.id, number: record.t)
             trains.append(
                 TimetabledTrain(
                     id: record.id, railwayID: record.r, number: record.n, trainTypeID: record.y, directionName: record.d,
