@@ -32,18 +32,6 @@ extension RailwayDatabase {
         }
     }
 
-    /// The network alone, as read.
-    private static func readNetwork(_ db: Database, path: String) throws -> RailwayNetwork {
-        let tracks = try readTracks(db, path: path)
-        let stations = try readStations(db, path: path)
-        let railways = try readRailways(db, path: path, tracks: tracks)
-        do {
-            return try RailwayNetwork(railways: railways, stations: stations)
-        } catch {
-            throw StorageError.invalidNetwork(path: path, problem: error)
-        }
-    }
-
     /// The model from the compiled timetable, or `nil` when it is of another version.
     private static func readCompiledTimetable(
         _ db: Database, path: String, network: RailwayNetwork, recompiled: (String) -> Void

@@ -35,23 +35,25 @@ public enum RailwayDatabase {
 
     private static func read(path: String, timetable: Bool) throws(StorageError) -> TransitDataset {
         let queue = try DatabaseFile.openReadOnly(path: path, schema: schema)
-        let rows: (railways: [Railway], stations: [Station], timetable: Timetable)
         do {
-            rows = try queue.read { db in
-                let tracks = try readTracks(db, path: path)
-                let stations = try readStations(db, path: path)
-                let railways = try readRailways(db, path: path, tracks: tracks)
-                let trains = timetable ? try readTimetable(db, path: path) : .empty
-                return (railways, stations, trains)
+            return try queue.read { db in
+                TransitDataset(
+                    network: try readNetwork(db, path: path), timetable: timetable ? try readTimetable(db, path: path) : .empty)
             }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
         }
+    }
+
+    /// The network alone, as read.
+    static func readNetwork(_ db: Database, path: String) throws -> RailwayNetwork {
+        let tracks = try readTracks(db, path: path)
+        let stations = try readStations(db, path: path)
+        let railways = try readRailways(db, path: path, tracks: tracks)
         do {
-            return TransitDataset(
-                network: try RailwayNetwork(railways: rows.railways, stations: rows.stations), timetable: rows.timetable)
+            return try RailwayNetwork(railways: railways, stations: stations)
         } catch {
-            throw .invalidNetwork(path: path, problem: error)
+            throw StorageError.invalidNetwork(path: path, problem: error)
         }
     }
 

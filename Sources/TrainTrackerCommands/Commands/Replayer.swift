@@ -117,7 +117,9 @@ public struct Replayer: Sendable {
     ) -> [SessionResult] {
         guard loaded.count > 1 else {
             return loaded.map {
-                replayed($0.summary, $0.fixes, format, formatter, explains, drawing, first: first) { output.write(utf8: $0) }
+                replayed($0.summary, $0.fixes, format, formatter, explains, drawing, first: first) {
+                    output.write(utf8: $0)
+                }
             }
         }
         let results = Mutex(Array(repeating: SessionResult(), count: loaded.count))
@@ -132,17 +134,26 @@ public struct Replayer: Sendable {
         return results.withLock { $0 }
     }
 
+    /// Bytes of a session's text handed over at once.
+    static let chunk = 1 << 16
+
     /// One session's text, handed to `emit` a chunk at a time, and its picture.
     private func replayed(
         _ summary: SessionSummary, _ fixes: [RecordedFix], _ format: ReplayFormat, _ formatter: ReplayFormatter,
-        _ explains: Bool, _ drawing: Bool, first: Bool, emit: @escaping ([UInt8]) -> Void
+        _ explains: Bool, _ drawing: Bool, first: Bool, emit: @escaping (UnsafeBufferPointer<UInt8>) -> Void
     ) -> SessionResult {
         let id = summary.session.id
         let heading = SessionHeading(id: id, start: summary.session.startDate, fixCount: fixes.count)
+        // The timeline's lines, or the JSON lines: each handed over once a chunk is full.
         var text: [UInt8] = []
+        let json = JSONBuffer()
         func line(_ string: String) {
             text.append(contentsOf: string.utf8)
             text.append(UInt8(ascii: "\n"))
+            if text.count > Self.chunk {
+                text.withUnsafeBufferPointer(emit)
+                text.removeAll(keepingCapacity: true)
+            }
         }
         if format == .text {
             if !first { line("") }
@@ -151,19 +162,15 @@ public struct Replayer: Sendable {
         var replayed: [ReplayedFix] = []
         var timeline = TimelineWriter(formatter: formatter)
         var evidence = EvidenceSums()
-        let json = JSONBuffer()
         let handle = { (fix: RecordedFix, result: TrackingResult, explanation: [EvidenceExplanation]) in
             evidence.add(explanation)
             switch format {
             case .jsonl:
                 result.writeJSONLine(sessionID: id, fix: fix, evidence: explains ? explanation : nil, into: json)
                 json.newline()
-                // (Handed over a chunk at a time, so the buffer stays small.)
-                if json.count > 1 << 16 {
-                    json.withBytes { text.append(contentsOf: $0) }
+                if json.count > Self.chunk {
+                    json.withBytes(emit)
                     json.removeAll()
-                    emit(text)
-                    text.removeAll(keepingCapacity: true)
                 }
             case .text:
                 guard let timelineLine = timeline.line(for: fix, result: result) else { break }
@@ -176,8 +183,8 @@ public struct Replayer: Sendable {
             if drawing { replayed.append(ReplayedFix(fix: fix, result: result)) }
         }
         if explains { replayExplaining(fixes, handle) } else { replay(fixes) { handle($0, $1, []) } }
-        json.withBytes { text.append(contentsOf: $0) }
-        emit(text)
+        text.withUnsafeBufferPointer(emit)
+        json.withBytes(emit)
         let picture = drawing ? SessionPicture(network: network, formatter: formatter).svg(session: heading, replayed: replayed) : nil
         return SessionResult(picture: picture)
     }

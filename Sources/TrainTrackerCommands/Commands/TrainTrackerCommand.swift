@@ -68,33 +68,34 @@ struct RailwaysOption: ParsableArguments {
     /// The network prepared for the default tracker, with its timetable when `timetables` is
     /// true (compiled, from a file `import` wrote).
     func loadModel(timetables: Bool) throws(CommandFailure) -> TrackerModel {
-        let report = ProgressReport()
-        let update: @Sendable (Int, Int) -> Void = { done, total in report.update(done, total) }
-        let options = GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes))
-        defer { report.finish() }
-        do throws(ImportError) {
-            return try TransitSource.loadModel(
-                path: railways, timetables: timetables, options: options, warn: { StandardError.line($0) },
-                progress: report.isEnabled ? update : nil)
-        } catch {
-            throw CommandFailure(error.description)
+        try loading { options, warn, progress throws(ImportError) in
+            try TransitSource.loadModel(
+                path: railways, timetables: timetables, options: options, warn: warn, progress: progress)
         }
     }
 
     /// The network with its timetable when `timetables` is true.
     func loadDataset(timetables: Bool, format: TransitFormat? = nil) throws(CommandFailure) -> TransitDataset {
+        try loading { options, warn, progress throws(ImportError) in
+            try TransitSource.load(
+                path: railways, format: format, timetables: timetables, options: options, warn: warn, progress: progress)
+        }
+    }
+
+    /// Runs `load` with the GTFS options, warnings on standard error and progress drawn there
+    /// when it is a terminal; its error as the command's.
+    private func loading<Value>(
+        _ load: (GTFSImporter.Options, @escaping @Sendable (String) -> Void, (@Sendable (Int, Int) -> Void)?) throws(ImportError)
+            -> Value
+    ) throws(CommandFailure) -> Value {
         let report = ProgressReport()
         let update: @Sendable (Int, Int) -> Void = { done, total in report.update(done, total) }
-        let progress = report.isEnabled ? update : nil
-        let options = GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes))
+        defer { report.finish() }
         do throws(ImportError) {
-            let dataset = try TransitSource.load(
-                path: railways, format: format, timetables: timetables, options: options, warn: { StandardError.line($0) },
-                progress: progress)
-            report.finish()
-            return dataset
+            return try load(
+                GTFSImporter.Options(routeTypes: routeTypes.isEmpty ? nil : Set(routeTypes)), { StandardError.line($0) },
+                report.isEnabled ? update : nil)
         } catch {
-            report.finish()
             throw CommandFailure(error.description)
         }
     }

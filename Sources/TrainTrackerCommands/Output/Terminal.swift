@@ -25,29 +25,16 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     /// Appends a line.
-    public func line(_ text: String) {
-        lock.lock()
-        buffer.append(contentsOf: text.utf8)
-        buffer.append(UInt8(ascii: "\n"))
-        let full = buffer.count >= Self.chunk
-        lock.unlock()
-        if full { flush() }
-    }
-
-    /// Appends a line already in UTF-8 (without its newline).
-    public func line(utf8 bytes: some Collection<UInt8>) {
-        lock.lock()
-        buffer.append(contentsOf: bytes)
-        buffer.append(UInt8(ascii: "\n"))
-        let full = buffer.count >= Self.chunk
-        lock.unlock()
-        if full { flush() }
-    }
+    public func line(_ text: String) { append(text.utf8, newline: true) }
 
     /// Appends text already in UTF-8, as it is.
-    public func write(utf8 bytes: some Collection<UInt8>) {
+    public func write(utf8 bytes: some Collection<UInt8>) { append(bytes, newline: false) }
+
+    /// Appends `bytes` (and a newline) at once, and writes out a full buffer.
+    private func append(_ bytes: some Collection<UInt8>, newline: Bool) {
         lock.lock()
         buffer.append(contentsOf: bytes)
+        if newline { buffer.append(UInt8(ascii: "\n")) }
         let full = buffer.count >= Self.chunk
         lock.unlock()
         if full { flush() }

@@ -159,6 +159,19 @@ package final class JSONBuffer {
         mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
     }
 
+    /// A whole number, or `null`.
+    package func integer(_ value: Int?) {
+        separate()
+        if let value {
+            // (Up to 15 digits make a small string, kept without allocating.)
+            var digits = value.description
+            digits.withUTF8 { append($0) }
+        } else {
+            append("null")
+        }
+        needsComma = true
+    }
+
     /// `true` or `false`.
     package func bool(_ value: Bool) {
         separate()

@@ -1,48 +1,35 @@
-/// Writes one JSON object with keys in the order given, `null` for missing values.
-///
-/// The replay output is a contract with fixed keys; writing it directly keeps the key
-/// order stable and costs a fraction of a general-purpose encoder per line.
+/// Writes one JSON object with keys in the order given, `null` for missing values, as text:
+/// for small outputs (bench figures, speed and mode reports). Lines written by the thousand
+/// use `JSONBuffer` directly, which this writes through.
 package struct JSONObjectWriter {
-    package init() {}
+    private let json = JSONBuffer(capacity: 256)
 
-    package private(set) var text = "{"
-    private var isFirst = true
-
-    private mutating func key(_ name: String) {
-        if !isFirst { text += "," }
-        isFirst = false
-        Self.appendString(name, to: &text)
-        text += ":"
-    }
+    package init() { json.beginObject() }
 
     package mutating func string(_ name: String, _ value: String?) {
-        key(name)
-        if let value { Self.appendString(value, to: &text) } else { text += "null" }
+        json.key(named: name)
+        json.string(value)
     }
 
     package mutating func number(_ name: String, _ value: Double?) {
-        key(name)
-        if let value, value.isFinite { text += "\(value)" } else { text += "null" }
+        json.key(named: name)
+        json.number(value)
     }
 
     package mutating func integer(_ name: String, _ value: Int?) {
-        key(name)
-        if let value { text += "\(value)" } else { text += "null" }
+        json.key(named: name)
+        json.integer(value)
     }
 
-    package mutating func raw(_ name: String, _ json: String) {
-        key(name)
-        text += json
+    package mutating func raw(_ name: String, _ text: String) {
+        json.key(named: name)
+        json.raw(text)
     }
 
     package mutating func finish() -> String {
-        text += "}"
-        return text
+        json.endObject()
+        return json.text
     }
 
     package static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
-
-    package static func appendString(_ value: String, to text: inout String) {
-        text += value.jsonQuoted
-    }
 }

@@ -4,29 +4,14 @@ extension String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 
-    /// The string as a JSON string literal, quotes included, escaping what JSON requires.
+    /// The string as a JSON string literal, quotes included, escaping what JSON requires
+    /// (as `JSONBuffer` writes every string).
     ///
     /// - Complexity: O(n).
     package var jsonQuoted: String {
-        // Most strings (ids, names, times) need no escaping: copy them whole.
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + self + "\""
-        }
-        var text = "\""
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
+        let json = JSONBuffer(capacity: utf8.count + 2)
+        json.string(self)
+        return json.text
     }
 
     /// The string with the characters XML reserves escaped (`&`, `<`, `>`, `"`), for text

@@ -94,7 +94,7 @@ import Testing
             ("railway 0: edge 123456 of", { $0.nearestEdges[0] = 123_456 }),
             ("railway 1: edge -7 of", { $0.nearestEdges[1] = -7 }),
             ("hypothesis 0: 1 stop chances for", { $0.hypotheses[0].stopChance = [0.5] }),
-            ("hypothesis 0: station 99 of a railway with", { $0.hypotheses[0].pending = [(99, 0)] }),
+            ("hypothesis 0: station 99 of a railway with", { $0.hypotheses[0].pending = [PendingStation(station: 99, position: 0)] }),
             ("hypothesis 0: trip 99999 of", {
                 $0.hypotheses[0].trips = [TripCandidate(trip: 99_999, logWeight: 0, delay: 0, origin: 0, delayScale: 20)]
             }),

@@ -2,7 +2,7 @@ import RealModule
 
 /// One (railway, direction) the train may be on: its score, where it places the train, and
 /// what each kind of evidence keeps about it.
-struct Hypothesis: Sendable {
+struct Hypothesis: Sendable, Codable {
     /// The railway and direction it stands for.
     let line: LineDirection
     /// Its log score, relative to the leader after each fix.
@@ -24,13 +24,13 @@ struct Hypothesis: Sendable {
     /// Fixes in a row with the railway out of reach.
     var missed = 0
     /// Stations crossed and not yet judged (the train is not yet well past them).
-    var pending: [(station: Int, position: Meters)] = []
+    var pending: [PendingStation] = []
     /// Where the latest stops were.
     var stops: [Meters] = []
     /// Where the train stands, during a stop.
     var stopPosition: Meters?
     /// The last fix that judged progress: when, where it placed the train, and its sigma.
-    var progressAnchor: (time: Timestamp, along: Meters, sigma: Meters)?
+    var progressAnchor: ProgressAnchor?
     /// The scheduled trains it may be, once it has left a station.
     var trips: [TripCandidate] = []
     /// The last fix that judged a passage.
@@ -90,6 +90,19 @@ struct Hypothesis: Sendable {
     }
 }
 
+/// A station crossed and not yet judged: which, and where along the track.
+struct PendingStation: Sendable, Codable {
+    var station: Int
+    var position: Meters
+}
+
+/// The last fix that judged progress: when, where it placed the train, and its sigma.
+struct ProgressAnchor: Sendable, Codable {
+    var time: Timestamp
+    var along: Meters
+    var sigma: Meters
+}
+
 /// A scheduled train a hypothesis may be: its weight and its delay at the last departure.
 struct TripCandidate: Sendable, Codable {
     /// An index into the line's `TrackerModel.trips`.
@@ -113,80 +126,5 @@ enum LogSpace {
         if b == -.infinity { return a }
         let high = max(a, b)
         return high + Double.log(Double.exp(a - high) + Double.exp(b - high))
-    }
-}
-
-extension Hypothesis: Codable {
-    /// A station crossed and not yet judged.
-    private struct Pending: Codable {
-        var station: Int
-        var position: Meters
-    }
-
-    /// The last fix that judged progress.
-    private struct ProgressAnchor: Codable {
-        var time: Timestamp
-        var along: Meters
-        var sigma: Meters
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case line, score, patternWeights, stopChance, trainTypeID, walk, offset, along, previousAlong, missed, pending
-        case stops, stopPosition, progressAnchor, trips, lastPassage, passageUnmatched, passageLostTrain, trafficPrior
-        case trafficStretch, evidence
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            line: try container.decode(LineDirection.self, forKey: .line),
-            score: try container.decode(Double.self, forKey: .score),
-            offset: try container.decode(LateralOffset.self, forKey: .offset),
-            patternWeights: try container.decode([Double].self, forKey: .patternWeights),
-            stopChance: try container.decode([Double].self, forKey: .stopChance),
-            walk: try container.decode(TrackWalk.self, forKey: .walk))
-        trainTypeID = try container.decodeIfPresent(String.self, forKey: .trainTypeID)
-        along = try container.decodeIfPresent(Meters.self, forKey: .along)
-        previousAlong = try container.decodeIfPresent(Meters.self, forKey: .previousAlong)
-        missed = try container.decode(Int.self, forKey: .missed)
-        pending = try container.decode([Pending].self, forKey: .pending).map { ($0.station, $0.position) }
-        stops = try container.decode([Meters].self, forKey: .stops)
-        stopPosition = try container.decodeIfPresent(Meters.self, forKey: .stopPosition)
-        progressAnchor = try container.decodeIfPresent(ProgressAnchor.self, forKey: .progressAnchor).map {
-            ($0.time, $0.along, $0.sigma)
-        }
-        trips = try container.decode([TripCandidate].self, forKey: .trips)
-        lastPassage = try container.decodeIfPresent(Timestamp.self, forKey: .lastPassage)
-        passageUnmatched = try container.decode(Bool.self, forKey: .passageUnmatched)
-        passageLostTrain = try container.decode(Bool.self, forKey: .passageLostTrain)
-        trafficPrior = try container.decode(Double.self, forKey: .trafficPrior)
-        trafficStretch = try container.decode(Range<Meters>.self, forKey: .trafficStretch)
-        evidence = try container.decodeIfPresent([Double].self, forKey: .evidence)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(line, forKey: .line)
-        try container.encode(score, forKey: .score)
-        try container.encode(patternWeights, forKey: .patternWeights)
-        try container.encode(stopChance, forKey: .stopChance)
-        try container.encodeIfPresent(trainTypeID, forKey: .trainTypeID)
-        try container.encode(walk, forKey: .walk)
-        try container.encode(offset, forKey: .offset)
-        try container.encodeIfPresent(along, forKey: .along)
-        try container.encodeIfPresent(previousAlong, forKey: .previousAlong)
-        try container.encode(missed, forKey: .missed)
-        try container.encode(pending.map { Pending(station: $0.station, position: $0.position) }, forKey: .pending)
-        try container.encode(stops, forKey: .stops)
-        try container.encodeIfPresent(stopPosition, forKey: .stopPosition)
-        try container.encodeIfPresent(
-            progressAnchor.map { ProgressAnchor(time: $0.time, along: $0.along, sigma: $0.sigma) }, forKey: .progressAnchor)
-        try container.encode(trips, forKey: .trips)
-        try container.encodeIfPresent(lastPassage, forKey: .lastPassage)
-        try container.encode(passageUnmatched, forKey: .passageUnmatched)
-        try container.encode(passageLostTrain, forKey: .passageLostTrain)
-        try container.encode(trafficPrior, forKey: .trafficPrior)
-        try container.encode(trafficStretch, forKey: .trafficStretch)
-        try container.encodeIfPresent(evidence, forKey: .evidence)
     }
 }

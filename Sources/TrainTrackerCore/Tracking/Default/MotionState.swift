@@ -1,14 +1,14 @@
 /// A robust stopped/moving signal from the recent fixes: a stop needs several seconds of
 /// low reported speed or of staying in place, so a lone 0.0 while moving is not a stop and
 /// a far-off fix while standing is not a departure.
-struct MotionState: Sendable {
+struct MotionState: Sendable, Codable {
     /// The previous fix without a speed: time, position, accuracy.
-    private var previousUnspeeded: (time: Timestamp, coordinate: Coordinate, accuracy: Meters)?
+    private var previousUnspeeded: Unspeeded?
     /// Two fixes without speed this far apart in time, or farther, staying in place mean a stop
     /// (a sparse phone's fixes seldom fill the window).
     static let pairSpan: ClosedRange<Seconds> = 5...120
     /// Recent fixes: time, speed (reported or `nil`), position.
-    private var recent: [(time: Timestamp, speed: MetersPerSecond?, coordinate: Coordinate, accuracy: Meters)] = []
+    private var recent: [Recent] = []
     /// Whether the train is standing now.
     private(set) var isStopped = false
     /// When the current stop began.
@@ -21,7 +21,7 @@ struct MotionState: Sendable {
     /// through them, mean the rider has left the train.
     private(set) var isWalking = false
     /// The run of walking speeds: when it began, when the last one came, how many.
-    private var walkingRun: (start: Timestamp, last: Timestamp, count: Int)?
+    private var walkingRun: WalkingRun?
     /// Walking speeds, in metres per second, and how long they must last.
     static let walkingSpeeds: ClosedRange<MetersPerSecond> = 0.6...2.6
     static let walkingTime: Seconds = 15
@@ -30,7 +30,10 @@ struct MotionState: Sendable {
     ///
     /// - Complexity: O(w) for the w fixes of the window (about six), without allocating.
     mutating func update(_ location: Location) -> Change? {
-        recent.append((location.timestamp, location.speed, location.coordinate, location.horizontalAccuracy ?? 20))
+        recent.append(
+            Recent(
+                time: location.timestamp, speed: location.speed, coordinate: location.coordinate,
+                accuracy: location.horizontalAccuracy ?? 20))
         var drop = 0
         while drop < recent.count, location.timestamp.seconds(since: recent[drop].time) > Self.window { drop += 1 }
         if drop > 0 { recent.removeFirst(drop) }
@@ -88,7 +91,7 @@ struct MotionState: Sendable {
             return nil
         }
         let accuracy = location.horizontalAccuracy ?? 20
-        defer { previousUnspeeded = (location.timestamp, location.coordinate, accuracy) }
+        defer { previousUnspeeded = Unspeeded(time: location.timestamp, coordinate: location.coordinate, accuracy: accuracy) }
         guard let previous = previousUnspeeded, accuracy <= 60, previous.accuracy <= 60,
             Self.pairSpan.contains(location.timestamp.seconds(since: previous.time))
         else { return nil }
@@ -103,9 +106,9 @@ struct MotionState: Sendable {
         let time = location.timestamp
         if Self.walkingSpeeds.contains(speed) {
             if let run = walkingRun, time.seconds(since: run.last) <= 5 {
-                walkingRun = (run.start, time, run.count + 1)
+                walkingRun = WalkingRun(start: run.start, last: time, count: run.count + 1)
             } else {
-                walkingRun = (time, time, 1)
+                walkingRun = WalkingRun(start: time, last: time, count: 1)
             }
         } else if speed > Self.walkingSpeeds.upperBound
             || walkingRun.map({ time.seconds(since: $0.last) > 5 }) == true
@@ -127,9 +130,9 @@ struct MotionState: Sendable {
     }
 }
 
-extension MotionState: Codable {
+extension MotionState {
     /// A fix as the window keeps it.
-    private struct Recent: Codable {
+    struct Recent: Sendable, Codable {
         var time: Timestamp
         var speed: MetersPerSecond?
         var coordinate: Coordinate
@@ -137,50 +140,16 @@ extension MotionState: Codable {
     }
 
     /// A fix without speed, kept to pair with the next.
-    private struct Unspeeded: Codable {
+    struct Unspeeded: Sendable, Codable {
         var time: Timestamp
         var coordinate: Coordinate
         var accuracy: Meters
     }
 
     /// A run of walking-pace fixes.
-    private struct WalkingRun: Codable {
+    struct WalkingRun: Sendable, Codable {
         var start: Timestamp
         var last: Timestamp
         var count: Int
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case previousUnspeeded, recent, isStopped, stoppedSince, stops, isWalking, walkingRun
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init()
-        previousUnspeeded = try container.decodeIfPresent(Unspeeded.self, forKey: .previousUnspeeded).map {
-            ($0.time, $0.coordinate, $0.accuracy)
-        }
-        recent = try container.decode([Recent].self, forKey: .recent).map { ($0.time, $0.speed, $0.coordinate, $0.accuracy) }
-        isStopped = try container.decode(Bool.self, forKey: .isStopped)
-        stoppedSince = try container.decodeIfPresent(Timestamp.self, forKey: .stoppedSince)
-        stops = try container.decode(StopDetector.self, forKey: .stops)
-        isWalking = try container.decode(Bool.self, forKey: .isWalking)
-        walkingRun = try container.decodeIfPresent(WalkingRun.self, forKey: .walkingRun).map { ($0.start, $0.last, $0.count) }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(
-            previousUnspeeded.map { Unspeeded(time: $0.time, coordinate: $0.coordinate, accuracy: $0.accuracy) },
-            forKey: .previousUnspeeded)
-        try container.encode(
-            recent.map { Recent(time: $0.time, speed: $0.speed, coordinate: $0.coordinate, accuracy: $0.accuracy) },
-            forKey: .recent)
-        try container.encode(isStopped, forKey: .isStopped)
-        try container.encodeIfPresent(stoppedSince, forKey: .stoppedSince)
-        try container.encode(stops, forKey: .stops)
-        try container.encode(isWalking, forKey: .isWalking)
-        try container.encodeIfPresent(
-            walkingRun.map { WalkingRun(start: $0.start, last: $0.last, count: $0.count) }, forKey: .walkingRun)
     }
 }

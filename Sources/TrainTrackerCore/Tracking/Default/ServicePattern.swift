@@ -169,3 +169,36 @@ struct ScheduledTrip: Sendable {
         departures.first { Int($0.slot) == slot }.map { Seconds($0.time) }
     }
 }
+
+/// A line's trips as they are compiled or read: every trip's calls appended to one array,
+/// each trip a window on it.
+struct LineTrips {
+    private var calls = ContiguousArray<TripCall>()
+    private var made: [(pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?)] = []
+    /// Where the trip being added began in `calls`.
+    private var start = 0
+
+    /// Room for `calls` calls and `trips` trips.
+    init(calls: Int = 0, trips: Int = 0) {
+        self.calls.reserveCapacity(calls)
+        made.reserveCapacity(trips)
+    }
+
+    /// Adds a call of the trip being added.
+    mutating func append(_ call: TripCall) { calls.append(call) }
+
+    /// Ends the trip being added: the calls appended since the last.
+    mutating func endTrip(pattern: Int32, service: Int32, arrival: TripCall?) {
+        made.append((pattern, service, start, calls.count - start, arrival))
+        start = calls.count
+    }
+
+    /// The trips added.
+    var trips: [ScheduledTrip] {
+        made.map {
+            ScheduledTrip(
+                pattern: $0.pattern, service: $0.service, departures: TripCalls(calls, start: $0.start, count: $0.count),
+                arrival: $0.arrival)
+        }
+    }
+}

@@ -187,20 +187,13 @@ public struct CompiledTimetableReader {
                 runs: try reader.bools(stations, what: "a pattern's stretch"), trains: trains, trainTypeID: type)
         }
         let tripCount = try reader.count(in: 0...Self.maximumTrips, itemBytes: 13, what: "a trip count")
-        // Every trip's calls in one array for the line, with room for as many as the bytes
-        // could hold (a call takes 8), so that it never grows to twice its size.
-        var calls = ContiguousArray<TripCall>()
-        calls.reserveCapacity(bytes.count / 8)
-        var made: [(pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?)] = []
-        made.reserveCapacity(tripCount)
+        // Room for as many calls as the bytes could hold (a call takes 8), so that the line's
+        // array of calls never grows to twice its size.
+        var lineTrips = LineTrips(calls: bytes.count / 8, trips: tripCount)
         for _ in 0..<tripCount {
-            made.append(try readTrip(&reader, stations: stations, patterns: patternCount, into: &calls))
+            try readTrip(&reader, stations: stations, patterns: patternCount, into: &lineTrips)
         }
-        let trips = made.map {
-            ScheduledTrip(
-                pattern: $0.pattern, service: $0.service, departures: TripCalls(calls, start: $0.start, count: $0.count),
-                arrival: $0.arrival)
-        }
+        let trips = lineTrips.trips
         guard reader.isAtEnd else { throw ByteReadError(problem: "bytes after the end") }
         self.patterns.append(patterns)
         logPrior.append(prior)
@@ -209,8 +202,8 @@ public struct CompiledTimetableReader {
     }
 
     private func readTrip(
-        _ reader: inout ByteReader, stations: Int, patterns: Int, into calls: inout ContiguousArray<TripCall>
-    ) throws(ByteReadError) -> (pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?) {
+        _ reader: inout ByteReader, stations: Int, patterns: Int, into trips: inout LineTrips
+    ) throws(ByteReadError) {
         let pattern = try reader.count(in: 0...patterns - 1, what: "a trip's pattern")
         let service = try reader.count(in: 0...max(services.count - 1, 0), what: "a trip's service")
         guard service < services.count else { throw ByteReadError(problem: "a trip without any service listed") }
@@ -224,10 +217,9 @@ public struct CompiledTimetableReader {
             }
             return (Int32(slot), time)
         }
-        let start = calls.count
-        for _ in 0..<callCount { calls.append(try call()) }
+        for _ in 0..<callCount { trips.append(try call()) }
         let arrival = try reader.flag(what: "a trip's arrival flag") ? try call() : nil
-        return (Int32(pattern), Int32(service), start, callCount, arrival)
+        trips.endTrip(pattern: Int32(pattern), service: Int32(service), arrival: arrival)
     }
 
     /// The model, once every line's part is read.

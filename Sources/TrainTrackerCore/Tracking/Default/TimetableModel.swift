@@ -217,22 +217,18 @@ extension TimetableModel {
         of timetable: Timetable, network: RailwayNetwork, stationSlots: [[String: Int]], patternOfTrain: [Int32],
         services: [String]
     ) -> [[ScheduledTrip]] {
-        let lineCount = network.railways.count * 2
-        var calls = Array(repeating: ContiguousArray<TripCall>(), count: lineCount)
-        var made: [[(pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?)]] =
-            Array(repeating: [], count: lineCount)
+        var lines = Array(repeating: LineTrips(), count: network.railways.count * 2)
         let serviceIndex = Dictionary(uniqueKeysWithValues: services.enumerated().map { ($0.element, Int32($0.offset)) })
         for (trainIndex, train) in timetable.trains.enumerated() {
             guard let railway = network.railwayIndex(id: train.railwayID),
                 let direction = network.railways[railway].direction(named: train.directionName)
             else { continue }
             let key = LineDirection(railway: railway, direction: direction).index
-            let start = calls[key].count
             for stop in train.stops.dropLast() {
                 guard let slot = stationSlots[railway][stop.stationID], let time = stop.departure ?? stop.arrival else {
                     continue
                 }
-                calls[key].append((Int32(slot), Float(time)))
+                lines[key].append((Int32(slot), Float(time)))
             }
             var arrival: TripCall?
             if let last = train.stops.last, let slot = stationSlots[railway][last.stationID],
@@ -240,16 +236,8 @@ extension TimetableModel {
             {
                 arrival = (Int32(slot), Float(time))
             }
-            made[key].append(
-                (patternOfTrain[trainIndex], serviceIndex[train.service] ?? 0, start, calls[key].count - start, arrival))
+            lines[key].endTrip(pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, arrival: arrival)
         }
-        let trips = zip(made, calls).map { made, calls in
-            made.map {
-                ScheduledTrip(
-                    pattern: $0.pattern, service: $0.service, departures: TripCalls(calls, start: $0.start, count: $0.count),
-                    arrival: $0.arrival)
-            }
-        }
-        return trips
+        return lines.map(\.trips)
     }
 }

@@ -29,13 +29,13 @@ extension ProgressEvidence {
     func observe(_ hypothesis: inout Hypothesis, measured: Meters, sigma: Meters, placing: Bool, at time: Timestamp) {
         guard placing else { return }
         guard let anchor = hypothesis.progressAnchor else {
-            hypothesis.progressAnchor = (time, measured, sigma)
+            hypothesis.progressAnchor = ProgressAnchor(time: time, along: measured, sigma: sigma)
             return
         }
         guard time.seconds(since: anchor.time) >= span else { return }
         var progress = hypothesis.walk.distanceAhead(from: anchor.along, to: measured)
         if hypothesis.walk.isLoop, progress > hypothesis.walk.length / 2 { progress -= hypothesis.walk.length }
         hypothesis.charge(.progress, nats(progress: progress, sigma: sigma, anchorSigma: anchor.sigma))
-        hypothesis.progressAnchor = (time, measured, sigma)
+        hypothesis.progressAnchor = ProgressAnchor(time: time, along: measured, sigma: sigma)
     }
 }

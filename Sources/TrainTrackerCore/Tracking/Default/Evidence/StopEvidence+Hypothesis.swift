@@ -65,7 +65,7 @@ extension StopEvidence {
                         gap: gap, before: walk.separation(position, previous), after: walk.separation(position, end))
                 else { continue }
                 if !hypothesis.pending.contains(where: { $0.station == station }) {
-                    hypothesis.pending.append((station, position))
+                    hypothesis.pending.append(PendingStation(station: station, position: position))
                 }
             }
         }
@@ -100,7 +100,7 @@ extension StopEvidence {
             return behind > Self.judgedBehind && !(walk.isLoop && behind > walk.length / 2)
         }
         guard hypothesis.pending.contains(where: { leftBehind($0.position) }) else { return }
-        var remaining: [(station: Int, position: Meters)] = []
+        var remaining: [PendingStation] = []
         for item in hypothesis.pending {
             guard leftBehind(item.position) else {
                 remaining.append(item)
