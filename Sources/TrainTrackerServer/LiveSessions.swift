@@ -3,12 +3,24 @@ import TrainTrackerStorage
 
 /// What a live stream carries.
 enum LiveEvent: Sendable, Equatable {
-    /// A new answer, one JSONL line.
-    case answer(String)
+    /// A new answer, with the fix it answers.
+    case answer(LiveAnswer)
     /// Nothing new; sent every `ServerLimits.heartbeatSeconds` so a vanished client is noticed.
     case heartbeat
     /// The stream ends: the session ended, or the server is stopping.
     case end(reason: String)
+}
+
+/// One answer of a live stream: the JSONL line, and the fix it answers as the Session Viewer
+/// reads fixes (`RecordedFix.viewerJSON`).
+struct LiveAnswer: Sendable, Equatable {
+    var line: String
+    var fix: String
+
+    init(_ result: TrackingResult, session id: String, fix: RecordedFix) {
+        line = result.jsonLine(sessionID: id, fix: fix)
+        self.fix = fix.viewerJSON
+    }
 }
 
 /// Why a live stream cannot be opened.
@@ -34,7 +46,7 @@ actor LiveSessions {
     private struct Live {
         var tracker: DefaultTracker
         var lastTimestamp: Timestamp?
-        var latest: String?
+        var latest: LiveAnswer?
         var listeners: [Int: Listener] = [:]
         var lastUsed = ContinuousClock.now
         /// Fixes stored for the session.
@@ -77,6 +89,10 @@ actor LiveSessions {
     /// order, at most every `replayInterval` and up to `replayableFixes`; until then they are
     /// stored but not tracked.
     func accept(_ fixes: [RecordedFix], session id: String) throws(StorageError) -> String? {
+        try accepting(fixes, session: id)?.line
+    }
+
+    private func accepting(_ fixes: [RecordedFix], session id: String) throws(StorageError) -> LiveAnswer? {
         var live = try loaded(id)
         live.fixCount += fixes.count
         var ordered = fixes.sorted { $0.location.timestamp < $1.location.timestamp }
@@ -93,16 +109,16 @@ actor LiveSessions {
             live = try rebuilt(id)
             live.listeners = listeners
             live.lastReplay = now
-            if let line = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(line)) } }
+            if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
         } else {
             for (index, fix) in ordered.enumerated() {
                 let result = live.tracker.process(fix.location)
                 live.lastTimestamp = fix.location.timestamp
                 // Written out only when someone listens, or for the batch's answer.
                 guard !live.listeners.isEmpty || index == ordered.count - 1 else { continue }
-                let line = result.jsonLine(sessionID: id, fix: fix)
-                live.latest = line
-                for listener in live.listeners.values { listener.continuation.yield(.answer(line)) }
+                let answer = LiveAnswer(result, session: id, fix: fix)
+                live.latest = answer
+                for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
             }
         }
         keep(live, as: id)
@@ -152,11 +168,11 @@ actor LiveSessions {
         return (stream, { continuation.finish() })
     }
 
-    /// Ends session `id`'s streams and forgets its tracker.
-    func end(_ id: String) {
+    /// Ends session `id`'s streams, saying `reason`, and forgets its tracker.
+    func end(_ id: String, reason: String = "session ended") {
         guard let live = sessions.removeValue(forKey: id) else { return }
         for listener in live.listeners.values {
-            listener.continuation.yield(.end(reason: "session ended"))
+            listener.continuation.yield(.end(reason: reason))
             listener.continuation.finish()
         }
     }
@@ -207,7 +223,7 @@ actor LiveSessions {
         for (index, fix) in fixes.enumerated() {
             let result = live.tracker.process(fix.location)
             live.lastTimestamp = fix.location.timestamp
-            if index == fixes.count - 1 { live.latest = result.jsonLine(sessionID: id, fix: fix) }
+            if index == fixes.count - 1 { live.latest = LiveAnswer(result, session: id, fix: fix) }
         }
         return live
     }

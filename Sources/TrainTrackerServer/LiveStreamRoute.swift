@@ -8,7 +8,9 @@ import TrainTrackerCore
 struct LiveStreamRoute {
     let state: ServerState
 
-    func stream(session id: String, context: TrackerRequestContext) async throws -> Response {
+    /// With `withFixes`, each answer's data is `{"fix":…,"result":…}` (the fix as the viewer
+    /// reads it, and the JSONL line); without, the JSONL line alone.
+    func stream(session id: String, withFixes: Bool, context: TrackerRequestContext) async throws -> Response {
         let listening: (events: AsyncStream<LiveEvent>, stop: @Sendable () -> Void)
         do {
             listening = try await state.live.listen(to: id, tokenHash: context.tokenHash ?? "")
@@ -40,7 +42,7 @@ struct LiveStreamRoute {
                     try await writer.write(ByteBuffer(string: Self.text(of: .end(reason: "token revoked or expired"))))
                     break
                 }
-                try await writer.write(ByteBuffer(string: Self.text(of: event)))
+                try await writer.write(ByteBuffer(string: Self.text(of: event, withFixes: withFixes)))
             }
             try await writer.finish(nil)
         }
@@ -49,9 +51,10 @@ struct LiveStreamRoute {
     }
 
     /// One event in the text/event-stream format. Answers are single-line JSON.
-    static func text(of event: LiveEvent) -> String {
+    static func text(of event: LiveEvent, withFixes: Bool = false) -> String {
         switch event {
-        case .answer(let line): "data: \(line)\n\n"
+        case .answer(let answer) where withFixes: "data: {\"fix\":\(answer.fix),\"result\":\(answer.line)}\n\n"
+        case .answer(let answer): "data: \(answer.line)\n\n"
         case .heartbeat: ": heartbeat\n\n"
         case .end(let reason): "event: end\ndata: {\"reason\":\(reason.jsonQuoted)}\n\n"
         }

@@ -3,13 +3,20 @@ import Hummingbird
 
 /// The security headers every response carries, errors included: a strict Content Security
 /// Policy (scripts, styles and data from this server only; no inline script or style, no
-/// framing), no MIME sniffing, no referrer, and no caching of API answers.
+/// framing; images also from the base map's tile server, when there is one), no MIME
+/// sniffing, no referrer, and no caching of API answers.
 struct SecurityHeaders: RouterMiddleware {
     typealias Context = TrackerRequestContext
 
-    static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    let contentSecurityPolicy: String
+
+    /// The headers, with images allowed from `tiles`' origins.
+    init(tiles: TileSource? = nil) {
+        let images = (["'self'", "data:"] + (tiles?.origins ?? [])).joined(separator: " ")
+        contentSecurityPolicy =
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src \(images); connect-src 'self'; "
+            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -20,7 +27,7 @@ struct SecurityHeaders: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.referrerPolicy] = "no-referrer"

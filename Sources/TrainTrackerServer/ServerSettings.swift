@@ -97,11 +97,14 @@ public struct RemoteConfiguration: Sendable {
 public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `--config` file cannot be used.
     case badConfiguration(path: String, problem: String)
+    /// The `--tiles` template cannot be used.
+    case badTiles(template: String, problem: String)
 
     /// One line saying what is wrong.
     public var description: String {
         switch self {
         case .badConfiguration(let path, let problem): "\(path): \(problem)"
+        case .badTiles(let template, let problem): "--tiles \(template): \(problem)"
         }
     }
 }

@@ -21,6 +21,8 @@ public struct ServerSettings: Sendable {
     public var limits = ServerLimits()
     /// Whether the viewer's login cookie is marked `Secure` (behind HTTPS).
     public var secureCookies = false
+    /// The viewer's base map tiles; without, the viewer draws the loaded network alone.
+    public var tiles: TileSource?
 
     /// The settings; Leaflet from Debian's package location.
     public init(
@@ -56,6 +58,8 @@ final class ServerState: Sendable {
     private let owners = Mutex<[String: String]>([:])
     /// Session → the railway the tracker named most often, with the fix count it was found at.
     private let detected = Mutex<[String: (fixes: Int, railway: String?)]>([:])
+    /// `GET /v1/network`'s answer, once worked out.
+    private let wholeNetwork = Mutex<String?>(nil)
 
     init(settings: ServerSettings) {
         self.settings = settings
@@ -77,6 +81,20 @@ final class ServerState: Sendable {
     /// Remembers the railway detected for session `id` at `fixes` fixes.
     func remember(railway: String?, of id: String, fixes: Int) {
         detected.withLock { $0[id] = (fixes, railway) }
+    }
+
+    /// The whole network for the viewer's base map (`SessionResults.wholeNetwork`), worked out once.
+    var baseMap: String {
+        if let known = wholeNetwork.withLock({ $0 }) { return known }
+        let made = SessionResults(state: self).wholeNetwork()
+        wholeNetwork.withLock { $0 = made }
+        return made
+    }
+
+    /// Forgets what was cached of session `id` (it was deleted).
+    func forget(session id: String) {
+        owners.withLock { $0[id] = nil }
+        detected.withLock { $0[id] = nil }
     }
 
     /// The device that created session `id` on this server, from the cache or the store.

@@ -23,21 +23,32 @@ struct SessionRoutes: Sendable {
             await state.live.end(id)
             return json(#"{"ended":true}"#)
         }
-        admins.get("/v1/sessions") { _, _ in json(try SessionListing(state: state).json()) }
+        admins.get("/v1/sessions") { request, _ in json(try SessionListing(state: state).json(SessionQuery(request))) }
         admins.get("/v1/stats") { _, _ in
             let (active, streams) = (await state.live.activeCount, await state.live.streamCount)
             return json(
                 "{\"activeSessions\":\(active),\"liveStreams\":\(streams),\"residentBytes\":\(ProcessMemory.residentBytes)}")
         }
         admins.get("/v1/sessions/{id}/results") { _, context in
-            json(try SessionListing(state: state).results(of: try existing(context)))
+            json(try SessionResults(state: state).results(of: try existing(context)))
         }
         admins.get("/v1/sessions/{id}/network") { _, context in
-            json(try SessionListing(state: state).network(near: try existing(context)))
+            json(try SessionResults(state: state).network(near: try existing(context)))
         }
-        admins.get("/v1/sessions/{id}/live") { _, context in
-            try await LiveStreamRoute(state: state).stream(session: try existing(context), context: context)
+        admins.get("/v1/sessions/{id}/live") { request, context in
+            let with = request.uri.queryParameters["with"]
+            guard with == nil || with == "fix" else { throw HTTPError(.badRequest, message: "with must be fix") }
+            return try await LiveStreamRoute(state: state).stream(
+                session: try existing(context), withFixes: with == "fix", context: context)
         }
+        admins.delete("/v1/sessions/{id}") { _, context in
+            let id = try existing(context)
+            guard try await state.store.deleteSession(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
+            await state.live.end(id, reason: "session deleted")
+            state.forget(session: id)
+            return json("{\"deleted\":\(id.jsonQuoted)}")
+        }
+        admins.get("/v1/network") { _, _ in json(state.baseMap) }
         admins.post("/v1/login-tickets") { _, context in
             let ticket = state.viewerLogins.ticket(tokenHash: context.tokenHash ?? "")
             return json(

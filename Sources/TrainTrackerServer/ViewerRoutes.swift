@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TrainTrackerCore
 
 /// The Session Viewer: one page and its script, Leaflet from the local disk (no CDN), and the
 /// viewer's login. Every route here is public (`Authentication.publicPaths`); the page reads
@@ -10,10 +11,32 @@ struct ViewerRoutes: Sendable {
 
     func add(to router: Router<Context>) {
         for (path, file, type) in [
-            ("/", "index.html", "text/html; charset=utf-8"), ("/viewer.js", "viewer.js", "text/javascript"),
-            ("/viewer.css", "viewer.css", "text/css"),
+            ("/", "index.html", "text/html; charset=utf-8"), ("/viewer.css", "viewer.css", "text/css"),
         ] {
             router.get(RouterPath(path)) { _, _ in try Self.resource(file, type: type) }
+        }
+        // The viewer's script modules: a name of lower-case letters and hyphens, ending .js.
+        router.get("/viewer/{file}") { _, context in
+            let file = try context.parameters.require("file")
+            let stem = file.hasSuffix(".js") ? file.dropLast(3) : ""
+            guard !stem.isEmpty, stem.allSatisfy({ ("a"..."z").contains($0) || $0 == "-" }) else {
+                throw HTTPError(.notFound, message: "no such viewer file")
+            }
+            return try Self.resource(file, type: "text/javascript", missing: .notFound)
+        }
+        // The base map: the tile server's template and attribution, or null (draw the network).
+        let tiles = state.settings.tiles
+        router.get("/viewer-config.json") { _, _ in
+            var object = JSONObjectWriter()
+            if let tiles {
+                var source = JSONObjectWriter()
+                source.string("url", tiles.template)
+                source.string("attribution", tiles.attribution)
+                object.raw("tiles", source.finish())
+            } else {
+                object.raw("tiles", "null")
+            }
+            return json(object.finish())
         }
         let leaflet = state.settings.leafletDirectory
         router.get("/vendor/leaflet/{file}") { _, context in
@@ -63,10 +86,12 @@ struct ViewerRoutes: Sendable {
         var ticket: String
     }
 
-    private static func resource(_ name: String, type: String) throws -> Response {
+    private static func resource(
+        _ name: String, type: String, missing: HTTPResponse.Status = .internalServerError
+    ) throws -> Response {
         guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Viewer"),
             let data = try? Data(contentsOf: url)
-        else { throw HTTPError(.internalServerError, message: "viewer file \(name) missing from the build") }
+        else { throw HTTPError(missing, message: "viewer file \(name) missing from the build") }
         return Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

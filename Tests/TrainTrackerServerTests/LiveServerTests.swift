@@ -72,49 +72,6 @@ import TrainTrackerTestSupport
         #expect(streamed.last?.contains("\"railway\":\"Tokyu.Toyoko\"") == true)
     }
 
-    @Test func theViewerShowsTheSessionItsMapAndTheInspector() async throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
-        let browser = try #require(chromium, "headless Chromium is needed (Debian's chromium; .ci/run installs it)")
-        #expect(
-            FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js"),
-            "Leaflet is needed (Debian's libjs-leaflet; .ci/run installs it)")
-        let live = try LiveFixture()
-        let (admin, server) = (live.admin, live.server)
-        defer { server.stop() }
-        let phone = APIClient(server: server, token: live.phone)
-        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"VIEW-1","startDate":"2025-09-20T08:00:00Z"}"#)
-        for body in try Self.rideBatches(prefix: "VIEW-1", batch: 200) {
-            #expect(try await phone.request(.POST, "/v1/sessions/VIEW-1/locations", body: body).status == .ok)
-        }
-        let page = try await Self.loginLink(server: server, admin: admin, session: "VIEW-1")
-        let dom = try run(browser, Self.browserFlags + ["--dump-dom", page])
-        // The sessions list names the session and the railway the tracker found.
-        #expect(dom.contains("data-id=\"VIEW-1\""))
-        #expect(dom.contains("Toyoko Line"))
-        // The map drew tracks and fixes (Leaflet's SVG paths).
-        #expect(dom.components(separatedBy: "leaflet-interactive").count > 100)
-        // The inspector shows the answer at the last fix: the railway and the station phases.
-        #expect(dom.contains("class=\"headline\">Toyoko Line"))
-        #expect(
-            dom.contains("class=\"phase now\"") || dom.contains("class=\"phase soon\"") || dom.contains("class=\"phase next\""))
-        // With, per candidate, what each kind of evidence added at that fix.
-        #expect(dom.contains("and why (this fix, in nats)"))
-        let why = dom.components(separatedBy: "class=\"why\"").dropFirst().map { $0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" } }
-        #expect(!why.isEmpty)
-        #expect(why.contains { $0.contains("position") || $0.contains("course") || $0.contains("stops") }, "\(why)")
-        // And a picture of it, for people.
-        let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts")
-        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
-        let picture = artifacts.appendingPathComponent("viewer.png").path
-        try? FileManager.default.removeItem(atPath: picture)
-        _ = try run(browser, Self.browserFlags + ["--screenshot=\(picture)", try await Self.loginLink(server: server, admin: admin, session: "VIEW-1")])
-        let size = (try FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int) ?? 0
-        #expect(size > 20_000, "a screenshot at \(picture)")
-    }
-
     @Test func theServerAnswersSightQueriesLikeTheCommand() async throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("sessions.sqlite")
@@ -176,30 +133,12 @@ import TrainTrackerTestSupport
         #expect((listing.json?["sessions"] as? [Any])?.count == 4)
     }
 
-    static let browserFlags = [
-        "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000", "--virtual-time-budget=20000",
-    ]
-
     /// A one-time link that logs a browser into the viewer and opens `session`: the admin token
     /// itself never goes into a URL.
     static func loginLink(server: ServerProcess, admin: String, session: String) async throws -> String {
         let reply = try await APIClient(server: server, token: admin).request(.POST, "/v1/login-tickets")
         let ticket = try #require(reply.json?["ticket"] as? String, "\(reply.status) \(reply.body)")
         return server.url("/login?ticket=\(ticket)&session=\(session)")
-    }
-
-    /// Runs a program to the end and returns its standard output.
-    func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -89,6 +89,7 @@ struct APIClient: Sendable {
     struct Reply: Sendable {
         var status: HTTPResponseStatus
         var body: String
+        var headers: [String: String] = [:]
         var json: [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
         }
@@ -104,7 +105,8 @@ struct APIClient: Sendable {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let buffer = try await response.body.collect(upTo: 64 << 20)
-        return Reply(status: response.status, body: String(buffer: buffer))
+        let headers = Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        return Reply(status: response.status, body: String(buffer: buffer), headers: headers)
     }
 
     /// A stream being read in the background, returned once the server has greeted it: its

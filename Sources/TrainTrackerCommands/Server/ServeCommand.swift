@@ -70,6 +70,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Named peaks (GeoJSON points) for GET /v1/sight.", valueName: "file"))
     var peaks: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The viewer's base map: an XYZ tile server, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (without: the loaded network alone, offline).",
+            valueName: "url-template"))
+    var tiles: String?
+
+    @Option(help: ArgumentHelp("Who the --tiles map is by, shown on the map (its licence asks for it).", valueName: "text"))
+    var tilesAttribution = ""
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maximumBatch > 0 else { throw ValidationError("--maximum-batch must be positive") }
@@ -84,6 +93,23 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
         guard (0.1...3_600).contains(heartbeat) else { throw ValidationError("--heartbeat must be 0.1 to 3600 seconds") }
+        if let tiles {
+            do throws(ServerError) {
+                _ = try TileSource(template: tiles, attribution: tilesAttribution)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
+    /// The `--tiles` source, checked.
+    private var tileSource: TileSource? {
+        get throws {
+            guard let tiles else { return nil }
+            return try CommandFailure.wrapping { () throws(ServerError) in
+                try TileSource(template: tiles, attribution: tilesAttribution)
+            }
+        }
     }
 
     func run() async throws {
@@ -120,6 +146,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.limits.idleTimeoutSeconds = idleTimeout
         settings.limits.heartbeatSeconds = heartbeat
         settings.secureCookies = secureCookies
+        settings.tiles = try tileSource
         let host = host
         try await runServer(settings, host: host, port: port) { port in
             StandardError.line("listening on http://\(host):\(port)")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Synchronization
 import TrainTrackerCore
@@ -16,9 +17,9 @@ struct Authentication: RouterMiddleware {
     let state: ServerState
 
     /// The public routes: the viewer's page and files, and the viewer's login.
-    static let publicPaths: Set<String> = ["/", "/viewer.js", "/viewer.css", "/login", "/v1/login", "/v1/logout"]
-    /// Public path prefixes: Leaflet's files.
-    static let publicPrefixes = ["/vendor/leaflet/"]
+    static let publicPaths: Set<String> = ["/", "/viewer.css", "/viewer-config.json", "/login", "/v1/login", "/v1/logout"]
+    /// Public path prefixes: Leaflet's files and the viewer's scripts.
+    static let publicPrefixes = ["/vendor/leaflet/", "/viewer/"]
 
     static func isPublic(_ path: String) -> Bool {
         publicPaths.contains(path) || publicPrefixes.contains { path.hasPrefix($0) }
@@ -58,15 +59,30 @@ struct Authentication: RouterMiddleware {
             let hash = AccessTokens.hash(try Self.bearerToken(header))
             return (try Self.grant(tokenHash: hash, in: state.store), hash)
         }
-        // The viewer only reads: its cookie opens GET routes, never one that changes anything
-        // (a same-site page could otherwise post with it).
-        if request.method == .get, let cookie = request.cookies[ViewerLogins.cookieName] {
+        // The viewer mostly reads: its cookie opens GET routes, and a DELETE only with the
+        // viewer's own header, which no other site's page can send (a cross-origin request
+        // with it needs a preflight this server never grants); never a POST (a same-site page
+        // could otherwise post with it).
+        if request.method == .get || (request.method == .delete && Self.isFromViewer(request)),
+            let cookie = request.cookies[ViewerLogins.cookieName]
+        {
             guard let hash = state.viewerLogins.tokenHash(of: cookie.value),
                 let grant = try state.store.grant(tokenHash: hash, at: .now)
             else { throw HTTPError(.unauthorized, message: "the viewer login has ended; log in again") }
             return (grant, hash)
         }
         return nil
+    }
+
+    /// The header the viewer's script sends with a change (`X-TrainTracker-Viewer: 1`).
+    static let viewerHeader = HTTPField.Name("X-TrainTracker-Viewer")!
+
+    /// Whether `request` carries the viewer's header and, when the browser says, comes from
+    /// this server's own page.
+    static func isFromViewer(_ request: Request) -> Bool {
+        guard request.headers[viewerHeader] == "1" else { return false }
+        let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
+        return site == nil || site == "same-origin"
     }
 
     /// The grant of the token with hash `tokenHash`, read from the store now.

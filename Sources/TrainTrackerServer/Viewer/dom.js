@@ -1,0 +1,99 @@
+// DOM and text helpers of the Session Viewer. Everything shown comes from phones and feeds:
+// it reaches the page only as text (h() and s() build nodes; nothing is written as HTML).
+
+// An element with properties (className, title, dataset entries as data-*) and children:
+// strings become text nodes, so no value is ever parsed as HTML.
+export function h(tag, props, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (key === "dataset") Object.assign(element.dataset, value);
+    else if (key === "style") Object.assign(element.style, value);
+    else element[key] = value;
+  }
+  for (const child of children.flat()) {
+    if (child == null || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+// An SVG element with attributes and children (strings as text nodes).
+export function s(tag, attributes, ...children) {
+  const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attributes || {})) {
+    if (value != null) element.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child == null || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+export const $ = (id) => document.getElementById(id);
+
+// A CSS colour from the data only when it is a plain hex colour; grey otherwise.
+export function safeColour(colour) { return /^#[0-9a-fA-F]{3,8}$/.test(colour || "") ? colour : "#666"; }
+
+// "OuterLoop" → "Outer Loop", "JR-East.RapidService" → "Rapid Service": the last part of an
+// id, its words apart.
+export function prettyID(id) {
+  if (id == null || id === "") return "–";
+  const last = String(id).split(".").pop();
+  return last.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+}
+
+// Minutes and seconds, or hours and minutes.
+export function formatDuration(seconds) {
+  if (seconds == null || !Number.isFinite(seconds) || seconds < 0) return "–";
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+// The viewer shows times in UTC or the browser's zone (the header's choice).
+export const clock = { zone: "UTC" };
+
+// "08:12:05" (or "08:12" without seconds) of an ISO time, in the chosen zone.
+export function formatTime(iso, withSeconds = true) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "–";
+  const options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  if (withSeconds) options.second = "2-digit";
+  if (clock.zone === "UTC") options.timeZone = "UTC";
+  return new Intl.DateTimeFormat("en-GB", options).format(date);
+}
+
+// "2025-09-20 08:12" of an ISO time, in the chosen zone.
+export function formatDate(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "–";
+  const options = { year: "numeric", month: "2-digit", day: "2-digit" };
+  if (clock.zone === "UTC") options.timeZone = "UTC";
+  const day = new Intl.DateTimeFormat("en-CA", options).format(date);
+  return `${day} ${formatTime(iso, false)}`;
+}
+
+// The zone's short name for headers: "UTC" or the browser's, e.g. "JST".
+export function zoneName() {
+  if (clock.zone === "UTC") return "UTC";
+  const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" }).formatToParts(new Date())
+    .find((item) => item.type === "timeZoneName");
+  return part ? part.value : "local";
+}
+
+// The one colour language of TrainTracker (viewer, SVG pictures, docs/colours.md): the phases
+// of the focus station and of a station's story, and speed in shades of one green.
+export const colours = {
+  next: "#2166AC", soon: "#E08214", now: "#B2182B",
+  approaching: "#E08214", visiting: "#B2182B", departure: "#5E3C99", visited: "#B2182B", passed: "#8C8C8C",
+  unreached: "#D9D9D9",
+};
+
+// Speed in one green: pale when stopped, dark at 25 m/s and above; grey when unknown.
+export function speedColour(speed) {
+  if (speed == null || !Number.isFinite(speed) || speed < 0) return "#9E9E9E";
+  const t = Math.max(0, Math.min(1, speed / 25));
+  const [from, to] = [[199, 233, 192], [0, 68, 27]];
+  return `rgb(${from.map((value, index) => Math.round(value + (to[index] - value) * t)).join(",")})`;
+}

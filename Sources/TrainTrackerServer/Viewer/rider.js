@@ -1,0 +1,49 @@
+// The rider's view: what the phone shows, big and at a glance, like the train's door display
+// and the Dynamic Island: the line, where the train goes, Next / Soon / Now and the station,
+// the next stop with its arrival time, the train type; muted when estimated or unsure.
+
+import { h, $, safeColour, prettyID, formatTime } from "./dom.js";
+import { railway, railwayName, stationName, terminalOf } from "./api.js";
+
+// Below this confidence the answer is shown as unsure.
+export const UNSURE_CONFIDENCE = 0.6;
+
+const phaseLabel = { next: "Next", soon: "Soon", now: "Now" };
+
+// "Inbound → Shibuya", or the direction alone on a loop.
+export function directionLabel(railwayID, direction) {
+  const terminal = terminalOf(railwayID, direction);
+  return terminal ? `${prettyID(direction)} → ${terminal.name}` : prettyID(direction);
+}
+
+// Shows `result` (the answer at `fix`) in the rider's view; a hint without an answer.
+export function showRider(result, fix) {
+  const panel = $("rider");
+  if (!result || !result.railway) {
+    panel.className = "rider empty";
+    panel.replaceChildren(h("div", { className: "rider-hint" }, fix ? "Looking for the train…" : "Pick a session"));
+    return;
+  }
+  const line = railway(result.railway);
+  const terminal = terminalOf(result.railway, result.direction);
+  const unsure = result.confidence != null && result.confidence < UNSURE_CONFIDENCE;
+  panel.className = "rider" + (result.estimated || unsure ? " muted" : "");
+  const chip = h("span", { className: "rider-chip", style: { background: safeColour(line && line.color) } });
+  const nextStop = result.nextStop
+    ? h("div", { className: "rider-next" }, "Next stop ", h("strong", {}, stationName(result.nextStop)),
+      result.eta ? ` · ${formatTime(result.eta, false)}` : "")
+    : null;
+  const notes = [];
+  if (result.estimated) notes.push("Estimated: no fix just now (tunnel or gap)");
+  if (unsure) notes.push(`Unsure: ${(result.confidence * 100).toFixed(0)} % sure of this line`);
+  const parts = [
+    h("div", { className: "rider-line" }, chip, h("span", { className: "rider-name" }, railwayName(result.railway)),
+      h("span", { className: "rider-toward" }, terminal ? `→ ${terminal.name}` : prettyID(result.direction)),
+      result.trainType ? h("span", { className: "rider-type" }, prettyID(result.trainType)) : null),
+    h("div", { className: "rider-focus" },
+      h("span", { className: `rider-phase phase ${result.phase}` }, phaseLabel[result.phase] || result.phase),
+      h("span", { className: "rider-station" }, stationName(result.station))),
+    nextStop,
+    notes.length ? h("div", { className: "rider-note" }, notes.join(" · ")) : null];
+  panel.replaceChildren(...parts.filter(Boolean));
+}

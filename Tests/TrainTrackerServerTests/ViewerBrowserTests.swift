@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import TrainTrackerCore
+import TrainTrackerStorage
+import TrainTrackerTestSupport
+
+/// The Session Viewer as a person uses it, in headless Chromium against a running server with
+/// a real ride on the Tokyo network: open a session, read the rider's view, play, step with
+/// the keys, click a station and read its story, follow a live session while a phone uploads,
+/// search and delete in the session list, at 1024 px and on a large screen. Each state is
+/// kept as a screenshot (`scripts/screenshots.sh` copies them into `docs/`).
+@Suite(.serialized) struct ViewerBrowserTests {
+    /// Where the screenshots go.
+    static let pictures: URL = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts/viewer")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static func picture(_ name: String) -> String { pictures.appendingPathComponent(name).path }
+
+    /// The viewer logged in and showing `session`.
+    static func openViewer(
+        _ live: LiveFixture, session: String, width: Int = 1400, height: Int = 1000
+    ) async throws -> HeadlessBrowser {
+        let browser = try HeadlessBrowser(width: width, height: height)
+        try browser.open(try await LiveServerTests.loginLink(server: live.server, admin: live.admin, session: session))
+        try browser.wait(for: "document.querySelector('#rider .rider-name')")
+        return browser
+    }
+
+    /// The index of the selected row of the fixes table.
+    static let selectedFix = "[...document.querySelectorAll('#fixes tbody tr')].findIndex((row) => row.classList.contains('selected'))"
+
+    @Test func aRideReadsAsTheRiderSawItAndPlaysWithTheKeys() async throws {
+        let live = try LiveFixture()
+        defer { live.server.stop() }
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"VIEW-1","startDate":"2025-09-20T08:00:00Z","notes":"Hiyoshi to Kikuna"}"#)
+        let batches = try LiveServerTests.rideBatches(prefix: "VIEW-1", batch: 200)
+        for body in batches { #expect(try await phone.request(.POST, "/v1/sessions/VIEW-1/locations", body: body).status == .ok) }
+        #expect(try await phone.request(.POST, "/v1/sessions/VIEW-1/end").status == .ok)
+        let browser = try await Self.openViewer(live, session: "VIEW-1")
+
+        // The rider's view at the last fix: the line, where it goes, and the phase at Kikuna.
+        let rider = try browser.text("document.getElementById('rider').innerText")
+        #expect(rider.contains("Toyoko Line"), "\(rider)")
+        #expect(rider.contains("→ Yokohama"), "\(rider)")
+        #expect(["Next", "Soon", "Now"].contains { rider.contains($0) }, "\(rider)")
+        // The list names the session with its notes and device, the line the tracker found.
+        let row = try browser.text("document.querySelector('#sessions tr[data-id=\"VIEW-1\"]').innerText")
+        #expect(row.contains("Hiyoshi to Kikuna") && row.contains("phone-1") && row.contains("Toyoko Line"), "\(row)")
+        // Directions by their names, never raw ids; the score's units explained.
+        let answer = try browser.text("document.getElementById('answer').innerText")
+        #expect(answer.contains("→ Yokohama"), "\(answer)")
+        #expect(try browser.text("document.querySelector('#candidates td.score').title").contains("nats"))
+        // The offline base map: the whole network on a canvas under the ride, station names.
+        #expect(try browser.evaluate("!!document.querySelector('.leaflet-base-pane canvas')") as? Bool == true)
+        try browser.wait(for: "document.querySelectorAll('.place-label').length > 3")
+        // The score chart: a line per leading candidate, the selected fix marked.
+        #expect(try browser.number("document.querySelectorAll('#score-chart path.series').length") >= 1)
+        let markAtEnd = try browser.number("Number(document.getElementById('chart-marker').getAttribute('x1'))")
+
+        // The station story of the Toyoko Line towards Yokohama.
+        let story = try #require(
+            try browser.evaluate(
+                "[...document.querySelectorAll('#stations li')].map((item) => [item.querySelector('.name').textContent, item.className])")
+                as? [[String]])
+        let status = Dictionary(story.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
+        #expect(story.first?.first == "Shibuya", "travel order from Shibuya: \(story.map { $0[0] })")
+        #expect(status["Shibuya"]?.contains("not-reached") == true, "\(status)")
+        #expect(status["Yokohama"]?.contains("not-reached") == true, "\(status)")
+        #expect(status["Hiyoshi"]?.contains("departed") == true, "\(status)")
+        #expect(status["Tsunashima"]?.contains("visited") == true, "\(status)")
+        #expect(status["Kikuna"].map { $0.contains("here") || $0.contains("visited") } == true, "\(status)")
+        try browser.screenshot(Self.picture("viewer-session.png"))
+
+        // A click on a station: its phases with times, the deciding fixes circled on the map.
+        try browser.click("#stations li[data-station='Tokyu.Toyoko.Tsunashima'] .name")
+        try browser.wait(for: "document.querySelector('#station-detail h3')?.textContent === 'Tsunashima'")
+        let detail = try browser.text("document.getElementById('station-detail').innerText")
+        #expect(detail.contains("approaching") && detail.contains("visiting") && detail.contains("departure"), "\(detail)")
+        #expect(detail.contains("visited") && detail.contains("stood"), "\(detail)")
+        let rows = try browser.number("document.querySelectorAll('#station-detail tr').length")
+        #expect(rows == 3)
+        #expect(try browser.number("document.querySelectorAll('path.story-ring').length") == rows)
+        try browser.screenshot(Self.picture("viewer-station-story.png"))
+
+        // Home goes to the first fix, Space plays: the table and the rider's view follow.
+        try browser.press("Home")
+        try browser.wait(for: "\(Self.selectedFix) === 0")
+        let riderAtStart = try browser.text("document.getElementById('rider').innerText")
+        try browser.press(" ")
+        #expect(try browser.text("document.getElementById('play').getAttribute('aria-pressed')") == "true")
+        try browser.wait(for: "\(Self.selectedFix) >= 40", timeout: 60)
+        try browser.wait(for: "document.getElementById('rider').innerText !== \(riderAtStart.jsonQuoted)")
+        try browser.press(" ")
+        #expect(try browser.text("document.getElementById('play').getAttribute('aria-pressed')") == "false")
+        // The selected row is in view inside the table's scroll box.
+        let inView = try browser.evaluate(
+            """
+            (() => { const box = document.getElementById('fixes-scroll').getBoundingClientRect();
+              const row = document.querySelector('#fixes tr.selected').getBoundingClientRect();
+              return row.top >= box.top && row.bottom <= box.bottom; })()
+            """) as? Bool
+        #expect(inView == true)
+        let paused = Int(try browser.number(Self.selectedFix))
+        try browser.press("ArrowRight")
+        try browser.wait(for: "\(Self.selectedFix) === \(paused + 1)")
+        try browser.press("ArrowLeft")
+        try browser.wait(for: "\(Self.selectedFix) === \(paused)")
+        #expect(try browser.number("Number(document.getElementById('chart-marker').getAttribute('x1'))") < markAtEnd)
+        #expect(try browser.text("document.getElementById('clock').textContent").contains("fix \(paused + 1)/"))
+        try browser.screenshot(Self.picture("viewer-playback.png"))
+
+        // From 1024 px wide to a large screen: nothing cut off, the score column inside its panel.
+        for (width, height) in [(1024, 768), (1920, 1080)] {
+            try browser.viewport(width: width, height: height)
+            try browser.wait(for: "window.innerWidth === \(width)")
+            let fits = try browser.evaluate(
+                """
+                (() => { const panel = document.getElementById('inspector').getBoundingClientRect();
+                  const score = document.querySelector('#candidates th.score').getBoundingClientRect();
+                  const rider = document.querySelector('#rider .rider-station').getBoundingClientRect();
+                  const map = document.getElementById('map-panel').getBoundingClientRect();
+                  return document.documentElement.scrollWidth <= window.innerWidth && score.right <= panel.right + 1
+                    && panel.right <= window.innerWidth && rider.right <= map.right; })()
+                """) as? Bool
+            #expect(fits == true, "layout at \(width) px")
+            try browser.screenshot(Self.picture("viewer-\(width).png"))
+        }
+    }
+
+    @Test func aLiveSessionGrowsWithoutReloadingAndTheListFindsAndDeletes() async throws {
+        let live = try LiveFixture()
+        defer { live.server.stop() }
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"LIVE-2","notes":"followed live"}"#)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"OLD-1","notes":"Tamagawa test ride"}"#)
+        let batches = try LiveServerTests.rideBatches(prefix: "LIVE-2", batch: 40)
+        #expect(try await phone.request(.POST, "/v1/sessions/OLD-1/locations", body: batches[0]).status == .ok)
+        #expect(try await phone.request(.POST, "/v1/sessions/OLD-1/end").status == .ok)
+        for body in batches.prefix(3) { #expect(try await phone.request(.POST, "/v1/sessions/LIVE-2/locations", body: body).status == .ok) }
+        let browser = try await Self.openViewer(live, session: "LIVE-2")
+        try browser.wait(for: "document.querySelectorAll('#fixes tbody tr').length === 120")
+        #expect(try browser.text("document.querySelector('#sessions tr[data-id=\"LIVE-2\"]').className").contains("live"))
+        #expect(!(try browser.text("document.querySelector('#sessions tr[data-id=\"OLD-1\"]').className").contains("live")))
+
+        // The phone uploads the rest: every answer is appended, none reloaded.
+        var total = 120
+        for body in batches.dropFirst(3) {
+            let reply = try await phone.request(.POST, "/v1/sessions/LIVE-2/locations", body: body)
+            #expect(reply.status == .ok)
+            total += reply.json?["accepted"] as? Int ?? 0
+        }
+        try browser.wait(for: "document.querySelectorAll('#fixes tbody tr').length === \(total)")
+        try browser.wait(for: "\(Self.selectedFix) === \(total - 1)")
+        let loads = try browser.number(
+            "performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/results')).length")
+        #expect(loads == 1, "the session was loaded once, then followed")
+        #expect(try browser.text("document.getElementById('rider').innerText").contains("Toyoko Line"))
+        try browser.screenshot(Self.picture("viewer-live.png"))
+        #expect(try await phone.request(.POST, "/v1/sessions/LIVE-2/end").status == .ok)
+        try browser.wait(for: "document.getElementById('status').textContent.includes('live stream ended (session ended)')")
+
+        // Search finds a session by its notes; a confirmed delete removes it from the store.
+        try browser.click("#search")
+        try browser.type("tamagawa")
+        try browser.wait(for: "document.querySelectorAll('#sessions tbody tr').length === 1")
+        #expect(try browser.text("document.querySelector('#sessions tbody tr').dataset.id") == "OLD-1")
+        try browser.click("#sessions tr[data-id='OLD-1'] button.delete")
+        try browser.wait(for: "document.getElementById('confirm-delete').open")
+        #expect(try browser.text("document.getElementById('confirm-text').textContent").contains("OLD-1 and its 40 fixes"))
+        try browser.screenshot(Self.picture("viewer-delete.png"))
+        try browser.click("#confirm-ok")
+        try browser.wait(for: "document.querySelectorAll('#sessions tbody tr').length === 0")
+        let stored = try SessionDatabase.open(path: live.db).sessions().map(\.session.id)
+        #expect(stored == ["LIVE-2"])
+        #expect(try SessionDatabase.open(path: live.db).rawFixes(sessionID: "OLD-1").isEmpty)
+    }
+
+    @Test func aTileServerIsTheBaseMapAndItsOriginAloneIsAllowed() async throws {
+        let live = try LiveFixture(extra: [
+            "--tiles", "http://127.0.0.1:9/{z}/{x}/{y}.png", "--tiles-attribution", "Tiles <b>by</b> Example",
+        ])
+        defer { live.server.stop() }
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"TILES-1"}"#)
+        let batches = try LiveServerTests.rideBatches(prefix: "TILES-1", batch: 200)
+        #expect(try await phone.request(.POST, "/v1/sessions/TILES-1/locations", body: batches[0]).status == .ok)
+        let browser = try await Self.openViewer(live, session: "TILES-1")
+        try browser.wait(for: "document.querySelectorAll('img.leaflet-tile').length > 0")
+        let source = try browser.text("document.querySelector('img.leaflet-tile').src")
+        #expect(source.hasPrefix("http://127.0.0.1:9/") && source.hasSuffix(".png"), "\(source)")
+        #expect(try browser.text("document.querySelector('img.leaflet-tile').referrerPolicy") == "strict-origin")
+        // The attribution is shown as text, its markup stripped; no offline network drawn.
+        let attribution = try browser.text("document.querySelector('.leaflet-control-attribution').innerText")
+        #expect(attribution.contains("Tiles bby/b Example"), "\(attribution)")
+        #expect(try browser.evaluate("!!document.querySelector('.leaflet-base-pane canvas')") as? Bool == false)
+        let reply = try await APIClient(server: live.server, token: live.admin).request(.GET, "/")
+        #expect(reply.headers["Content-Security-Policy"]?.contains("img-src 'self' data: http://127.0.0.1:9;") == true)
+    }
+}
