@@ -108,6 +108,13 @@ import TrainTrackerTestSupport
         ])
         #expect(missing.standardError == "traintracker: error: \(directory.path("none.json")): no such file\n")
         #expect(!FileManager.default.fileExists(atPath: db), "nothing written")
+        // A tile template that could break the viewer's policy is refused before anything starts.
+        let tiles = try ToolRunner.run([
+            "serve", "--railways", SharedPaths.tokyoRailways, "--db", db, "--tiles", "https://a.example/{z}/{x}/{y}.png; img-src *",
+        ])
+        #expect(tiles.status != 0)
+        #expect(tiles.standardError.contains("--tiles https://a.example/{z}/{x}/{y}.png; img-src *: it holds a space"), "\(tiles.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing written")
     }
 
     @Test func aTokenIsForADeviceOrAnAdminNotBoth() throws {

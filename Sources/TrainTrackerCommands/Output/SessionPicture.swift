@@ -11,7 +11,7 @@ struct SessionPicture {
     private static let mapHeight = 640.0
     private static let stripHeight = 150.0
     private static let margin = 16.0
-    private static let phaseColors: [FocusPhase: String] = [.next: "#3A7BD5", .soon: "#F39C12", .now: "#27AE60"]
+    private static let phaseColors = ColourLanguage.phases
 
     /// The SVG document for `session`, given each fix with the tracker's result.
     func svg(session: SessionHeading, replayed: [ReplayedFix]) -> String {
