@@ -132,9 +132,11 @@ actor LiveSessions {
         return live.fixCount
     }
 
-    /// Session `id` was just created here: its tracker starts empty, with nothing to rebuild.
+    /// Session `id` was just created here: its tracker starts empty, with nothing to rebuild
+    /// (replacing any a deleted session of that id left, whose streams end).
     func started(_ id: String) {
-        if sessions[id] == nil { keep(Live(tracker: DefaultTracker(model: model)), as: id) }
+        end(id, reason: "session deleted")
+        keep(Live(tracker: DefaultTracker(model: model)), as: id)
     }
 
     /// A stream of session `id`'s answers from now on, starting with the latest one, for the

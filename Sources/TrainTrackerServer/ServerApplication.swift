@@ -15,7 +15,7 @@ import TrainTrackerStorage
 /// Every route needs a working token (`Authorization: Bearer <token>`) or the viewer's login
 /// cookie, except the public ones `Authentication.publicPaths` names (the viewer's files and
 /// its login). Routes (JSON unless said):
-/// - public: `GET /`, the viewer's files and `GET /viewer-config.json` (the base map's tiles); `POST /v1/login` (an admin token in the header: sets
+/// - public: `GET /`, the viewer's files; `POST /v1/login` (an admin token in the header: sets
 ///   the viewer's cookie), `POST /v1/logout`, `GET /login?ticket=` (a login ticket).
 /// - any token: `GET /v1/config` (the recorder's settings and the limits), `GET /v1/sight`,
 ///   `POST /v1/sessions` (`201 {"id": ...}`), and on the caller's own sessions (any, for an
@@ -23,7 +23,8 @@ import TrainTrackerStorage
 /// - admin: `GET /v1/sessions` (filters and paging: `SessionQuery`), `GET
 ///   /v1/sessions/{id}/results`, `.../network`, `.../live` (server-sent events; `?with=fix`
 ///   adds the fix to each answer), `DELETE /v1/sessions/{id}`, `GET /v1/network` (the whole
-///   network, thinned, for the viewer's base map), `GET /v1/stats`, `POST /v1/login-tickets`.
+///   network, thinned, for the viewer's base map), `GET /v1/viewer-config` (its tile source),
+///   `GET /v1/stats`, `POST /v1/login-tickets`.
 public func buildApplication(
     _ settings: ServerSettings, host: String = "127.0.0.1", port: Int = 8080,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }

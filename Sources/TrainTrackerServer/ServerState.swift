@@ -73,9 +73,9 @@ final class ServerState: Sendable {
     var uploadLimits: UploadLimits { settings.configuration.limits }
     var limits: ServerLimits { settings.limits }
 
-    /// The railway detected for session `id` when it had `fixes` fixes, if worked out before.
-    func detectedRailway(of id: String, fixes: Int) -> String?? {
-        detected.withLock { cache in cache[id].flatMap { $0.fixes == fixes ? .some($0.railway) : nil } }
+    /// The railway detected for session `id`, and the fix count it was found at, if worked out before.
+    func detectedRailway(of id: String) -> (fixes: Int, railway: String?)? {
+        detected.withLock { $0[id] }
     }
 
     /// Remembers the railway detected for session `id` at `fixes` fixes.
@@ -89,6 +89,13 @@ final class ServerState: Sendable {
         let made = SessionResults(state: self).wholeNetwork()
         wholeNetwork.withLock { $0 = made }
         return made
+    }
+
+    /// Remembers that device `owner` created session `id` now (replacing what a deleted
+    /// session of that id left).
+    func remember(owner: String, ofSession id: String) {
+        owners.withLock { $0[id] = owner }
+        detected.withLock { $0[id] = nil }
     }
 
     /// Forgets what was cached of session `id` (it was deleted).

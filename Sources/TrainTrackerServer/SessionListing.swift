@@ -11,14 +11,16 @@ struct SessionListing {
     /// device, whether it is live (not ended, an upload within the idle time), and the railway
     /// the tracker answered most often (its id, name and colour); with `total` (sessions
     /// admitted), and the devices and lines to filter by. A session's railway is worked out
-    /// once per fix count, for the sessions shown (for all admitted when filtering by line).
+    /// for the sessions shown (for all admitted when filtering by line), again only once it
+    /// has grown by a quarter, and at most `replayedFixesPerListing` fixes a listing.
     func json(_ query: SessionQuery = SessionQuery()) throws -> String {
         let network = state.model.network
         let now = Timestamp.now
         let all = try state.store.listedSessions()
         let live = { (session: ListedSession) in session.isLive(at: now, idleSeconds: state.limits.sessionIdleSeconds) }
         var admitted = all.filter { query.admits($0, isLive: live($0)) }
-        if let line = query.line { admitted = try admitted.filter { try railway(of: $0) == line } }
+        var budget = Self.replayedFixesPerListing
+        if let line = query.line { admitted = try admitted.filter { try railway(of: $0, budget: &budget) == line } }
         let page = admitted.dropFirst(query.offset).prefix(query.limit)
         let items = try page.map { session -> String in
             let summary = session.summary
@@ -31,14 +33,14 @@ struct SessionListing {
             object.string("notes", summary.session.notes)
             object.string("device", session.device)
             object.raw("live", live(session) ? "true" : "false")
-            let railway = try railway(of: session).flatMap { network.railway(id: $0) }
+            let railway = try railway(of: session, budget: &budget).flatMap { network.railway(id: $0) }
             object.string("railway", railway?.id)
             object.string("railwayName", railway?.name)
             object.string("color", railway?.color)
             return object.finish()
         }
         let devices = Set(all.compactMap(\.device)).sorted().map(\.jsonQuoted)
-        let lines = Set(all.compactMap { state.detectedRailway(of: $0.summary.session.id, fixes: $0.summary.locationCount) ?? nil })
+        let lines = Set(all.compactMap { state.detectedRailway(of: $0.summary.session.id)?.railway })
             .sorted().compactMap { network.railway(id: $0) }
             .map { "{\"id\":\($0.id.jsonQuoted),\"name\":\($0.name.jsonQuoted)}" }
         return "{\"total\":\(admitted.count),\"offset\":\(query.offset),\"limit\":\(query.limit),\"sessions\":"
@@ -46,10 +48,22 @@ struct SessionListing {
             + JSONObjectWriter.array(lines) + "}"
     }
 
-    /// The railway the tracker named most often for `session`, worked out once per fix count.
-    private func railway(of session: ListedSession) throws -> String? {
+    /// A listing replays at most this many fixes to find its sessions' railways; the others
+    /// keep what was found before (or none) until a later listing.
+    static let replayedFixesPerListing = 200_000
+    /// A railway found for a session stands until the session has grown by this factor: a
+    /// live session is not replayed on every refresh, and over its life it is replayed in
+    /// all about five times its length.
+    static let growthBeforeRecount = 1.25
+
+    /// The railway the tracker named most often for `session`, worked out again only when
+    /// the session has grown by `growthBeforeRecount` and `budget` (fixes) allows.
+    private func railway(of session: ListedSession, budget: inout Int) throws -> String? {
         let (id, fixes) = (session.summary.session.id, session.summary.locationCount)
-        if let known = state.detectedRailway(of: id, fixes: fixes) { return known }
+        let known = state.detectedRailway(of: id)
+        if let known, Double(fixes) <= Double(known.fixes) * Self.growthBeforeRecount { return known.railway }
+        guard fixes <= budget else { return known?.railway }
+        budget -= fixes
         let found = try mainRailway(of: id)
         state.remember(railway: found, of: id, fixes: fixes)
         return found

@@ -44,11 +44,25 @@ struct SessionRoutes: Sendable {
         admins.delete("/v1/sessions/{id}") { _, context in
             let id = try existing(context)
             guard try await state.store.deleteSession(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
-            await state.live.end(id, reason: "session deleted")
             state.forget(session: id)
+            await state.live.end(id, reason: "session deleted")
             return json("{\"deleted\":\(id.jsonQuoted)}")
         }
         admins.get("/v1/network") { _, _ in json(state.baseMap) }
+        // The base map: the tile server's template and attribution, or null (draw the network).
+        // For admins only: a template may carry the tile server's key.
+        admins.get("/v1/viewer-config") { _, _ in
+            var object = JSONObjectWriter()
+            if let tiles = state.settings.tiles {
+                var source = JSONObjectWriter()
+                source.string("url", tiles.template)
+                source.string("attribution", tiles.attribution)
+                object.raw("tiles", source.finish())
+            } else {
+                object.raw("tiles", "null")
+            }
+            return json(object.finish())
+        }
         admins.post("/v1/login-tickets") { _, context in
             let ticket = state.viewerLogins.ticket(tokenHash: context.tokenHash ?? "")
             return json(
@@ -83,7 +97,10 @@ struct SessionRoutes: Sendable {
         switch try await state.store.createSession(
             Session(id: id, startDate: start, notes: creation.notes), owner: owner, at: .now, limit: limit)
         {
-        case .created: await state.live.started(id)
+        case .created:
+            // A session of that id deleted before leaves nothing behind: its owner and tracker are replaced.
+            state.remember(owner: owner, ofSession: id)
+            await state.live.started(id)
         case .alreadyYours: break
         case .taken: throw HTTPError(.conflict, message: "session \(id) exists and is not yours")
         case .tooManyOpen(let open):
@@ -111,6 +128,7 @@ struct SessionRoutes: Sendable {
                 message: "session \(id) holds \(held) fixes; a session holds at most \(state.limits.fixesPerSession)")
         }
         let outcome = try await state.writer.append(fixes, toSession: id)
+        guard !outcome.sessionMissing else { throw HTTPError(.notFound, message: "no session \(id)") }
         // Committed: from here on the batch is acknowledged, whatever happens to the tracker,
         // which is fed only the fixes new to the store (a retried batch feeds it nothing).
         let latest = try await state.live.accept(outcome.insertedPositions.map { fixes[$0] }, session: id)
@@ -131,6 +149,7 @@ struct SessionRoutes: Sendable {
         }
         let skipped = batch.motionActivities.count - activities.count
         let outcome = try await state.store.appending(motionActivities: activities)
+        guard !outcome.sessionMissing else { throw HTTPError(.notFound, message: "no session \(id)") }
         return json("{\"accepted\":\(outcome.inserted),\"duplicates\":\(outcome.duplicates),\"skipped\":\(skipped)}")
     }
 
@@ -188,9 +207,10 @@ enum SessionIdentifier {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array("._~:@+-".utf8).contains(byte)
         }
-        guard !id.isEmpty, id.utf8.count <= maximumBytes, allowed else {
+        // "." and ".." would be read as path steps by every URL parser.
+        guard !id.isEmpty, id.utf8.count <= maximumBytes, allowed, id != ".", id != ".." else {
             throw HTTPError(
-                .badRequest, message: "session id must be 1 to \(maximumBytes) letters, digits and . _ ~ : @ + -")
+                .badRequest, message: "session id must be 1 to \(maximumBytes) letters, digits and . _ ~ : @ + - (not . or ..)")
         }
     }
 }

@@ -35,15 +35,21 @@ public struct TileSource: Hashable, Sendable {
             $0.isLetter || $0.isNumber || $0 == "." || $0 == "-"
         }
         guard !host.isEmpty, hostAllowed, !authority.contains("@") else { throw bad("its host must be a plain name") }
+        var port = ""
         if hostPart.count == 2 {
-            guard let port = Int(hostPart[1]), (1...65_535).contains(port) else { throw bad("its port must be 1 to 65535") }
+            guard hostPart[1].allSatisfy(\.isASCII), hostPart[1].allSatisfy(\.isNumber), let number = Int(hostPart[1]),
+                (1...65_535).contains(number)
+            else { throw bad("its port must be 1 to 65535") }
+            port = ":\(number)"
         }
         for placeholder in ["{z}", "{x}", "{y}"] where !rest.contains(placeholder) {
             throw bad("it must contain {z}, {x} and {y}")
         }
+        // Leaflet knows {z}, {x}, {y}, {s} and {r}; another would fail on every tile.
+        let known = ["{z}", "{x}", "{y}", "{s}", "{r}"].reduce(String(rest)) { $0.replacingOccurrences(of: $1, with: "0") }
+        guard !known.contains("{"), !known.contains("}") else { throw bad("its only placeholders may be {z}, {x}, {y}, {s} and {r}") }
         let scheme = String(template[..<schemeEnd.lowerBound])
         let hosts = host.contains("{s}") ? ["a", "b", "c"].map { host.replacingOccurrences(of: "{s}", with: $0) } : [String(host)]
-        let port = hostPart.count == 2 ? ":" + hostPart[1] : ""
         self.template = template
         self.attribution = attribution.isEmpty ? "Map tiles: \(hosts[0])" : attribution
         origins = hosts.map { "\(scheme)://\($0)\(port)" }

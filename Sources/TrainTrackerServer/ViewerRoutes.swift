@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import TrainTrackerCore
 
 /// The Session Viewer: one page and its script, Leaflet from the local disk (no CDN), and the
 /// viewer's login. Every route here is public (`Authentication.publicPaths`); the page reads
@@ -23,20 +22,6 @@ struct ViewerRoutes: Sendable {
                 throw HTTPError(.notFound, message: "no such viewer file")
             }
             return try Self.resource(file, type: "text/javascript", missing: .notFound)
-        }
-        // The base map: the tile server's template and attribution, or null (draw the network).
-        let tiles = state.settings.tiles
-        router.get("/viewer-config.json") { _, _ in
-            var object = JSONObjectWriter()
-            if let tiles {
-                var source = JSONObjectWriter()
-                source.string("url", tiles.template)
-                source.string("attribution", tiles.attribution)
-                object.raw("tiles", source.finish())
-            } else {
-                object.raw("tiles", "null")
-            }
-            return json(object.finish())
         }
         let leaflet = state.settings.leafletDirectory
         router.get("/vendor/leaflet/{file}") { _, context in

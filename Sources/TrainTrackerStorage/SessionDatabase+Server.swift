@@ -10,6 +10,9 @@ public struct BatchOutcome: Hashable, Sendable {
     public var duplicates: Int
     /// The positions in the batch of the rows written now.
     public var insertedPositions: [Int] = []
+    /// The session was not there when the batch was written (deleted meanwhile): nothing
+    /// was written.
+    public var sessionMissing = false
 }
 
 extension SessionDatabase {
@@ -64,6 +67,9 @@ extension SessionDatabase {
                     ALTER TABLE serverSessionOwner ADD COLUMN createdAt TEXT;
                     CREATE INDEX serverSessionOwner_on_device_createdAt ON serverSessionOwner(device, createdAt);
                     """)
+        }
+        migrator.registerMigration("server v5: motion activities by session, for deleting a session") { db in
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS motionActivities_on_sessionID ON motionActivities(sessionID)")
         }
         return migrator
     }
@@ -237,6 +243,10 @@ extension SessionDatabase {
         do {
             return try await queue.write { db in
                 try batches.map { batch in
+                    // A session deleted after its upload was let in takes nothing.
+                    guard try Self.sessionExists(batch.sessionID, db) else {
+                        return BatchOutcome(inserted: 0, duplicates: 0, sessionMissing: true)
+                    }
                     try db.execute(
                         sql: "UPDATE serverSessionOwner SET lastActivity = ? WHERE sessionID = ?",
                         arguments: [time.ekiText, batch.sessionID])
@@ -250,15 +260,26 @@ extension SessionDatabase {
 
     /// Appends motion activities in one transaction, each stored under its session as fixes
     /// are, leaving stored ids alone (a retried batch stores nothing twice), without blocking
-    /// a thread while the writer is busy.
+    /// a thread while the writer is busy. Activities of a session that is not there (deleted
+    /// meanwhile) are not written, and the outcome says `sessionMissing`.
     ///
     /// - Throws: `StorageError` for a database error; nothing of the batch is written then.
     public func appending(motionActivities: [MotionActivity]) async throws(StorageError) -> BatchOutcome {
         do {
-            return try await queue.write { db in try Self.append(motionActivities: motionActivities, db) }
+            return try await queue.write { db in
+                let sessions = Set(motionActivities.compactMap(\.sessionID))
+                for id in sessions where try !Self.sessionExists(id, db) {
+                    return BatchOutcome(inserted: 0, duplicates: 0, sessionMissing: true)
+                }
+                return try Self.append(motionActivities: motionActivities, db)
+            }
         } catch {
             throw DatabaseFile.storageError(error, path: path)
         }
+    }
+
+    private static func sessionExists(_ id: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [id]) != nil
     }
 
     /// Appends fixes to session `sessionID`; a fix whose id is stored already is left alone,

@@ -148,6 +148,35 @@ import TrainTrackerTestSupport
             ) { response in
                 #expect(response.status == .notFound)
             }
+            // Another device may take the id afresh: nothing of the old session is seen, and
+            // the old device has no say over it.
+            try await client.execute(
+                uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.otherPhone), body: ByteBuffer(string: #"{"id":"GONE-1"}"#)
+            ) { response in
+                #expect(response.status == .created)
+            }
+            try await client.execute(
+                uri: "/v1/sessions/GONE-1/locations", method: .post, headers: Self.headers(fixture.otherPhone),
+                body: ServerRoutesTests.body(ride, prefix: "GONE-1")
+            ) { response in
+                let outcome = try ServerRoutesTests.object(response.body)
+                #expect(outcome["accepted"] as? Int == ride.count && outcome["duplicates"] as? Int == 0)
+            }
+            try await client.execute(
+                uri: "/v1/sessions/GONE-1/locations", method: .post, headers: Self.headers(fixture.phone),
+                body: ServerRoutesTests.body(ride, prefix: "old")
+            ) { response in
+                #expect(response.status == .forbidden)
+            }
+            _ = try await client.execute(uri: "/v1/sessions/GONE-1", method: .delete, headers: Self.headers(fixture.admin))
+            // Ids a URL would read as path steps are refused.
+            for id in [".", ".."] {
+                try await client.execute(
+                    uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.phone), body: ByteBuffer(string: "{\"id\":\"\(id)\"}")
+                ) { response in
+                    #expect(response.status == .badRequest)
+                }
+            }
         }
         #expect(try fixture.store.sessions().isEmpty)
         #expect(try fixture.store.rawFixes(sessionID: "GONE-1").isEmpty && fixture.store.rawFixes(sessionID: "GONE-2").isEmpty)
@@ -189,7 +218,8 @@ import TrainTrackerTestSupport
         ("javascript:alert(1)//{z}/{x}/{y}", "http:// or https://"), ("https://a.example/{z}/{x}.png", "{z}, {x} and {y}"),
         ("https://a.example/{z}/{x}/{y}.png; script-src *", "a space, a quote, a semicolon"),
         ("https://a.example/{z}/{x}/{y}.png'", "a quote"), ("https://user@a.example/{z}/{x}/{y}", "plain name"),
-        ("https://a.example:99999/{z}/{x}/{y}", "port must be"), ("https:///{z}/{x}/{y}", "plain name"),
+        ("https://a.example:99999/{z}/{x}/{y}", "port must be"), ("https://a.example:+80/{z}/{x}/{y}", "port must be"),
+        ("https:///{z}/{x}/{y}", "plain name"), ("https://a.example/{z}/{x}/{y}.png?key={key}", "only placeholders"),
     ])
     func aTileTemplateThatCouldBreakThePolicyIsRefused(template: String, problem: String) {
         #expect {

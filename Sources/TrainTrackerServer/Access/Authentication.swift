@@ -17,7 +17,7 @@ struct Authentication: RouterMiddleware {
     let state: ServerState
 
     /// The public routes: the viewer's page and files, and the viewer's login.
-    static let publicPaths: Set<String> = ["/", "/viewer.css", "/viewer-config.json", "/login", "/v1/login", "/v1/logout"]
+    static let publicPaths: Set<String> = ["/", "/viewer.css", "/login", "/v1/login", "/v1/logout"]
     /// Public path prefixes: Leaflet's files and the viewer's scripts.
     static let publicPrefixes = ["/vendor/leaflet/", "/viewer/"]
 
@@ -63,7 +63,8 @@ struct Authentication: RouterMiddleware {
         // viewer's own header, which no other site's page can send (a cross-origin request
         // with it needs a preflight this server never grants); never a POST (a same-site page
         // could otherwise post with it).
-        if request.method == .get || (request.method == .delete && Self.isFromViewer(request)),
+        if request.method == .get
+            || (request.method == .delete && request.uri.path.hasPrefix("/v1/sessions/") && Self.isFromViewer(request)),
             let cookie = request.cookies[ViewerLogins.cookieName]
         {
             guard let hash = state.viewerLogins.tokenHash(of: cookie.value),

@@ -231,6 +231,7 @@ async function afterLogin() {
   setStatus(`${body.total} sessions`);
   if (!baseDrawn) {
     baseDrawn = true;
+    try { state.config = await api("/v1/viewer-config"); } catch (_) { /* the offline base */ }
     drawBase().catch((error) => setStatus("Could not draw the base map: " + error.message));
   }
   const wanted = params.get("session");
@@ -256,7 +257,6 @@ async function start() {
   startSessionList(openSession, (loggedIn) => showLogin(!loggedIn), closeSession);
   // A token left by older versions of this page is removed; the login cookie is all it needs.
   try { localStorage.removeItem("traintracker.token"); } catch (_) { /* storage may be off */ }
-  try { state.config = await api("/viewer-config.json"); } catch (_) { /* the offline base */ }
   ensureMap();
   // A login link (/login?ticket=…) is redeemed by this script, with a POST, and leaves the
   // address bar at once: the ticket works once and is never kept.

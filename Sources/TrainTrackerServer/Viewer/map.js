@@ -45,7 +45,8 @@ export async function drawBase() {
       },
     });
     layers.base = new Tiles(tiles.url, { maxZoom: 19, attribution: "" }).addTo(target);
-    target.attributionControl.addAttribution(String(tiles.attribution || "").replace(/[<>&"']/g, ""));
+    // Leaflet writes an attribution as HTML: only its text goes in (the © sign kept).
+    target.attributionControl.addAttribution(String(tiles.attribution || "").replace(/&copy;/g, "©").replace(/[<>&"']/g, ""));
     return;
   }
   target.attributionControl.addAttribution("Base: the loaded railway network (offline)");

@@ -29,7 +29,12 @@ function fillSelect(select, items, label) {
 
 export async function loadSessions() {
   try {
-    const body = await api("/v1/sessions?" + query());
+    let body = await api("/v1/sessions?" + query());
+    // A page emptied (by a delete, or fewer matches) falls back to the last page that has sessions.
+    if (body.sessions.length === 0 && list.offset > 0 && body.total > 0) {
+      list.offset = Math.floor((body.total - 1) / PAGE) * PAGE;
+      body = await api("/v1/sessions?" + query());
+    }
     list.onAuth(true);
     list.total = body.total;
     list.sessions = body.sessions;
@@ -51,7 +56,8 @@ export async function loadSessions() {
 
 function sessionRow(session) {
   const chip = h("span", { className: "chip", style: { background: safeColour(session.color) } });
-  const remove = h("button", { className: "delete", type: "button", title: `Delete session ${session.id}`, "aria-label": `Delete ${session.id}` }, "✕");
+  const remove = h("button", { className: "delete", type: "button", title: `Delete session ${session.id}` }, "✕");
+  remove.setAttribute("aria-label", `Delete ${session.id}`);
   remove.addEventListener("click", (event) => { event.stopPropagation(); confirmDelete(session); });
   const row = h("tr", { dataset: { id: session.id }, className: session.live ? "live" : "" },
     h("td", {}, h("div", { className: "session-id" }, session.live ? h("span", { className: "live-badge", title: "Recording now" }, "LIVE") : null, session.id),
