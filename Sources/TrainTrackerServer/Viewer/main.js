@@ -210,6 +210,8 @@ function onKey(event) {
   const target = event.target;
   if (target && (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) && target.id !== "scrubber" || target.isContentEditable)) return;
   if ($("confirm-delete").open || state.fixes.length === 0) return;
+  // Space on a focused button presses that button, as everywhere.
+  if (event.key === " " && target && target.tagName === "BUTTON") return;
   const last = state.fixes.length - 1;
   const stride = event.shiftKey ? 10 : 1;
   const moves = { ArrowRight: state.selected + stride, ArrowLeft: state.selected - stride, Home: 0, End: last };
