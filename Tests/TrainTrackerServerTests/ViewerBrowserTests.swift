@@ -142,7 +142,20 @@ import TrainTrackerTestSupport
         #expect(try await phone.request(.POST, "/v1/sessions/OLD-1/locations", body: batches[0]).status == .ok)
         #expect(try await phone.request(.POST, "/v1/sessions/OLD-1/end").status == .ok)
         for body in batches.prefix(3) { #expect(try await phone.request(.POST, "/v1/sessions/LIVE-2/locations", body: body).status == .ok) }
+        // Enough sessions for two pages of the list (50 a page).
+        let operator_ = APIClient(server: live.server, token: live.admin)
+        for index in 1...55 {
+            let id = "BULK-\(String(index).leftPadded(2))"
+            _ = try await operator_.request(.POST, "/v1/sessions", body: "{\"id\":\"\(id)\",\"startDate\":\"2025-01-01T00:00:00Z\"}")
+            _ = try await operator_.request(.POST, "/v1/sessions/\(id)/end")
+        }
         let browser = try await Self.openViewer(live, session: "LIVE-2")
+        #expect(try browser.text("document.getElementById('page-info').textContent") == "1–50 of 57")
+        try browser.click("#page-next")
+        try browser.wait(for: "document.getElementById('page-info').textContent === '51–57 of 57'")
+        #expect(try browser.number("document.querySelectorAll('#sessions tbody tr[data-id^=\"BULK-\"]').length") == 7)
+        try browser.click("#page-prev")
+        try browser.wait(for: "document.getElementById('page-info').textContent === '1–50 of 57'")
         try browser.wait(for: "document.querySelectorAll('#fixes tbody tr').length === 120")
         #expect(try browser.text("document.querySelector('#sessions tr[data-id=\"LIVE-2\"]').className").contains("live"))
         #expect(!(try browser.text("document.querySelector('#sessions tr[data-id=\"OLD-1\"]').className").contains("live")))
@@ -179,7 +192,7 @@ import TrainTrackerTestSupport
         try browser.click("#confirm-ok")
         try browser.wait(for: "document.querySelectorAll('#sessions tbody tr').length === 0")
         let stored = try SessionDatabase.open(path: live.db).sessions().map(\.session.id)
-        #expect(stored.sorted() == ["LATE-1", "LIVE-2"])
+        #expect(stored.filter { !$0.hasPrefix("BULK-") }.sorted() == ["LATE-1", "LIVE-2"])
         #expect(try SessionDatabase.open(path: live.db).rawFixes(sessionID: "OLD-1").isEmpty)
     }
 
