@@ -61,6 +61,8 @@ struct SessionRoutes: Sendable {
             } else {
                 object.raw("tiles", "null")
             }
+            // The timetables' clock, so the viewer can show times as the riders' own.
+            object.number("utcOffsetSeconds", state.model.hasTimetable ? state.model.utcOffset : nil)
             return json(object.finish())
         }
         admins.post("/v1/login-tickets") { _, context in

@@ -192,7 +192,7 @@ final class HeadlessBrowser {
             let point = try wait(
                 for: """
                     (() => { const element = document.querySelector(\(quoted)[0]); if (!element) return null;
-                      element.scrollIntoView({ block: "nearest" }); const box = element.getBoundingClientRect();
+                      element.scrollIntoView({ block: "center" }); const box = element.getBoundingClientRect();
                       return box.width > 0 ? [box.left + box.width / 2, box.top + box.height / 2] : null; })()
                     """) as? [Double], point.count == 2
         else { throw Failure(description: "nothing to click at \(selector)") }

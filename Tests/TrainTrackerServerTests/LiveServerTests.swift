@@ -151,12 +151,12 @@ struct LiveFixture {
     let phone: String
     let server: ServerProcess
 
-    init(extra: [String] = []) throws {
+    init(railways: String = SharedPaths.tokyoRailways, extra: [String] = []) throws {
         directory = try TemporaryDirectory()
         db = directory.path("sessions.sqlite")
         admin = try LiveServerTests.token(["--admin"], db: db)
         phone = try LiveServerTests.token(["--device", "phone-1"], db: db)
-        server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db, extra: extra)
+        server = try ServerProcess(railways: railways, db: db, extra: extra)
     }
 }
 

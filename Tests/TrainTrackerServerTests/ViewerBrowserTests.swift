@@ -196,6 +196,49 @@ import TrainTrackerTestSupport
         #expect(try SessionDatabase.open(path: live.db).rawFixes(sessionID: "OLD-1").isEmpty)
     }
 
+    @Test func withTimetablesTheRiderSeesTheTrainTypeAndTheArrivalTime() async throws {
+        // A timetabled Toyoko or Meguro train, simulated on the mini-tokyo-3d timetables.
+        let rides = try TemporaryDirectory()
+        let simulated = try ToolRunner.run([
+            "simulate", "--railways", SharedPaths.miniTokyo3D, "--out", rides.path("rides"), "--scenario", "toyoko-meguro",
+            "--count", "1", "--seed", "11",
+        ])
+        #expect(simulated.status == 0, "\(simulated.standardError)")
+        let recorded = try SessionDatabase.open(path: rides.path("rides/sessions.sqlite"))
+        let session = try #require(try recorded.sessions().first?.session)
+        let fixes = try recorded.fixes(sessionID: session.id).fixes
+        let live = try LiveFixture(railways: SharedPaths.miniTokyo3D)
+        defer { live.server.stop() }
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: "{\"id\":\"TIMED-1\",\"startDate\":\"\(session.startDate.iso8601)\"}")
+        let items = fixes.map { fix in
+            locationJSON(
+                id: fix.id, latitude: fix.location.coordinate.latitude, longitude: fix.location.coordinate.longitude,
+                timestamp: fix.location.timestamp.iso8601, accuracy: fix.location.horizontalAccuracy, speed: fix.location.speed,
+                course: fix.location.course)
+        }
+        for start in stride(from: 0, to: items.count, by: 500) {
+            let body = "{\"locations\":[" + items[start..<min(items.count, start + 500)].joined(separator: ",") + "]}"
+            #expect(try await phone.request(.POST, "/v1/sessions/TIMED-1/locations", body: body).status == .ok)
+        }
+        let browser = try await Self.openViewer(live, session: "TIMED-1")
+        // Mid-ride: the train type beside the line, the next stop with its arrival time.
+        let middle = fixes.count * 3 / 5
+        try browser.click("#fixes tbody tr:nth-child(\(middle + 1)) td")
+        try browser.wait(for: "\(Self.selectedFix) === \(middle)")
+        let type = try browser.text("document.querySelector('#rider .rider-type')?.textContent ?? ''")
+        #expect(!type.isEmpty, "a train type")
+        let next = try browser.text("document.querySelector('#rider .rider-next')?.textContent ?? ''")
+        #expect(next.range(of: #"^Next stop .+ · \d\d:\d\d$"#, options: .regularExpression) != nil, "\(next)")
+        // On the timetables' clock, Tokyo's: the fix's time in the table is nine hours on from UTC.
+        #expect(try browser.text("document.getElementById('time-header').textContent") == "Time (UTC+09:00)")
+        let shown = try browser.text("document.querySelector('#fixes tr.selected td:nth-child(2)').textContent")
+        let utc = fixes[middle].location.timestamp.iso8601
+        let utcHour = try #require(Int(utc.dropFirst(11).prefix(2)))
+        #expect(shown == String(format: "%02d:", (utcHour + 9) % 24) + utc.dropFirst(14).prefix(5), "\(shown) for \(utc)")
+        try browser.screenshot(Self.picture("viewer-timetables.png"))
+    }
+
     @Test func aTileServerIsTheBaseMapAndItsOriginAloneIsAllowed() async throws {
         let live = try LiveFixture(extra: [
             "--tiles", "http://127.0.0.1:9/{z}/{x}/{y}.png", "--tiles-attribution", "Tiles <b>by</b> Example",

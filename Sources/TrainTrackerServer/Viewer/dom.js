@@ -51,32 +51,45 @@ export function formatDuration(seconds) {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-// The viewer shows times in UTC or the browser's zone (the header's choice).
-export const clock = { zone: "UTC" };
+// The viewer shows times in UTC, on the timetables' clock ("network", `offset` seconds ahead
+// of UTC) or in the browser's zone ("local"): the header's choice.
+export const clock = { zone: "UTC", offset: 0 };
+
+// The instant to format and the zone to format it in.
+function shifted(iso) {
+  const date = new Date(iso);
+  if (clock.zone === "network") return [new Date(date.getTime() + clock.offset * 1000), "UTC"];
+  return [date, clock.zone === "UTC" ? "UTC" : undefined];
+}
 
 // "08:12:05" (or "08:12" without seconds) of an ISO time, in the chosen zone.
 export function formatTime(iso, withSeconds = true) {
-  const date = new Date(iso);
+  const [date, timeZone] = shifted(iso);
   if (Number.isNaN(date.getTime())) return "–";
-  const options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  const options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone };
   if (withSeconds) options.second = "2-digit";
-  if (clock.zone === "UTC") options.timeZone = "UTC";
   return new Intl.DateTimeFormat("en-GB", options).format(date);
 }
 
 // "2025-09-20 08:12" of an ISO time, in the chosen zone.
 export function formatDate(iso) {
-  const date = new Date(iso);
+  const [date, timeZone] = shifted(iso);
   if (Number.isNaN(date.getTime())) return "–";
-  const options = { year: "numeric", month: "2-digit", day: "2-digit" };
-  if (clock.zone === "UTC") options.timeZone = "UTC";
-  const day = new Intl.DateTimeFormat("en-CA", options).format(date);
+  const day = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone }).format(date);
   return `${day} ${formatTime(iso, false)}`;
 }
 
-// The zone's short name for headers: "UTC" or the browser's, e.g. "JST".
+// "UTC+09:00" for an offset in seconds.
+export function offsetName(seconds) {
+  const minutes = Math.round(Math.abs(seconds) / 60);
+  const pad = (value) => String(value).padStart(2, "0");
+  return `UTC${seconds < 0 ? "−" : "+"}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+// The zone's short name for headers: "UTC", "UTC+09:00" or the browser's, e.g. "JST".
 export function zoneName() {
   if (clock.zone === "UTC") return "UTC";
+  if (clock.zone === "network") return offsetName(clock.offset);
   const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" }).formatToParts(new Date())
     .find((item) => item.type === "timeZoneName");
   return part ? part.value : "local";

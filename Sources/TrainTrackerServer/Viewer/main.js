@@ -3,7 +3,7 @@
 // Talks only to this server. The admin token is sent once, to log in, and never kept: the
 // server answers with an HttpOnly cookie.
 
-import { h, $, clock, formatTime, zoneName } from "./dom.js";
+import { h, $, clock, formatTime, zoneName, offsetName } from "./dom.js";
 import { api, state, sessionPath, learnStations, railwayName, stationName } from "./api.js";
 import { ensureMap, drawBase, drawRide, addFix, drawSelection } from "./map.js";
 import { showRider, directionLabel } from "./rider.js";
@@ -227,13 +227,26 @@ function onKey(event) {
 
 let baseDrawn = false;
 
+// With timetables, times are shown on their clock (the riders' own) unless chosen otherwise.
+function offerNetworkClock(offset) {
+  if (typeof offset !== "number" || !Number.isFinite(offset) || Math.abs(offset) > 18 * 3600) return;
+  clock.offset = offset;
+  const chooser = $("zone");
+  chooser.prepend(h("option", { value: "network" }, `the timetables' (${offsetName(offset)})`));
+  chooser.value = "network";
+  clock.zone = "network";
+  fillFixes();
+  if (state.selected >= 0) select(state.selected, { pan: false });
+}
+
 async function afterLogin() {
   const body = await loadSessions();
   if (!body) return;
   setStatus(`${body.total} sessions`);
   if (!baseDrawn) {
     baseDrawn = true;
-    try { state.config = await api("/v1/viewer-config"); } catch (_) { /* the offline base */ }
+    try { state.config = await api("/v1/viewer-config"); } catch (_) { /* the offline base, UTC */ }
+    offerNetworkClock(state.config.utcOffsetSeconds);
     drawBase().catch((error) => setStatus("Could not draw the base map: " + error.message));
   }
   const wanted = params.get("session");

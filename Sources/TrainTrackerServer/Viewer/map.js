@@ -105,7 +105,7 @@ export function drawRide(railways, onPick, onStation) {
   layers.tracks = tracks.addTo(target);
   layers.fixes = fixes.addTo(target);
   if (state.fixes.length > 0) {
-    target.fitBounds(L.latLngBounds(state.fixes.map((fix) => [fix.latitude, fix.longitude])).pad(0.1), { maxZoom: 16 });
+    target.fitBounds(L.latLngBounds(state.fixes.map((fix) => [fix.latitude, fix.longitude])).pad(0.1), { maxZoom: 16, animate: false });
   }
 }
 

@@ -75,7 +75,8 @@ public struct TrackerModel: Sendable {
     var longestTrip: [Seconds] { timetable.longestTrip }
     var services: [String] { timetable.services }
     var calendar: ServiceCalendar { timetable.calendar }
-    var utcOffset: Seconds { timetable.utcOffset }
+    /// The timetables' clock: seconds ahead of UTC (`+32_400` for Tokyo); 0 without timetables.
+    public var utcOffset: Seconds { timetable.utcOffset }
 }
 
 extension TrackerModel {
