@@ -66,6 +66,7 @@ struct SessionResults {
         object.string("color", railway.color)
         object.string("ascending", railway.ascendingName)
         object.string("descending", railway.descendingName)
+        object.raw("isLoop", railway.isLoop ? "true" : "false")
         object.raw("stations", stationArray(of: railway))
         return object.finish()
     }

@@ -4,6 +4,8 @@ import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
 
+@testable import TrainTrackerLab
+
 /// The Session Viewer as a person uses it, in headless Chromium against a running server with
 /// a real ride on the Tokyo network: open a session, read the rider's view, play, step with
 /// the keys, click a station and read its story, follow a live session while a phone uploads,
@@ -194,6 +196,47 @@ import TrainTrackerTestSupport
         let stored = try SessionDatabase.open(path: live.db).sessions().map(\.session.id)
         #expect(stored.filter { !$0.hasPrefix("BULK-") }.sorted() == ["LATE-1", "LIVE-2"])
         #expect(try SessionDatabase.open(path: live.db).rawFixes(sessionID: "OLD-1").isEmpty)
+    }
+
+    @Test func aRideOnTheYamanoteLoopReadsInOnePiece() async throws {
+        let live = try LiveFixture()
+        defer { live.server.stop() }
+        let network = try LiveServerTests.network.get()
+        // From Tamachi to Osaki, the station the line's list begins and ends with.
+        let fixes = try JourneySimulator(network: network).journey(
+            on: "JR-East.Yamanote", from: "JR-East.Yamanote.Tamachi", to: "JR-East.Yamanote.Osaki",
+            start: Timestamp(secondsSince1970: 1_758_355_200))
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"LOOP-1"}"#)
+        let items = fixes.enumerated().map { index, fix in
+            locationJSON(
+                id: "LOOP-\(index)", latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
+                timestamp: fix.timestamp.iso8601, accuracy: fix.horizontalAccuracy, speed: fix.speed, course: fix.course)
+        }
+        for start in stride(from: 0, to: items.count, by: 500) {
+            let body = "{\"locations\":[" + items[start..<min(items.count, start + 500)].joined(separator: ",") + "]}"
+            #expect(try await phone.request(.POST, "/v1/sessions/LOOP-1/locations", body: body).status == .ok)
+        }
+        let browser = try await Self.openViewer(live, session: "LOOP-1")
+        #expect(try browser.text("document.getElementById('rider').innerText").contains("Yamanote Line"))
+        let names = try #require(
+            try browser.evaluate("[...document.querySelectorAll('#stations li .name')].map((item) => item.textContent)") as? [String])
+        #expect(Set(names).count == names.count, "each station once: \(names)")
+        let (tamachi, osaki) = (names.firstIndex(of: "Tamachi"), names.firstIndex(of: "Osaki"))
+        #expect(tamachi != nil && osaki != nil && tamachi! < osaki!, "in the order ridden: \(names)")
+        let kinds = try #require(
+            try browser.evaluate(
+                "Object.fromEntries([...document.querySelectorAll('#stations li')].map((item) => [item.querySelector('.name').textContent, item.className]))")
+                as? [String: String])
+        // The simulated train goes the long way round (the line's list runs Osaki … Shinagawa,
+        // Osaki): departed Tamachi, stopped at every station to Osaki, never reached Shinagawa.
+        #expect(kinds["Tamachi"]?.contains("departed") == true, "\(kinds)")
+        #expect(kinds["Osaki"]?.contains("here") == true, "\(kinds)")
+        #expect(kinds["Shinagawa"]?.contains("not-reached") == true, "\(kinds)")
+        if let tamachi, let osaki {
+            let between = names[(tamachi + 1)..<osaki]
+            #expect(between.count == 26 && between.allSatisfy { kinds[$0]?.contains("visited") == true }, "\(kinds)")
+        }
     }
 
     @Test func withTimetablesTheRiderSeesTheTrainTypeAndTheArrivalTime() async throws {

@@ -49,7 +49,7 @@ export function stationsInTravelOrder(railwayID, direction) {
 export function terminalOf(railwayID, direction) {
   const item = railway(railwayID);
   const stations = stationsInTravelOrder(railwayID, direction);
-  if (!item || stations.length < 2 || /loop/i.test(String(direction))) return null;
+  if (!item || stations.length < 2 || item.isLoop || /loop/i.test(String(direction))) return null;
   if (stations[0].id === stations[stations.length - 1].id) return null;
   return stations[stations.length - 1];
 }

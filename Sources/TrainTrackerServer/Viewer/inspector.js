@@ -68,9 +68,25 @@ function showCandidates(result) {
   $("candidates").querySelector("tbody").replaceChildren(...rows);
 }
 
+// The line's stations in travel order; on a loop, starting from where the ride first had
+// one of them in focus, so a ride past the list's first station reads in one piece.
+function rideOrder(railwayID, direction) {
+  let stations = stationsInTravelOrder(railwayID, direction);
+  const line = railway(railwayID);
+  if (!line || !line.isLoop) return stations;
+  // A loop's list may close on its first station: each station once.
+  if (stations.length > 1 && stations[0].id === stations[stations.length - 1].id) stations = stations.slice(0, -1);
+  const first = state.results.find((item) => item && item.railway === railwayID && item.direction === direction);
+  const start = first ? stations.findIndex((station) => station.id === first.station) : -1;
+  if (start <= 0) return stations;
+  // The station before the first focus is where a ride that began at a station left from.
+  const from = (start - 1 + stations.length) % stations.length;
+  return stations.slice(from).concat(stations.slice(0, from));
+}
+
 // The story of the answer's line in its direction: each station's phases with times.
 function showStations(result, handlers) {
-  const stations = stationsInTravelOrder(result.railway, result.direction);
+  const stations = rideOrder(result.railway, result.direction);
   const story = storyOf(result.railway, result.direction, stations);
   state.story = story;
   const items = story.map((entry) => {
