@@ -6,9 +6,18 @@ import TrainTrackerStorage
 struct SessionResults {
     let state: ServerState
 
+    /// A gap between fixes longer than this (a tunnel, a phone asleep) gets estimated answers.
+    static let estimatedGap: Seconds = 30
+    /// Estimated answers in a gap come this far apart, at most `mostEstimatesPerGap` of them.
+    static let estimateStep: Seconds = 15
+    static let mostEstimatesPerGap = 40
+
     /// `GET /v1/sessions/{id}/results`: every fix (id, time, position, accuracy, speed,
     /// course), the tracker's answer at it (the JSONL line of `replay --explain`: with the
-    /// evidence of each hypothesis), and the stations of every railway among the top three answers.
+    /// evidence of each hypothesis), the stations of every railway among the top three
+    /// answers, and for each gap of more than `estimatedGap` the answers the tracker estimates
+    /// in it (`estimates`: `{"after": fix index, "answers": [JSONL lines, estimated]}`), as an
+    /// app would show them between fixes.
     func results(of id: String) throws -> String {
         let (fixes, report) = try state.store.fixes(sessionID: id)
         var tracker = DefaultTracker(model: state.model)
@@ -17,16 +26,40 @@ struct SessionResults {
         var resultItems: [String] = []
         fixItems.reserveCapacity(fixes.count)
         var railways = Set<String>()
-        for fix in fixes {
+        var estimateItems: [String] = []
+        for (index, fix) in fixes.enumerated() {
             let result = tracker.process(fix.location)
             for candidate in result.candidates.prefix(3) { railways.insert(candidate.railwayID) }
             fixItems.append(fix.viewerJSON)
             resultItems.append(result.jsonLine(sessionID: id, fix: fix, evidence: tracker.explanation(limit: 8)))
+            if index + 1 < fixes.count, let gap = estimates(after: index, of: fixes, tracker: tracker, session: id) {
+                estimateItems.append(gap)
+            }
         }
         let stations = railways.sorted().compactMap { stationList(of: $0) }
         return "{\"sessionID\":\(id.jsonQuoted),\"skipped\":\(report.skipped),\"fixes\":"
             + JSONObjectWriter.array(fixItems) + ",\"results\":" + JSONObjectWriter.array(resultItems) + ",\"railways\":"
-            + JSONObjectWriter.array(stations) + "}"
+            + JSONObjectWriter.array(stations) + ",\"estimates\":" + JSONObjectWriter.array(estimateItems) + "}"
+    }
+
+    /// The answers estimated between fix `index` and the next, when they are more than
+    /// `estimatedGap` apart: each at its time, with the last fix's id.
+    private func estimates(after index: Int, of fixes: [RecordedFix], tracker: DefaultTracker, session id: String) -> String? {
+        let (fix, next) = (fixes[index], fixes[index + 1])
+        let gap = next.location.timestamp.seconds(since: fix.location.timestamp)
+        guard gap > Self.estimatedGap else { return nil }
+        let step = max(Self.estimateStep, gap / Double(Self.mostEstimatesPerGap))
+        var projecting = tracker
+        var answers: [String] = []
+        var elapsed = step
+        while elapsed < gap {
+            let time = fix.location.timestamp.adding(elapsed)
+            let answer = projecting.estimate(at: time)
+            let at = RecordedFix(id: fix.id, location: Location(coordinate: fix.location.coordinate, timestamp: time))
+            answers.append(answer.jsonLine(sessionID: id, fix: at))
+            elapsed += step
+        }
+        return "{\"after\":\(index),\"answers\":" + JSONObjectWriter.array(answers) + "}"
     }
 
     /// `GET /v1/sessions/{id}/network`: the railways whose track passes within 2 km of the

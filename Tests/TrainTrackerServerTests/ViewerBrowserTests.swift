@@ -92,6 +92,8 @@ import TrainTrackerTestSupport
         // Home goes to the first fix, Space plays: the table and the rider's view follow.
         try browser.press("Home")
         try browser.wait(for: "\(Self.selectedFix) === 0")
+        // The story so far: at the first fix, Kikuna is still ahead.
+        #expect(try browser.text("document.querySelector('#stations li[data-station=\"Tokyu.Toyoko.Kikuna\"]').className").contains("not-reached"))
         let riderAtStart = try browser.text("document.getElementById('rider').innerText")
         try browser.press(" ")
         #expect(try browser.text("document.getElementById('play').getAttribute('aria-pressed')") == "true")
@@ -237,6 +239,33 @@ import TrainTrackerTestSupport
             let between = names[(tamachi + 1)..<osaki]
             #expect(between.count == 26 && between.allSatisfy { kinds[$0]?.contains("visited") == true }, "\(kinds)")
         }
+    }
+
+    @Test func aGapInTheFixesIsPlayedAsTheTrackerEstimatesIt() async throws {
+        let live = try LiveFixture()
+        defer { live.server.stop() }
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"GAP-1"}"#)
+        // The Toyoko ride with 90 s of fixes lost, as in a tunnel.
+        let bodies = try LiveServerTests.rideBatches(prefix: "GAP-1", batch: 10)
+        for (index, body) in bodies.enumerated() where !(15..<24).contains(index) {
+            #expect(try await phone.request(.POST, "/v1/sessions/GAP-1/locations", body: body).status == .ok)
+        }
+        let browser = try await Self.openViewer(live, session: "GAP-1")
+        #expect(try browser.text("document.getElementById('rider').className").contains("muted") == false)
+        // Played from just before the gap at 60×: the rider's view turns muted and says so.
+        try browser.evaluate("document.getElementById('rate').value = '60'")
+        try browser.click("#fixes tbody tr:nth-child(148) td")
+        try browser.wait(for: "\(Self.selectedFix) === 147")
+        try browser.press(" ")
+        try browser.wait(for: "document.getElementById('rider').className.includes('muted')", timeout: 30)
+        let rider = try browser.text("document.getElementById('rider').innerText")
+        #expect(rider.contains("Estimated: no fix for") && rider.contains("Toyoko Line"), "\(rider)")
+        #expect(try browser.text("document.getElementById('clock').textContent").contains("no fix since fix 150"))
+        try browser.screenshot(Self.picture("viewer-estimated.png"))
+        // After the gap, fixes again: no longer muted.
+        try browser.wait(for: "\(Self.selectedFix) >= 152 && !document.getElementById('rider').className.includes('muted')", timeout: 30)
+        try browser.press(" ")
     }
 
     @Test func withTimetablesTheRiderSeesTheTrainTypeAndTheArrivalTime() async throws {

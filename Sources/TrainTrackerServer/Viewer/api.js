@@ -2,7 +2,7 @@
 
 // Railways are keyed by ids from the feed: maps without a prototype, so "__proto__" is a name like any other.
 export const state = {
-  session: null, sessionInfo: null, fixes: [], results: [], railways: Object.create(null),
+  session: null, sessionInfo: null, fixes: [], results: [], railways: Object.create(null), estimates: new Map(), gapAnswers: [],
   selected: -1, playing: false, focusStation: null, live: null, config: { tiles: null },
 };
 

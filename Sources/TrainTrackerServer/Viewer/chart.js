@@ -12,8 +12,9 @@ const SERIES = 5;
 const FLOOR_NATS = -30;
 const [WIDTH, HEIGHT, LEFT, BOTTOM] = [360, 150, 30, 16];
 
-export const SCORE_HELP = "Score: how much less likely than the leading answer, in nats (natural-log units). "
-  + "0 is the leader; −1 is 2.7 times less likely, −2.3 ten times, −4.6 a hundred times.";
+export const SCORE_HELP = "Score: how much less likely than the likeliest candidate, in nats (natural-log units). "
+  + "0 is the likeliest; −1 is 2.7 times less likely, −2.3 ten times, −4.6 a hundred times. "
+  + "While the train stands, the answer shown first keeps its line even if another scores higher for a moment.";
 
 const key = (candidate) => `${candidate.railway}\u0001${candidate.direction}`;
 

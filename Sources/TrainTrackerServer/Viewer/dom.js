@@ -10,7 +10,7 @@ export function h(tag, props, ...children) {
     else if (key === "style") Object.assign(element.style, value);
     else element[key] = value;
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child == null || child === false) continue;
     element.append(child instanceof Node ? child : String(child));
   }
@@ -23,7 +23,7 @@ export function s(tag, attributes, ...children) {
   for (const [key, value] of Object.entries(attributes || {})) {
     if (value != null) element.setAttribute(key, String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child == null || child === false) continue;
     element.append(child instanceof Node ? child : String(child));
   }

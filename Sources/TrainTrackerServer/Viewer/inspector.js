@@ -8,6 +8,9 @@ import { storyOf } from "./story.js";
 import { SCORE_HELP } from "./chart.js";
 import { drawStory } from "./map.js";
 
+// A term that moved a candidate by less than this (nats) is not worth a word.
+const WHY_SHOWN_NATS = 0.05;
+
 // The candidates shown in full, with why; the others in one line.
 const SHOWN_CANDIDATES = 4;
 
@@ -46,7 +49,7 @@ function showCandidates(result) {
   const evidence = new Map((Array.isArray(result.evidence) ? result.evidence : [])
     .map((item) => [`${item.railway}\u0001${item.direction}`, item.terms || {}]));
   const why = (candidate) => Object.entries(evidence.get(`${candidate.railway}\u0001${candidate.direction}`) || {})
-    .filter(([, nats]) => Math.abs(Number(nats)) >= 0.005)
+    .filter(([, nats]) => Math.abs(Number(nats)) >= WHY_SHOWN_NATS)
     .map(([term, nats]) => `${term} ${Number(nats) >= 0 ? "+" : ""}${Number(nats).toFixed(2)}`).join(" · ");
   const rows = (result.candidates || []).slice(0, SHOWN_CANDIDATES).flatMap((candidate, rank) => {
     const line = railway(candidate.railway);
@@ -87,7 +90,8 @@ function rideOrder(railwayID, direction) {
 // The story of the answer's line in its direction: each station's phases with times.
 function showStations(result, handlers) {
   const stations = rideOrder(result.railway, result.direction);
-  const story = storyOf(result.railway, result.direction, stations);
+  // The story so far: up to the selected fix, as the rider lived it.
+  const story = storyOf(result.railway, result.direction, stations, state.selected);
   state.story = story;
   const items = story.map((entry) => {
     const focus = entry.station.id === result.station;

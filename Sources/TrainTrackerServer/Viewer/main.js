@@ -13,6 +13,11 @@ import { startSessionList, loadSessions, markOpen, listed } from "./sessions.js"
 import { startLive, stopLive, liveReady } from "./live.js";
 
 const params = new URLSearchParams(location.search);
+// The session asked for by the address, decoded as a path would be: a "+" in an id stays a "+".
+const wantedSession = (() => {
+  const match = location.search.match(/[?&]session=([^&]*)/);
+  try { return match ? decodeURIComponent(match[1]) : null; } catch (_) { return null; }
+})();
 // Playback waits at most this long between fixes, and at least a frame.
 const LONGEST_STEP_MS = 5000;
 const SHORTEST_STEP_MS = 16;
@@ -58,7 +63,7 @@ async function logOut() {
 function closeSession() {
   stopPlayback();
   stopLive();
-  Object.assign(state, { session: null, fixes: [], results: [], selected: -1, focusStation: null });
+  Object.assign(state, { session: null, fixes: [], results: [], estimates: new Map(), selected: -1, focusStation: null });
   drawRide([], () => {}, () => {});
   fillFixes();
   showRider(null, null);
@@ -77,11 +82,12 @@ async function openSession(session) {
   markOpen();
   try {
     // Listen first, so no answer falls between the load and the stream.
-    if (session.live) await startLive(id, liveAnswer, (reason) => setStatus(`${id}: live stream ended (${reason})`));
+    if (session.live) await startLive(id, liveAnswer, (reason) => setStatus(`live stream ended (${reason})`));
     const [results, network] = await Promise.all([api(`${sessionPath(id)}/results`), api(`${sessionPath(id)}/network`)]);
     if (state.session !== id) return;
     state.fixes = results.fixes;
     state.results = results.results;
+    state.estimates = new Map((results.estimates || []).map((gap) => [gap.after, gap.answers]));
     state.railways = Object.create(null);
     for (const railway of network.railways) state.railways[railway.id] = railway;
     for (const railway of results.railways) {
@@ -97,12 +103,18 @@ async function openSession(session) {
     $("session-title").textContent = id + (session.notes ? ` · ${session.notes}` : "");
     drawChart(handlers.select);
     select(state.fixes.length > 0 ? state.fixes.length - 1 : -1, { pan: false });
-    setStatus(`${id}: ${state.fixes.length} fixes` + (results.skipped ? `, ${results.skipped} malformed skipped` : "")
-      + (session.live ? " · live" : ""));
+    state.skipped = results.skipped;
+    statusOfSession();
     liveReady();
   } catch (error) {
     setStatus("Could not load " + id + ": " + error.message);
   }
+}
+
+// "408 fixes · 2 malformed skipped · live".
+function statusOfSession() {
+  const info = state.sessionInfo || {};
+  setStatus(`${state.fixes.length} fixes` + (state.skipped ? ` · ${state.skipped} malformed skipped` : "") + (info.live ? " · live" : ""));
 }
 
 // A live answer with its fix: appended, not reloaded.
@@ -118,6 +130,7 @@ function liveAnswer({ fix, result }) {
   $("scrubber").disabled = false;
   $("play").disabled = false;
   $("live-count").textContent = `${state.fixes.length} fixes`;
+  statusOfSession();
   if (atEnd && $("follow").checked && !state.playing) select(index, { pan: true });
   scheduleChart();
 }
@@ -180,19 +193,35 @@ function select(index, { pan }) {
 function stopPlayback() {
   state.playing = false;
   clearTimeout(state.timer);
+  state.gapAnswers = [];
   $("play").textContent = "▶ Play";
   $("play").setAttribute("aria-pressed", "false");
 }
 
+// Waits `fromIso` → `toIso` (played at the chosen rate), then calls `next`.
+function wait(fromIso, toIso, next) {
+  const gap = (Date.parse(toIso) - Date.parse(fromIso)) / Number($("rate").value);
+  state.timer = setTimeout(next, Math.max(SHORTEST_STEP_MS, Math.min(gap, LONGEST_STEP_MS)));
+}
+
+// Plays the next fix, or in a gap between fixes (a tunnel) the tracker's estimates, muted.
 function step() {
   if (!state.playing) return;
+  if (state.gapAnswers && state.gapAnswers.length > 0) {
+    const answer = state.gapAnswers.shift();
+    const since = (Date.parse(answer.timestamp) - Date.parse(state.fixes[state.selected].timestamp)) / 1000;
+    showRider(answer, state.fixes[state.selected], since);
+    $("clock").textContent = `${formatTime(answer.timestamp)} ${zoneName()} · no fix since fix ${state.selected + 1}`;
+    const following = state.gapAnswers[0] || state.fixes[state.selected + 1];
+    if (following) wait(answer.timestamp, following.timestamp, step); else stopPlayback();
+    return;
+  }
   const next = state.selected + 1;
   if (next >= state.fixes.length) { stopPlayback(); return; }
   select(next, { pan: true });
-  const rate = Number($("rate").value);
-  const following = state.fixes[Math.min(next + 1, state.fixes.length - 1)];
-  const gap = (Date.parse(following.timestamp) - Date.parse(state.fixes[next].timestamp)) / rate;
-  state.timer = setTimeout(step, Math.max(SHORTEST_STEP_MS, Math.min(gap, LONGEST_STEP_MS)));
+  state.gapAnswers = (state.estimates.get(next) || []).slice();
+  const following = state.gapAnswers[0] || state.fixes[Math.min(next + 1, state.fixes.length - 1)];
+  wait(state.fixes[next].timestamp, following.timestamp, step);
 }
 
 function togglePlayback() {
@@ -237,6 +266,7 @@ function offerNetworkClock(offset) {
   clock.zone = "network";
   fillFixes();
   if (state.selected >= 0) select(state.selected, { pan: false });
+  loadSessions().catch(() => {});
 }
 
 async function afterLogin() {
@@ -249,7 +279,7 @@ async function afterLogin() {
     offerNetworkClock(state.config.utcOffsetSeconds);
     drawBase().catch((error) => setStatus("Could not draw the base map: " + error.message));
   }
-  const wanted = params.get("session");
+  const wanted = wantedSession;
   if (wanted && !state.session) {
     // The session asked for by the address, listed or not (a filter may hide it).
     const found = listed(wanted) || (await api(`/v1/sessions?q=${encodeURIComponent(wanted)}&limit=200`)).sessions.find((item) => item.id === wanted);

@@ -104,6 +104,8 @@ export function drawRide(railways, onPick, onStation) {
   state.fixes.forEach((fix, index) => fixMarker(fix, index, onPick).addTo(fixes));
   layers.tracks = tracks.addTo(target);
   layers.fixes = fixes.addTo(target);
+  // The panel may have changed size since the map was made.
+  target.invalidateSize({ animate: false });
   if (state.fixes.length > 0) {
     target.fitBounds(L.latLngBounds(state.fixes.map((fix) => [fix.latitude, fix.longitude])).pad(0.1), { maxZoom: 16, animate: false });
   }

@@ -10,14 +10,20 @@ export const UNSURE_CONFIDENCE = 0.6;
 
 const phaseLabel = { next: "Next", soon: "Soon", now: "Now" };
 
-// "Inbound → Shibuya", or the direction alone on a loop.
+// Letters alone, in lower case: "Kita-ayase" and "KitaAyase" are one name.
+const plain = (text) => String(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+
+// "Inbound → Shibuya", "→ Kita-ayase" when the direction is named after its terminus, or the
+// direction alone on a loop.
 export function directionLabel(railwayID, direction) {
   const terminal = terminalOf(railwayID, direction);
-  return terminal ? `${prettyID(direction)} → ${terminal.name}` : prettyID(direction);
+  if (!terminal) return prettyID(direction);
+  return plain(prettyID(direction)) === plain(terminal.name) ? `→ ${terminal.name}` : `${prettyID(direction)} → ${terminal.name}`;
 }
 
 // Shows `result` (the answer at `fix`) in the rider's view; a hint without an answer.
-export function showRider(result, fix) {
+// `sinceFix` (seconds) says how long the phone has given no fix, for an estimated answer.
+export function showRider(result, fix, sinceFix = null) {
   const panel = $("rider");
   if (!result || !result.railway) {
     panel.className = "rider empty";
@@ -29,12 +35,16 @@ export function showRider(result, fix) {
   const unsure = result.confidence != null && result.confidence < UNSURE_CONFIDENCE;
   panel.className = "rider" + (result.estimated || unsure ? " muted" : "");
   const chip = h("span", { className: "rider-chip", style: { background: safeColour(line && line.color) } });
-  const nextStop = result.nextStop
+  // At a station, the next stop is that station: said once, by "Now".
+  const arriving = result.phase === "now" && result.nextStop === result.station;
+  const nextStop = result.nextStop && !arriving
     ? h("div", { className: "rider-next" }, "Next stop ", h("strong", {}, stationName(result.nextStop)),
       result.eta ? ` · ${formatTime(result.eta, false)}` : "")
     : null;
   const notes = [];
-  if (result.estimated) notes.push("Estimated: no fix just now (tunnel or gap)");
+  if (result.estimated) {
+    notes.push(sinceFix != null ? `Estimated: no fix for ${Math.round(sinceFix)} s (tunnel or gap)` : "Estimated: no fix just now (tunnel or gap)");
+  }
   if (unsure) notes.push(`Unsure: ${(result.confidence * 100).toFixed(0)} % sure of this line`);
   const parts = [
     h("div", { className: "rider-line" }, chip, h("span", { className: "rider-name" }, railwayName(result.railway)),

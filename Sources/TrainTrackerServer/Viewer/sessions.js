@@ -60,7 +60,7 @@ function sessionRow(session) {
   remove.setAttribute("aria-label", `Delete ${session.id}`);
   remove.addEventListener("click", (event) => { event.stopPropagation(); confirmDelete(session); });
   const row = h("tr", { dataset: { id: session.id }, className: session.live ? "live" : "" },
-    h("td", {}, h("div", { className: "session-id" }, session.live ? h("span", { className: "live-badge", title: "Recording now" }, "LIVE") : null, session.id),
+    h("td", { title: session.id }, h("div", { className: "session-id" }, session.live ? h("span", { className: "live-badge", title: "Recording now" }, "LIVE") : null, session.id),
       session.notes ? h("div", { className: "sub" }, session.notes) : null,
       h("div", { className: "sub" }, session.device || "recorded elsewhere")),
     h("td", {}, formatDate(session.startDate), h("div", { className: "sub" }, formatDuration(session.duration))),

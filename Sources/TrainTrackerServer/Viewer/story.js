@@ -65,6 +65,7 @@ export function storyOf(railwayID, direction, stations, upTo = state.fixes.lengt
     add("approaching", entry.approaching);
     add("visiting", entry.visiting);
     add("departure", entry.left);
+    events.sort((a, b) => a.index - b.index);
     let status;
     if (entry.visiting == null) status = last && last.id === station.id ? "not reached" : "passed";
     else if (entry.left == null) status = "here";

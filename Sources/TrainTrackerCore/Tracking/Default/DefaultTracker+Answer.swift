@@ -78,7 +78,9 @@ extension DefaultTracker {
             let stop = isBest ? nextStop(of: hypotheses[index], from: along) : nil
             var eta: Timestamp?
             if let stop {
-                let distance = max(0, walk.distanceAhead(from: along, to: stop.position))
+                var distance = max(0, walk.distanceAhead(from: along, to: stop.position))
+                // At the stop, just past its mark: arriving now, not a lap of a loop later.
+                if distance > FocusRule.nowRadius, walk.separation(along, stop.position) <= FocusRule.nowRadius { distance = 0 }
                 let cruise = min(max(speed, 12), Self.fastestTrain)
                 eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
             }
