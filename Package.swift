@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Pure Swift: no Foundation, no I/O. Runs in an iOS app and on a Linux server alike.
@@ -50,6 +51,14 @@ let package = Package(
         .target(
             name: "TrainTrackerStorage",
             dependencies: ["TrainTrackerCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The live server's sessions on PostgreSQL, which several server instances share.
+        .target(
+            name: "TrainTrackerPostgres",
+            dependencies: [
+                "TrainTrackerCore", "TrainTrackerStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The system's zlib, for reading zip archives (GTFS feeds, SRTM tiles).
         .systemLibrary(name: "TrainTrackerZlib", path: "Sources/TrainTrackerZlib", pkgConfig: "zlib"),
@@ -96,7 +105,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TrainTrackerStorageTests",
-            dependencies: ["TrainTrackerStorage", "TrainTrackerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "TrainTrackerStorage", "TrainTrackerPostgres", "TrainTrackerTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "TrainTrackerImportTests",

@@ -11,6 +11,13 @@ public struct ListedSession: Hashable, Sendable {
     /// When its last batch was stored, by the server's clock; nil when never uploaded to.
     public var lastActivity: Timestamp?
 
+    /// A listed session.
+    public init(summary: SessionSummary, device: String?, lastActivity: Timestamp?) {
+        self.summary = summary
+        self.device = device
+        self.lastActivity = lastActivity
+    }
+
     /// Whether the session is being recorded now: not ended, with an upload within `idleSeconds`
     /// of `time` (both by the server's clock).
     public func isLive(at time: Timestamp, idleSeconds: Seconds) -> Bool {

@@ -13,6 +13,14 @@ public struct BatchOutcome: Hashable, Sendable {
     /// The session was not there when the batch was written (deleted meanwhile): nothing
     /// was written.
     public var sessionMissing = false
+
+    /// An outcome: `inserted` rows written (at `insertedPositions`), `duplicates` left alone.
+    public init(inserted: Int, duplicates: Int, insertedPositions: [Int] = [], sessionMissing: Bool = false) {
+        self.inserted = inserted
+        self.duplicates = duplicates
+        self.insertedPositions = insertedPositions
+        self.sessionMissing = sessionMissing
+    }
 }
 
 extension SessionDatabase {

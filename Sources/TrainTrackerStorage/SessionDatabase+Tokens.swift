@@ -38,6 +38,15 @@ public struct StoredToken: Hashable, Sendable {
     /// When it was revoked, if it was.
     public var revokedAt: Timestamp?
 
+    /// A stored token's record.
+    public init(id: String, grant: AccessGrant, createdAt: Timestamp, expiresAt: Timestamp?, revokedAt: Timestamp?) {
+        self.id = id
+        self.grant = grant
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+    }
+
     /// Whether the token works at `time`: not revoked and not expired.
     public func isValid(at time: Timestamp) -> Bool {
         revokedAt == nil && expiresAt.map { time < $0 } ?? true
@@ -45,6 +54,31 @@ public struct StoredToken: Hashable, Sendable {
 
     /// How many characters of the hash name a token.
     public static let idLength = 12
+
+    /// The tokens of `tokens` that `idPrefix` (at least 6 hex digits, naming one token) or
+    /// `device` names.
+    ///
+    /// - Throws: `StorageError.invalidValue` naming `location` for a short or ambiguous prefix.
+    package static func revocable(_ tokens: [StoredToken], idPrefix: String?, device: String?, location: String) throws(StorageError)
+        -> [StoredToken]
+    {
+        var matches = tokens
+        if let idPrefix {
+            guard idPrefix.count >= 6, idPrefix.allSatisfy(\.isHexDigit) else {
+                throw StorageError.invalidValue(
+                    path: location, table: "serverAccessToken", row: idPrefix, column: "hash",
+                    problem: "a token id is at least 6 hex digits (see token list)")
+            }
+            matches = matches.filter { $0.id.hasPrefix(idPrefix.lowercased()) }
+            guard matches.count <= 1 else {
+                throw StorageError.invalidValue(
+                    path: location, table: "serverAccessToken", row: idPrefix, column: "hash",
+                    problem: "names \(matches.count) tokens; give more digits")
+            }
+        }
+        if let device { matches = matches.filter { $0.grant == AccessGrant(role: .device, name: device) } }
+        return matches
+    }
 }
 
 extension SessionDatabase {
@@ -109,23 +143,9 @@ extension SessionDatabase {
     {
         do {
             return try queue.write { db in
-                var matches = try Row.fetchAll(
-                    db, sql: "SELECT \(Self.tokenColumns) FROM serverAccessToken WHERE revokedAt IS NULL"
-                ).compactMap(Self.token)
-                if let idPrefix {
-                    guard idPrefix.count >= 6, idPrefix.allSatisfy(\.isHexDigit) else {
-                        throw StorageError.invalidValue(
-                            path: path, table: "serverAccessToken", row: idPrefix, column: "hash",
-                            problem: "a token id is at least 6 hex digits (see token list)")
-                    }
-                    matches = matches.filter { $0.id.hasPrefix(idPrefix.lowercased()) }
-                    guard matches.count <= 1 else {
-                        throw StorageError.invalidValue(
-                            path: path, table: "serverAccessToken", row: idPrefix, column: "hash",
-                            problem: "names \(matches.count) tokens; give more digits")
-                    }
-                }
-                if let device { matches = matches.filter { $0.grant == AccessGrant(role: .device, name: device) } }
+                let matches = try StoredToken.revocable(
+                    Row.fetchAll(db, sql: "SELECT \(Self.tokenColumns) FROM serverAccessToken WHERE revokedAt IS NULL")
+                        .compactMap(Self.token), idPrefix: idPrefix, device: device, location: path)
                 for token in matches {
                     try db.execute(
                         sql: "UPDATE serverAccessToken SET revokedAt = ? WHERE substr(hash, 1, ?) = ? AND revokedAt IS NULL",
@@ -146,7 +166,7 @@ extension SessionDatabase {
 
     private static let tokenColumns = "hash, role, name, createdAt, expiresAt, revokedAt"
 
-    private static func token(_ row: Row) -> StoredToken? {
+    static func token(_ row: Row) -> StoredToken? {
         guard let hash = (row[0] as DatabaseValue).text, let role = (row[1] as DatabaseValue).text.flatMap(AccessRole.init),
             let name = (row[2] as DatabaseValue).text,
             let created = (row[3] as DatabaseValue).text.flatMap({ Timestamp(parsing: $0) })

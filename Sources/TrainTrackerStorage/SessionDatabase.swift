@@ -111,10 +111,7 @@ public struct SessionDatabase: Sendable {
                     let session = try session(from: row)
                     let last = (row[7] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) }
                     let first = (row[8] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) }
-                    let end = session.endDate ?? last
-                    return SessionSummary(
-                        session: session, locationCount: row[6], duration: end.map { $0.seconds(since: session.startDate) },
-                        fixSpan: last.flatMap { last in first.map { last.seconds(since: $0) } })
+                    return SessionSummary(session: session, locationCount: row[6], first: first, last: last)
                 }
                 .sorted { ($0.session.startDate, $0.session.id) < ($1.session.startDate, $1.session.id) }
             }
@@ -269,14 +266,14 @@ extension SessionDatabase {
 
     /// The id a row of session `sessionID` is stored under: the record's own, or `SESSION/ID`
     /// when `scoped` (the live server's, where ids come from many devices).
-    static func storedID(_ id: String, sessionID: String?, scoped: Bool) -> String {
+    package static func storedID(_ id: String, sessionID: String?, scoped: Bool) -> String {
         guard scoped, let sessionID else { return id }
         return sessionID + "/" + id
     }
 
     /// The record's own id of a stored row of session `sessionID`: without the `SESSION/`
     /// prefix the live server stores.
-    static func recordID(_ stored: String, sessionID: String) -> String {
+    package static func recordID(_ stored: String, sessionID: String) -> String {
         let prefix = sessionID + "/"
         return stored.hasPrefix(prefix) ? String(stored.dropFirst(prefix.count)) : stored
     }

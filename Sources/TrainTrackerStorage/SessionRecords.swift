@@ -39,6 +39,14 @@ public struct SessionSummary: Hashable, Sendable {
     public var duration: Seconds?
     /// Seconds from the first fix to the last, by the phone's clock alone; `nil` without fixes.
     public var fixSpan: Seconds?
+
+    /// A summary of `session`; `first` and `last` are its first and last fix times.
+    public init(session: Session, locationCount: Int, first: Timestamp?, last: Timestamp?) {
+        self.session = session
+        self.locationCount = locationCount
+        duration = (session.endDate ?? last).map { $0.seconds(since: session.startDate) }
+        fixSpan = last.flatMap { last in first.map { last.seconds(since: $0) } }
+    }
 }
 
 /// How confident Core Motion was of an activity.

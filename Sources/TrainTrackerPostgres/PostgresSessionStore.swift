@@ -1,0 +1,116 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TrainTrackerCore
+import TrainTrackerStorage
+
+/// The live server's sessions in a PostgreSQL database, which several server instances share:
+/// the concepts of the SQLite store (sessions, fixes, motion activities, owners, tokens) in
+/// tables of their own, created and upgraded by named migrations at start (never edited; one
+/// instance applies them while the others wait on an advisory lock). Times are kept as the
+/// Eki session schema keeps them (text, `2025-09-20 08:00:00.000` UTC), so a session reads
+/// back exactly as from the SQLite store, and `export-sessions` writes them as they are.
+///
+///     let store = try await PostgresSessionStore.open(url: "postgres://tracker@127.0.0.1/traintracker")
+///     defer { store.close() }
+public final class PostgresSessionStore: SessionStore {
+    public let location: String
+    let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    private init(address: PostgresAddress, logger: Logger) {
+        location = address.description
+        self.logger = logger
+        let client = PostgresClient(configuration: address.configuration, backgroundLogger: logger)
+        self.client = client
+        running = Task { await client.run() }
+    }
+
+    deinit { running.cancel() }
+
+    /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`,
+    /// with `?host=/socket/directory` for a Unix socket and `?sslmode=disable|prefer|require`)
+    /// and applies the migrations it lacks.
+    ///
+    /// - Throws: `StorageError` naming the address (never its password) when it is malformed,
+    ///   the database cannot be reached or a migration fails.
+    public static func open(
+        url: String, connectTimeout: Seconds = 15, logger: Logger = Logger(label: "traintracker.postgres")
+    ) async throws(StorageError) -> PostgresSessionStore {
+        let address = try PostgresAddress(url)
+        let store = PostgresSessionStore(address: address, logger: logger)
+        // The pool retries a refused connection or login for ever: give up after the timeout.
+        let timeout = Duration.milliseconds(Int64(Int(flooring: connectTimeout * 1_000, within: 1...3_600_000)))
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await store.migrate() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw StorageError.database(
+                        path: store.location,
+                        message: "no working connection within \(timeout): is the server up, and are the user and password right?")
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch {
+            store.close()
+            throw error as? StorageError ?? store.failure(error)
+        }
+        return store
+    }
+
+    /// Whether `path` names a PostgreSQL database rather than a file.
+    public static func isAddress(_ path: String) -> Bool {
+        path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
+    }
+
+    /// Closes the connection pool.
+    public func close() { running.cancel() }
+
+    // MARK: Running statements
+
+    /// Runs `body` in one transaction; a failure rolls it all back.
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws(StorageError) -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Runs one statement outside a transaction and decodes its rows.
+    func rows<each Column: PostgresDecodable & Sendable>(_ query: PostgresQuery, as types: (repeat each Column).Type)
+        async throws(StorageError) -> [(repeat each Column)]
+    {
+        do {
+            var decoded: [(repeat each Column)] = []
+            for try await row in try await client.query(query, logger: logger).decode(types) { decoded.append(row) }
+            return decoded
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Runs one statement that returns no rows.
+    func execute(_ query: PostgresQuery) async throws(StorageError) {
+        do {
+            try await client.query(query, logger: logger)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// A database error as a `StorageError` naming the store: the server's own message when
+    /// it sent one (PostgresNIO hides it from `description`).
+    func failure(_ error: any Error) -> StorageError {
+        if let error = error as? PSQLError {
+            let message = error.serverInfo?[.message] ?? "\(error.code)"
+            return .database(path: location, message: message)
+        }
+        return .database(path: location, message: "\(error)")
+    }
+}
