@@ -89,7 +89,7 @@ let package = Package(
             name: "TrainTrackerCommands",
             dependencies: [
                 "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TrainTrackerPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -6,11 +6,11 @@ import TrainTrackerStorage
 /// only after the transaction holding it has committed, so an acknowledged fix is on disk
 /// (in the WAL) however many share the commit.
 actor GroupCommit {
-    private let store: SessionDatabase
+    private let store: any SessionStore
     private var pending: [(batch: SessionDatabase.FixBatch, reply: CheckedContinuation<BatchOutcome, any Error>)] = []
     private var writing = false
 
-    init(store: SessionDatabase) { self.store = store }
+    init(store: any SessionStore) { self.store = store }
 
     /// Stores `fixes` in session `sessionID` and returns once they are committed.
     func append(_ fixes: [RecordedFix], toSession sessionID: String) async throws -> BatchOutcome {

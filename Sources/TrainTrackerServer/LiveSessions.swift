@@ -63,7 +63,7 @@ actor LiveSessions {
     static let replayableFixes = 20_000
 
     private let model: TrackerModel
-    private let store: SessionDatabase
+    private let store: any SessionStore
     private let limits: ServerLimits
     private var sessions: [String: Live] = [:]
     private var nextListener = 0
@@ -71,7 +71,7 @@ actor LiveSessions {
     /// When idle trackers are next looked for.
     private var nextSweep = ContinuousClock.now
 
-    init(model: TrackerModel, store: SessionDatabase, limits: ServerLimits) {
+    init(model: TrackerModel, store: any SessionStore, limits: ServerLimits) {
         self.model = model
         self.store = store
         self.limits = limits
@@ -88,12 +88,12 @@ actor LiveSessions {
     /// the last one fed make the tracker replay the whole session from the store, in time
     /// order, at most every `replayInterval` and up to `replayableFixes`; until then they are
     /// stored but not tracked.
-    func accept(_ fixes: [RecordedFix], session id: String) throws(StorageError) -> String? {
-        try accepting(fixes, session: id)?.line
+    func accept(_ fixes: [RecordedFix], session id: String) async throws(StorageError) -> String? {
+        try await accepting(fixes, session: id)?.line
     }
 
-    private func accepting(_ fixes: [RecordedFix], session id: String) throws(StorageError) -> LiveAnswer? {
-        var live = try loaded(id)
+    private func accepting(_ fixes: [RecordedFix], session id: String) async throws(StorageError) -> LiveAnswer? {
+        var live = try await loaded(id)
         live.fixCount += fixes.count
         var ordered = fixes.sorted { $0.location.timestamp < $1.location.timestamp }
         if let first = ordered.first, let last = live.lastTimestamp, first.location.timestamp <= last {
@@ -106,7 +106,7 @@ actor LiveSessions {
         {
             // Start again from the store, which now holds every fix.
             let listeners = live.listeners
-            live = try rebuilt(id)
+            live = try await rebuilt(id)
             live.listeners = listeners
             live.lastReplay = now
             if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
@@ -126,8 +126,8 @@ actor LiveSessions {
     }
 
     /// How many fixes session `id` holds (its tracker is loaded if need be).
-    func fixCount(of id: String) throws(StorageError) -> Int {
-        let live = try loaded(id)
+    func fixCount(of id: String) async throws(StorageError) -> Int {
+        let live = try await loaded(id)
         keep(live, as: id)
         return live.fixCount
     }
@@ -145,11 +145,11 @@ actor LiveSessions {
     ///
     /// - Throws: `LiveStreamRefusal` when the token has its most streams open or the server
     ///   is stopping; `StorageError` when the session cannot be read.
-    func listen(to id: String, tokenHash: String) throws -> (events: AsyncStream<LiveEvent>, stop: @Sendable () -> Void) {
+    func listen(to id: String, tokenHash: String) async throws -> (events: AsyncStream<LiveEvent>, stop: @Sendable () -> Void) {
         guard !stopping else { throw LiveStreamRefusal.stopping }
         let open = sessions.values.reduce(0) { $0 + $1.listeners.values.filter { $0.tokenHash == tokenHash }.count }
         guard open < limits.streamsPerToken else { throw LiveStreamRefusal.tooManyStreams(limits.streamsPerToken) }
-        var live = try loaded(id)
+        var live = try await loaded(id)
         let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let key = nextListener
         nextListener += 1
@@ -213,14 +213,16 @@ actor LiveSessions {
         }
     }
 
-    private func loaded(_ id: String) throws(StorageError) -> Live {
+    private func loaded(_ id: String) async throws(StorageError) -> Live {
         if let live = sessions[id] { return live }
-        return try rebuilt(id)
+        let rebuilt = try await rebuilt(id)
+        // Another call may have loaded it while the store was read: that one stands.
+        return sessions[id] ?? rebuilt
     }
 
-    private func rebuilt(_ id: String) throws(StorageError) -> Live {
+    private func rebuilt(_ id: String) async throws(StorageError) -> Live {
         var live = Live(tracker: DefaultTracker(model: model))
-        let fixes = try store.fixes(sessionID: id).fixes
+        let fixes = try await store.fixes(sessionID: id).fixes
         live.fixCount = fixes.count
         for (index, fix) in fixes.enumerated() {
             let result = live.tracker.process(fix.location)

@@ -38,7 +38,7 @@ struct LiveStreamRoute {
             for await event in listening.events {
                 // A token revoked (or expired) while its stream is open ends the stream at the
                 // next heartbeat.
-                if event == .heartbeat, (try? store.grant(tokenHash: tokenHash, at: .now)) == nil {
+                if event == .heartbeat, (try? await store.grant(tokenHash: tokenHash, at: .now)) == nil {
                     try await writer.write(ByteBuffer(string: Self.text(of: .end(reason: "token revoked or expired"))))
                     break
                 }

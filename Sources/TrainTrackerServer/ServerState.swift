@@ -9,7 +9,7 @@ public struct ServerSettings: Sendable {
     /// The network and its timetables, prepared for the tracker (the timetable compiled).
     public var model: TrackerModel
     /// The session store (`SessionDatabase.openStore`).
-    public var store: SessionDatabase
+    public var store: any SessionStore
     /// What `GET /v1/config` returns.
     public var configuration: RemoteConfiguration
     /// Where Leaflet's files are (Debian's `libjs-leaflet`).
@@ -26,7 +26,7 @@ public struct ServerSettings: Sendable {
 
     /// The settings; Leaflet from Debian's package location.
     public init(
-        model: TrackerModel, store: SessionDatabase, configuration: RemoteConfiguration,
+        model: TrackerModel, store: any SessionStore, configuration: RemoteConfiguration,
         leafletDirectory: String = "/usr/share/javascript/leaflet"
     ) {
         self.model = model
@@ -37,7 +37,7 @@ public struct ServerSettings: Sendable {
 
     /// The settings for `dataset`, prepared for the tracker here.
     public init(
-        dataset: TransitDataset, store: SessionDatabase, configuration: RemoteConfiguration,
+        dataset: TransitDataset, store: any SessionStore, configuration: RemoteConfiguration,
         leafletDirectory: String = "/usr/share/javascript/leaflet"
     ) {
         self.init(
@@ -69,7 +69,7 @@ final class ServerState: Sendable {
         viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)
     }
 
-    var store: SessionDatabase { settings.store }
+    var store: any SessionStore { settings.store }
     var uploadLimits: UploadLimits { settings.configuration.limits }
     var limits: ServerLimits { settings.limits }
 
@@ -105,9 +105,9 @@ final class ServerState: Sendable {
     }
 
     /// The device that created session `id` on this server, from the cache or the store.
-    func owner(ofSession id: String) throws(StorageError) -> String? {
+    func owner(ofSession id: String) async throws(StorageError) -> String? {
         if let owner = owners.withLock({ $0[id] }) { return owner }
-        guard let owner = try store.owner(ofSession: id) else { return nil }
+        guard let owner = try await store.owner(ofSession: id) else { return nil }
         owners.withLock { $0[id] = owner }
         return owner
     }

@@ -13,16 +13,21 @@ struct SessionListing {
     /// admitted), and the devices and lines to filter by. A session's railway is worked out
     /// for the sessions shown (for all admitted when filtering by line), again only once it
     /// has grown by a quarter, and at most `replayedFixesPerListing` fixes a listing.
-    func json(_ query: SessionQuery = SessionQuery()) throws -> String {
+    func json(_ query: SessionQuery = SessionQuery()) async throws -> String {
         let network = state.model.network
         let now = Timestamp.now
-        let all = try state.store.listedSessions()
+        let all = try await state.store.listedSessions()
         let live = { (session: ListedSession) in session.isLive(at: now, idleSeconds: state.limits.sessionIdleSeconds) }
         var admitted = all.filter { query.admits($0, isLive: live($0)) }
         var budget = Self.replayedFixesPerListing
-        if let line = query.line { admitted = try admitted.filter { try railway(of: $0, budget: &budget) == line } }
+        if let line = query.line {
+            var kept: [ListedSession] = []
+            for session in admitted where try await railway(of: session, budget: &budget) == line { kept.append(session) }
+            admitted = kept
+        }
         let page = admitted.dropFirst(query.offset).prefix(query.limit)
-        let items = try page.map { session -> String in
+        var items: [String] = []
+        for session in page {
             let summary = session.summary
             var object = JSONObjectWriter()
             object.string("id", summary.session.id)
@@ -33,11 +38,11 @@ struct SessionListing {
             object.string("notes", summary.session.notes)
             object.string("device", session.device)
             object.raw("live", live(session) ? "true" : "false")
-            let railway = try railway(of: session, budget: &budget).flatMap { network.railway(id: $0) }
+            let railway = try await railway(of: session, budget: &budget).flatMap { network.railway(id: $0) }
             object.string("railway", railway?.id)
             object.string("railwayName", railway?.name)
             object.string("color", railway?.color)
-            return object.finish()
+            items.append(object.finish())
         }
         let devices = Set(all.compactMap(\.device)).sorted().map(\.jsonQuoted)
         let lines = Set(all.compactMap { state.detectedRailway(of: $0.summary.session.id)?.railway })
@@ -58,22 +63,22 @@ struct SessionListing {
 
     /// The railway the tracker named most often for `session`, worked out again only when
     /// the session has grown by `growthBeforeRecount` and `budget` (fixes) allows.
-    private func railway(of session: ListedSession, budget: inout Int) throws -> String? {
+    private func railway(of session: ListedSession, budget: inout Int) async throws -> String? {
         let (id, fixes) = (session.summary.session.id, session.summary.locationCount)
         let known = state.detectedRailway(of: id)
         if let known, Double(fixes) <= Double(known.fixes) * Self.growthBeforeRecount { return known.railway }
         guard fixes <= budget else { return known?.railway }
         budget -= fixes
-        let found = try mainRailway(of: id)
+        let found = try await mainRailway(of: id)
         state.remember(railway: found, of: id, fixes: fixes)
         return found
     }
 
     /// The railway the tracker named most often for session `id`.
-    private func mainRailway(of id: String) throws -> String? {
+    private func mainRailway(of id: String) async throws -> String? {
         var tracker = DefaultTracker(model: state.model)
         var counts: [String: Int] = [:]
-        for fix in try state.store.fixes(sessionID: id).fixes {
+        for fix in try await state.store.fixes(sessionID: id).fixes {
             if let railway = tracker.process(fix.location).best?.railwayID { counts[railway, default: 0] += 1 }
         }
         return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key

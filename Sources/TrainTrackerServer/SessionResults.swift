@@ -18,8 +18,8 @@ struct SessionResults {
     /// answers, and for each gap of more than `estimatedGap` the answers the tracker estimates
     /// in it (`estimates`: `{"after": fix index, "answers": [JSONL lines, estimated]}`), as an
     /// app would show them between fixes.
-    func results(of id: String) throws -> String {
-        let (fixes, report) = try state.store.fixes(sessionID: id)
+    func results(of id: String) async throws -> String {
+        let (fixes, report) = try await state.store.fixes(sessionID: id)
         var tracker = DefaultTracker(model: state.model)
         tracker.explains = true
         var fixItems: [String] = []
@@ -64,8 +64,8 @@ struct SessionResults {
 
     /// `GET /v1/sessions/{id}/network`: the railways whose track passes within 2 km of the
     /// session's fixes, with name, colour, track (rounded to about a metre) and stations.
-    func network(near id: String) throws -> String {
-        let fixes = try state.store.fixes(sessionID: id).fixes
+    func network(near id: String) async throws -> String {
+        let fixes = try await state.store.fixes(sessionID: id).fixes
         let network = state.model.network
         guard !fixes.isEmpty else { return "{\"railways\":[]}" }
         var near = Set<Int>()

@@ -18,31 +18,31 @@ struct SessionRoutes: Sendable {
             try await uploadMotionActivities(request, context)
         }
         devices.post("/v1/sessions/{id}/end") { _, context in
-            let id = try writable(context)
+            let id = try await writable(context)
             try await state.store.endSession(id)
             await state.live.end(id)
             return json(#"{"ended":true}"#)
         }
-        admins.get("/v1/sessions") { request, _ in json(try SessionListing(state: state).json(SessionQuery(request))) }
+        admins.get("/v1/sessions") { request, _ in json(try await SessionListing(state: state).json(SessionQuery(request))) }
         admins.get("/v1/stats") { _, _ in
             let (active, streams) = (await state.live.activeCount, await state.live.streamCount)
             return json(
                 "{\"activeSessions\":\(active),\"liveStreams\":\(streams),\"residentBytes\":\(ProcessMemory.residentBytes)}")
         }
         admins.get("/v1/sessions/{id}/results") { _, context in
-            json(try SessionResults(state: state).results(of: try existing(context)))
+            json(try await SessionResults(state: state).results(of: try await existing(context)))
         }
         admins.get("/v1/sessions/{id}/network") { _, context in
-            json(try SessionResults(state: state).network(near: try existing(context)))
+            json(try await SessionResults(state: state).network(near: try await existing(context)))
         }
         admins.get("/v1/sessions/{id}/live") { request, context in
             let with = request.uri.queryParameters["with"]
             guard with == nil || with == "fix" else { throw HTTPError(.badRequest, message: "with must be fix") }
             return try await LiveStreamRoute(state: state).stream(
-                session: try existing(context), withFixes: with == "fix", context: context)
+                session: try await existing(context), withFixes: with == "fix", context: context)
         }
         admins.delete("/v1/sessions/{id}") { _, context in
-            let id = try existing(context)
+            let id = try await existing(context)
             guard try await state.store.deleteSession(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
             state.forget(session: id)
             await state.live.end(id, reason: "session deleted")
@@ -117,7 +117,7 @@ struct SessionRoutes: Sendable {
     }
 
     private func uploadLocations(_ request: Request, _ context: Context) async throws -> Response {
-        let id = try writable(context, uploading: true)
+        let id = try await writable(context, uploading: true)
         var request = request
         let upload = try LocationUpload(
             body: try await UploadBody.collect(&request, limits: state.uploadLimits), limits: state.uploadLimits,
@@ -140,7 +140,7 @@ struct SessionRoutes: Sendable {
     }
 
     private func uploadMotionActivities(_ request: Request, _ context: Context) async throws -> Response {
-        let id = try writable(context, uploading: true)
+        let id = try await writable(context, uploading: true)
         var request = request
         let batch = try UploadBody.decode(
             MotionActivityBatch.self, from: try await UploadBody.collect(&request, limits: state.uploadLimits),
@@ -167,22 +167,21 @@ struct SessionRoutes: Sendable {
 
     /// The session id, if the caller may write to it: the device that created it, or an admin;
     /// to upload to it, it must not have ended (409).
-    private func writable(_ context: Context, uploading: Bool = false) throws -> String {
-        let id = try writable(context)
-        if uploading, try state.store.hasEnded(id) {
+    private func writable(_ context: Context, uploading: Bool = false) async throws -> String {
+        let id = try await writable(context)
+        if uploading, try await state.store.hasEnded(id) {
             throw HTTPError(.conflict, message: "session \(id) has ended; start a new session")
         }
         return id
     }
 
-    private func writable(_ context: Context) throws -> String {
+    private func writable(_ context: Context) async throws -> String {
         let id = try sessionID(context)
         let grant = try context.requireGrant()
-        let owner = try state.owner(ofSession: id)
+        let owner = try await state.owner(ofSession: id)
         if grant.role == .admin {
-            guard try owner != nil || state.store.sessionExists(id) else {
-                throw HTTPError(.notFound, message: "no session \(id)")
-            }
+            let exists = try await owner != nil ? true : state.store.sessionExists(id)
+            guard exists else { throw HTTPError(.notFound, message: "no session \(id)") }
             return id
         }
         guard let owner else { throw HTTPError(.notFound, message: "no session \(id)") }
@@ -190,9 +189,9 @@ struct SessionRoutes: Sendable {
         return id
     }
 
-    private func existing(_ context: Context) throws -> String {
+    private func existing(_ context: Context) async throws -> String {
         let id = try sessionID(context)
-        guard try state.store.sessionExists(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
+        guard try await state.store.sessionExists(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
         return id
     }
 }

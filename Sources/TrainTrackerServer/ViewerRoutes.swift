@@ -49,7 +49,7 @@ struct ViewerRoutes: Sendable {
                 }
                 hash = redeemed
             }
-            let grant = try Authentication.grant(tokenHash: hash, in: state.store)
+            let grant = try await Authentication.grant(tokenHash: hash, in: state.store)
             guard grant.role == .admin else { throw HTTPError(.forbidden, message: "only an admin token opens the viewer") }
             var response = json("{\"name\":\(grant.name.jsonQuoted)}")
             response.setCookie(state.viewerLogins.cookie(state.viewerLogins.logIn(tokenHash: hash), secure: state.settings.secureCookies))

@@ -22,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var railways: RailwaysOption
 
-    @Option(help: ArgumentHelp("The session SQLite file (created when missing).", valueName: "path"))
+    @Option(help: ArgumentHelp(
+            "The session store: an SQLite file (created when missing) or a postgres://user@host/db address (several instances may share it).",
+            valueName: "path-or-url"))
     var db: String
 
     @Option(help: "The address to listen on.")
@@ -135,7 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let model = try railways.loadModel(timetables: true)
-        let store = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.openStore(path: db) }
+        let store = try await SessionStores.open(db)
         var settings = ServerSettings(model: model, store: store, configuration: remote, leafletDirectory: leaflet)
         settings.terrain = terrain
         settings.peaks = namedPeaks

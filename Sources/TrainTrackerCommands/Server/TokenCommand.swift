@@ -13,7 +13,7 @@ struct TokenCommand: ParsableCommand {
     )
 
     /// `traintracker token create`.
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a token and print it (it is stored hashed, so this is the only time it is shown).",
             discussion: """
@@ -58,13 +58,13 @@ struct TokenCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let grant = device.map { AccessGrant(role: .device, name: $0) } ?? AccessGrant(role: .admin, name: name)
             let now = Timestamp.now
             let expiry = expiresIn.flatMap(Self.seconds).map { now.adding($0) }
-            let token = try CommandFailure.wrapping { () throws(StorageError) in
-                let store = try SessionDatabase.openStore(path: db)
-                return try AccessTokens.create(grant, in: store, at: now, expiresAt: expiry)
+            let store = try await SessionStores.open(db)
+            let token = try await SessionStores.with(store) { store throws(StorageError) in
+                try await AccessTokens.create(grant, inStore: store, at: now, expiresAt: expiry)
             }
             OutputSink.standardOutput().line(token)
         }
@@ -81,20 +81,18 @@ struct TokenCommand: ParsableCommand {
     }
 
     /// `traintracker token list`.
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the tokens (never the tokens themselves): id, role, name, created, expires, state.",
             discussion: "The id is the start of the token's hash: give it to `token revoke`."
         )
 
-        @Option(help: ArgumentHelp("The session SQLite file the server uses.", valueName: "path"))
+        @Option(help: ArgumentHelp("The server's session store: an SQLite file or a postgres:// address.", valueName: "path-or-url"))
         var db: String
 
-        func run() throws {
-            let tokens = try CommandFailure.wrapping { () throws(StorageError) in
-                guard FileManager.default.fileExists(atPath: db) else { throw StorageError.missingFile(path: db) }
-                return try SessionDatabase.openStore(path: db).tokens()
-            }
+        func run() async throws {
+            let store = try await SessionStores.open(db, mustExist: true)
+            let tokens = try await SessionStores.with(store) { store throws(StorageError) in try await store.tokens() }
             let now = Timestamp.now
             let output = OutputSink.standardOutput()
             output.line("id\trole\tname\tcreated (UTC)\texpires (UTC)\tstate")
@@ -113,7 +111,7 @@ struct TokenCommand: ParsableCommand {
     }
 
     /// `traintracker token revoke`.
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke a token (by the id `token list` shows) or every token of a device.",
             discussion: """
@@ -122,7 +120,7 @@ struct TokenCommand: ParsableCommand {
                 """
         )
 
-        @Option(help: ArgumentHelp("The session SQLite file the server uses.", valueName: "path"))
+        @Option(help: ArgumentHelp("The server's session store: an SQLite file or a postgres:// address.", valueName: "path-or-url"))
         var db: String
 
         @Argument(help: ArgumentHelp("The token's id from `token list` (at least 6 hex digits).", valueName: "id"))
@@ -135,11 +133,10 @@ struct TokenCommand: ParsableCommand {
             guard (id != nil) != (device != nil) else { throw ValidationError("give exactly one of ID and --device NAME") }
         }
 
-        func run() throws {
-            let revoked = try CommandFailure.wrapping { () throws(StorageError) in
-                guard FileManager.default.fileExists(atPath: db) else { throw StorageError.missingFile(path: db) }
-                return try SessionDatabase.openStore(path: db).revokeTokens(
-                    idPrefix: id, device: device, at: .now)
+        func run() async throws {
+            let store = try await SessionStores.open(db, mustExist: true)
+            let revoked = try await SessionStores.with(store) { store throws(StorageError) in
+                try await store.revokeTokens(idPrefix: id, device: device, at: .now)
             }
             guard !revoked.isEmpty else {
                 throw CommandFailure("\(db): no valid token matches \(id.map { "id \($0)" } ?? "device \(device ?? "")")")

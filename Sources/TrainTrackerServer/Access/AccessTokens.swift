@@ -35,6 +35,18 @@ public enum AccessTokens {
         return token
     }
 
+    /// Creates a token for `grant` in `store` (SQLite or PostgreSQL) and returns it (the only
+    /// time it is seen); it stops working at `expiresAt` when given.
+    ///
+    /// - Throws: `StorageError` when the store cannot be written.
+    public static func create(
+        _ grant: AccessGrant, inStore store: any SessionStore, at time: Timestamp, expiresAt: Timestamp? = nil
+    ) async throws(StorageError) -> String {
+        let token = generate()
+        try await store.storeToken(hash: hash(token), grant: grant, at: time, expiresAt: expiresAt)
+        return token
+    }
+
     private static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""

@@ -32,9 +32,9 @@ struct Authentication: RouterMiddleware {
         let credential: (grant: AccessGrant, hash: String)?
         if Self.isPublic(request.uri.path) {
             // A stale cookie or a bad token does not keep anyone from the login page.
-            credential = try? self.credential(of: request)
+            credential = try? await self.credential(of: request)
         } else {
-            credential = try self.credential(of: request)
+            credential = try await self.credential(of: request)
             guard credential != nil else { throw HTTPError(.unauthorized, message: "missing bearer token") }
         }
         guard let credential else { return try await next(request, context) }
@@ -54,10 +54,10 @@ struct Authentication: RouterMiddleware {
     ///
     /// - Throws: 401 for a malformed, unknown, revoked or expired token, or a viewer cookie
     ///   that is no longer valid.
-    private func credential(of request: Request) throws -> (grant: AccessGrant, hash: String)? {
+    private func credential(of request: Request) async throws -> (grant: AccessGrant, hash: String)? {
         if let header = request.headers[.authorization] {
             let hash = AccessTokens.hash(try Self.bearerToken(header))
-            return (try Self.grant(tokenHash: hash, in: state.store), hash)
+            return (try await Self.grant(tokenHash: hash, in: state.store), hash)
         }
         // The viewer mostly reads: its cookie opens GET routes, and a DELETE only with the
         // viewer's own header, which no other site's page can send (a cross-origin request
@@ -68,7 +68,7 @@ struct Authentication: RouterMiddleware {
             let cookie = request.cookies[ViewerLogins.cookieName]
         {
             guard let hash = state.viewerLogins.tokenHash(of: cookie.value),
-                let grant = try state.store.grant(tokenHash: hash, at: .now)
+                let grant = try await state.store.grant(tokenHash: hash, at: .now)
             else { throw HTTPError(.unauthorized, message: "the viewer login has ended; log in again") }
             return (grant, hash)
         }
@@ -89,8 +89,8 @@ struct Authentication: RouterMiddleware {
     /// The grant of the token with hash `tokenHash`, read from the store now.
     ///
     /// - Throws: 401 for an unknown, revoked or expired token.
-    static func grant(tokenHash: String, in store: SessionDatabase) throws -> AccessGrant {
-        guard let grant = try store.grant(tokenHash: tokenHash, at: .now) else {
+    static func grant(tokenHash: String, in store: any SessionStore) async throws -> AccessGrant {
+        guard let grant = try await store.grant(tokenHash: tokenHash, at: .now) else {
             throw HTTPError(.unauthorized, message: "unknown, revoked or expired token")
         }
         return grant

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TrainTrackerPostgres
+import TrainTrackerTestSupport
+
+/// The server on PostgreSQL as an operator runs it: tokens made with the command-line tool in
+/// the database, `serve --db postgres://…`, a phone uploading a ride; the answers are those of
+/// the same ride on the SQLite store, byte for byte.
+@Suite(.serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+struct PostgresServerTests {
+    /// A fresh database in the test cluster, its address.
+    static func freshDatabase() async throws -> String {
+        let name = "tt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await PostgresSessionStore.createDatabase(named: name, at: try TestPostgres.address.get())
+        return try TestPostgres.database(name)
+    }
+
+    /// Uploads the Toyoko ride as session `id` to a server on `db` and returns its results.
+    static func ride(on db: String, session id: String) async throws -> String {
+        let admin = try LiveServerTests.token(["--admin"], db: db)
+        let phone = try LiveServerTests.token(["--device", "phone-1"], db: db)
+        let server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        defer { server.stop() }
+        let client = APIClient(server: server, token: phone)
+        #expect(try await client.request(.POST, "/v1/sessions", body: "{\"id\":\"\(id)\",\"startDate\":\"2025-09-20T08:00:00Z\"}").status == .created)
+        for body in try LiveServerTests.rideBatches(prefix: id, batch: 50) {
+            #expect(try await client.request(.POST, "/v1/sessions/\(id)/locations", body: body).status == .ok)
+        }
+        // A retried batch stores nothing twice.
+        let retry = try await client.request(.POST, "/v1/sessions/\(id)/locations", body: try LiveServerTests.rideBatches(prefix: id, batch: 50)[0])
+        #expect(retry.json?["accepted"] as? Int == 0 && retry.json?["duplicates"] as? Int == 50)
+        #expect(try await client.request(.POST, "/v1/sessions/\(id)/end").status == .ok)
+        let results = try await APIClient(server: server, token: admin).request(.GET, "/v1/sessions/\(id)/results")
+        #expect(results.status == .ok)
+        return results.body
+    }
+
+    @Test func aRideOnPostgreSQLIsAnsweredAsOnSQLite() async throws {
+        let postgres = try await Self.ride(on: try await Self.freshDatabase(), session: "PG-1")
+        let directory = try TemporaryDirectory()
+        let sqlite = try await Self.ride(on: directory.path("sessions.sqlite"), session: "PG-1")
+        #expect(postgres.count > 100_000)
+        #expect(postgres == sqlite)
+    }
+
+    @Test func tokensAreListedAndRevokedInTheDatabase() async throws {
+        let db = try await Self.freshDatabase()
+        _ = try LiveServerTests.token(["--device", "phone-9"], db: db)
+        let listed = try ToolRunner.run(["token", "list", "--db", db])
+        #expect(listed.status == 0 && listed.standardOutput.contains("device\tphone-9"), "\(listed.standardError)")
+        let revoked = try ToolRunner.run(["token", "revoke", "--db", db, "--device", "phone-9"])
+        #expect(revoked.status == 0 && revoked.standardOutput.contains("revoked"))
+        // A wrong password is named without it, and nothing else is said.
+        let wrong = db.replacingOccurrences(of: "traintracker@", with: "nobody:hunter2@")
+        let refused = try ToolRunner.run(["token", "list", "--db", wrong])
+        #expect(refused.status != 0 && !refused.standardError.contains("hunter2") && refused.standardError.contains("nobody:***@"))
+    }
+}
