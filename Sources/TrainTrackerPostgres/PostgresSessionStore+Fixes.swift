@@ -17,10 +17,16 @@ extension PostgresSessionStore {
                     outcomes.append(BatchOutcome(inserted: 0, duplicates: 0, sessionMissing: true))
                     continue
                 }
-                try await connection.query(
-                    "UPDATE session_owners SET last_activity = \(time.ekiText) WHERE session_id = \(batch.sessionID)",
-                    logger: logger)
-                outcomes.append(try await insert(batch, on: connection))
+                var outcome = try await insert(batch, on: connection)
+                for try await count in try await connection.query(
+                    """
+                    UPDATE session_owners SET last_activity = \(time.ekiText), fix_count = fix_count + \(Int64(outcome.inserted))
+                    WHERE session_id = \(batch.sessionID) RETURNING fix_count
+                    """, logger: logger
+                ).decode(Int64.self) {
+                    outcome.storedFixes = Int(clamping: count)
+                }
+                outcomes.append(outcome)
             }
             return outcomes
         }

@@ -36,7 +36,16 @@ extension PostgresSessionStore {
                   created_at text NOT NULL, expires_at text, revoked_at text)
                 """,
             ]
-        )
+        ),
+        (
+            "v2: each session's fix count, so an instance knows when another stored fixes",
+            [
+                "ALTER TABLE session_owners ADD COLUMN fix_count bigint NOT NULL DEFAULT 0",
+                """
+                UPDATE session_owners o SET fix_count = (SELECT COUNT(*) FROM locations l WHERE l.session_id = o.session_id)
+                """,
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks. Instances starting together take turns: the

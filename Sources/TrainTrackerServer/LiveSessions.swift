@@ -80,6 +80,9 @@ actor LiveSessions {
     /// How many sessions have a tracker in memory.
     var activeCount: Int { sessions.count }
 
+    /// How many trackers were rebuilt because another instance had stored fixes.
+    private(set) var rebuilds = 0
+
     /// How many live streams are open.
     var streamCount: Int { sessions.values.reduce(0) { $0 + $1.listeners.count } }
 
@@ -88,13 +91,31 @@ actor LiveSessions {
     /// the last one fed make the tracker replay the whole session from the store, in time
     /// order, at most every `replayInterval` and up to `replayableFixes`; until then they are
     /// stored but not tracked.
-    func accept(_ fixes: [RecordedFix], session id: String) async throws(StorageError) -> String? {
-        try await accepting(fixes, session: id)?.line
+    func accept(_ fixes: [RecordedFix], session id: String, storedFixes: Int? = nil) async throws(StorageError) -> String? {
+        try await accepting(fixes, session: id, storedFixes: storedFixes)?.line
     }
 
-    private func accepting(_ fixes: [RecordedFix], session id: String) async throws(StorageError) -> LiveAnswer? {
+    private func accepting(_ fixes: [RecordedFix], session id: String, storedFixes: Int?) async throws(StorageError)
+        -> LiveAnswer?
+    {
         var live = try await loaded(id)
+        // A tracker just rebuilt from the store has this batch already.
+        if let storedFixes, live.fixCount == storedFixes {
+            keep(live, as: id)
+            return live.latest
+        }
         live.fixCount += fixes.count
+        // Another instance stored fixes this tracker has not seen (the store says how many
+        // the session holds): start again from the store, as a replay would.
+        if let storedFixes, storedFixes != live.fixCount {
+            let listeners = live.listeners
+            live = try await rebuilt(id)
+            live.listeners = listeners
+            rebuilds += 1
+            if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
+            keep(live, as: id)
+            return live.latest
+        }
         var ordered = fixes.sorted { $0.location.timestamp < $1.location.timestamp }
         if let first = ordered.first, let last = live.lastTimestamp, first.location.timestamp <= last {
             live.stale = true

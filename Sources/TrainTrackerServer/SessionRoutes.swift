@@ -25,9 +25,10 @@ struct SessionRoutes: Sendable {
         }
         admins.get("/v1/sessions") { request, _ in json(try await SessionListing(state: state).json(SessionQuery(request))) }
         admins.get("/v1/stats") { _, _ in
-            let (active, streams) = (await state.live.activeCount, await state.live.streamCount)
+            let (active, streams, rebuilds) = (await state.live.activeCount, await state.live.streamCount, await state.live.rebuilds)
             return json(
-                "{\"activeSessions\":\(active),\"liveStreams\":\(streams),\"residentBytes\":\(ProcessMemory.residentBytes)}")
+                "{\"activeSessions\":\(active),\"liveStreams\":\(streams),\"trackerRebuilds\":\(rebuilds),"
+                    + "\"residentBytes\":\(ProcessMemory.residentBytes)}")
         }
         admins.get("/v1/sessions/{id}/results") { _, context in
             json(try await SessionResults(state: state).results(of: try await existing(context)))
@@ -133,7 +134,8 @@ struct SessionRoutes: Sendable {
         guard !outcome.sessionMissing else { throw HTTPError(.notFound, message: "no session \(id)") }
         // Committed: from here on the batch is acknowledged, whatever happens to the tracker,
         // which is fed only the fixes new to the store (a retried batch feeds it nothing).
-        let latest = try await state.live.accept(outcome.insertedPositions.map { fixes[$0] }, session: id)
+        let latest = try await state.live.accept(
+            outcome.insertedPositions.map { fixes[$0] }, session: id, storedFixes: outcome.storedFixes)
         return json(
             "{\"accepted\":\(outcome.inserted),\"duplicates\":\(outcome.duplicates),\"skipped\":\(skips.count),"
                 + "\"skippedFixes\":\(skips.json),\"result\":\(latest ?? "null")}")

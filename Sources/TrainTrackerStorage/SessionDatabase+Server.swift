@@ -13,13 +13,20 @@ public struct BatchOutcome: Hashable, Sendable {
     /// The session was not there when the batch was written (deleted meanwhile): nothing
     /// was written.
     public var sessionMissing = false
+    /// How many fixes the session holds after the batch, where the store keeps count (a
+    /// store several instances share): an instance whose tracker has seen fewer knows that
+    /// another instance stored some, and rebuilds it.
+    public var storedFixes: Int?
 
     /// An outcome: `inserted` rows written (at `insertedPositions`), `duplicates` left alone.
-    public init(inserted: Int, duplicates: Int, insertedPositions: [Int] = [], sessionMissing: Bool = false) {
+    public init(
+        inserted: Int, duplicates: Int, insertedPositions: [Int] = [], sessionMissing: Bool = false, storedFixes: Int? = nil
+    ) {
         self.inserted = inserted
         self.duplicates = duplicates
         self.insertedPositions = insertedPositions
         self.sessionMissing = sessionMissing
+        self.storedFixes = storedFixes
     }
 }
 

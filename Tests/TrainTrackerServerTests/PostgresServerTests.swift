@@ -56,3 +56,43 @@ struct PostgresServerTests {
         #expect(refused.status != 0 && !refused.standardError.contains("hunter2") && refused.standardError.contains("nobody:***@"))
     }
 }
+
+/// Two instances on one PostgreSQL: uploads alternate between them (a load balancer without
+/// affinity), then one is killed and the other carries on; every answer is the one an
+/// uninterrupted replay of the stored fixes gives.
+@Suite(.serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+struct TwoInstancesTests {
+    @Test func uploadsToEitherInstanceAreAnsweredAsOneReplayEvenAfterOneIsKilled() async throws {
+        let db = try await PostgresServerTests.freshDatabase()
+        let admin = try LiveServerTests.token(["--admin"], db: db)
+        let phone = try LiveServerTests.token(["--device", "phone-1"], db: db)
+        let (first, second) = (try ServerProcess(railways: SharedPaths.tokyoRailways, db: db), try ServerProcess(railways: SharedPaths.tokyoRailways, db: db))
+        defer { second.stop() }
+        let clients = [APIClient(server: first, token: phone), APIClient(server: second, token: phone)]
+        #expect(try await clients[0].request(.POST, "/v1/sessions", body: #"{"id":"TWO-1","startDate":"2025-09-20T08:00:00Z"}"#).status == .created)
+        let batches = try LiveServerTests.rideBatches(prefix: "TWO-1", batch: 20)
+        var answers: [(locationID: String, result: [String: Any])] = []
+        for (index, body) in batches.enumerated() {
+            // Round robin, until the first instance is killed a third of the way through.
+            if index == batches.count / 3 { first.kill() }
+            let client = index < batches.count / 3 ? clients[index % 2] : clients[1]
+            let reply = try await client.request(.POST, "/v1/sessions/TWO-1/locations", body: body)
+            #expect(reply.status == .ok, "\(reply.body)")
+            let result = try #require(reply.json?["result"] as? [String: Any])
+            answers.append((try #require(result["locationID"] as? String), result))
+        }
+        // The uninterrupted replay, from the store.
+        let replayed = try await APIClient(server: second, token: admin).request(.GET, "/v1/sessions/TWO-1/results")
+        let results = try #require(replayed.json?["results"] as? [[String: Any]])
+        let byFix = Dictionary(results.compactMap { item in (item["locationID"] as? String).map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
+        #expect(answers.count == batches.count)
+        for (locationID, answer) in answers {
+            let expected = try #require(byFix[locationID])
+            for key in ["railway", "direction", "station", "phase", "nextStop", "eta", "confidence"] {
+                #expect("\(answer[key] ?? "nil")" == "\(expected[key] ?? "nil")", "\(key) at \(locationID)")
+            }
+        }
+        let stats = try await APIClient(server: second, token: admin).request(.GET, "/v1/stats")
+        #expect((stats.json?["trackerRebuilds"] as? Int ?? 0) > 0, "the second instance caught up from the store")
+    }
+}
