@@ -103,6 +103,21 @@ extension PostgresSessionStore {
         }
     }
 
+    public func motionActivities(sessionID: String) async throws(StorageError) -> [MotionActivity] {
+        let found = try await rows(
+            """
+            SELECT id, start_date, confidence, stationary, walking, running, automotive, cycling, unknown
+            FROM motion_activities WHERE session_id = \(sessionID) ORDER BY start_date, seq
+            """, as: (String, String, String, Bool, Bool, Bool, Bool, Bool, Bool).self)
+        return found.compactMap { id, start, confidence, stationary, walking, running, automotive, cycling, unknown in
+            guard let start = Timestamp(parsing: start) else { return nil }
+            return MotionActivity(
+                id: id, startDate: start, confidence: MotionConfidence(rawValue: confidence) ?? .low, stationary: stationary,
+                walking: walking, running: running, automotive: automotive, cycling: cycling, unknown: unknown,
+                sessionID: sessionID)
+        }
+    }
+
     public func fixes(sessionID: String) async throws(StorageError) -> (fixes: [RecordedFix], report: FixSanitizerReport) {
         let found = try await rows(
             """

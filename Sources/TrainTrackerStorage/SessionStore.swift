@@ -40,6 +40,9 @@ public protocol SessionStore: Sendable {
     /// The checked fixes of session `sessionID` in timestamp order, with what was skipped.
     func fixes(sessionID: String) async throws(StorageError) -> (fixes: [RecordedFix], report: FixSanitizerReport)
 
+    /// The motion activities of session `sessionID`, in start order.
+    func motionActivities(sessionID: String) async throws(StorageError) -> [MotionActivity]
+
     /// Every session with its device and last activity, newest start first.
     func listedSessions() async throws(StorageError) -> [ListedSession]
 

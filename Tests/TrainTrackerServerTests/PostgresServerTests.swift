@@ -96,3 +96,32 @@ struct TwoInstancesTests {
         #expect((stats.json?["trackerRebuilds"] as? Int ?? 0) > 0, "the second instance caught up from the store")
     }
 }
+
+/// `export-sessions`: the server's PostgreSQL sessions as an Eki file every tool reads.
+@Suite(.enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+struct ExportSessionsTests {
+    @Test func sessionsOnPostgreSQLAreExportedForReplay() async throws {
+        let db = try await PostgresServerTests.freshDatabase()
+        let directory = try TemporaryDirectory()
+        let results = try await PostgresServerTests.ride(on: db, session: "EXP-1")
+        let out = directory.path("rides.sqlite")
+        let exported = try ToolRunner.run(["export-sessions", "--db", db, "--out", out])
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(exported.standardError.contains("exported 1 sessions, 408 fixes"), "\(exported.standardError)")
+        // Every tool reads it: replay answers as the server did.
+        let replay = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", out])
+        #expect(replay.status == 0)
+        let lines = replay.standardOutput.split(separator: "\n")
+        #expect(lines.count == 408)
+        let served = try #require((try JSONSerialization.jsonObject(with: Data(results.utf8)) as? [String: Any])?["results"] as? [[String: Any]])
+        let last = try #require(try JSONSerialization.jsonObject(with: Data(lines[lines.count - 1].utf8)) as? [String: Any])
+        for key in ["locationID", "railway", "direction", "station", "phase", "nextStop", "eta"] {
+            #expect("\(last[key] ?? "nil")" == "\(served[served.count - 1][key] ?? "nil")", "\(key)")
+        }
+        // Again without --force: refused, the file left as it was; --since after the ride: none.
+        let again = try ToolRunner.run(["export-sessions", "--db", db, "--out", out])
+        #expect(again.status != 0 && again.standardError.contains("--force"))
+        let later = try ToolRunner.run(["export-sessions", "--db", db, "--out", out, "--force", "--since", "2030-01-01"])
+        #expect(later.status == 0 && later.standardError.contains("exported 0 sessions"))
+    }
+}
