@@ -7,10 +7,14 @@ import TrainTrackerStorage
 /// (in the WAL) however many share the commit.
 actor GroupCommit {
     private let store: any SessionStore
+    private let metrics: ServerMetrics
     private var pending: [(batch: SessionDatabase.FixBatch, reply: CheckedContinuation<BatchOutcome, any Error>)] = []
     private var writing = false
 
-    init(store: any SessionStore) { self.store = store }
+    init(store: any SessionStore, metrics: ServerMetrics) {
+        self.store = store
+        self.metrics = metrics
+    }
 
     /// Stores `fixes` in session `sessionID` and returns once they are committed.
     func append(_ fixes: [RecordedFix], toSession sessionID: String) async throws -> BatchOutcome {
@@ -27,10 +31,16 @@ actor GroupCommit {
         while !pending.isEmpty {
             let taken = pending
             pending = []
+            let started = ContinuousClock.now
             do {
                 let outcomes = try await store.appending(taken.map(\.batch), at: .now)
-                for (item, outcome) in zip(taken, outcomes) { item.reply.resume(returning: outcome) }
+                let took = ContinuousClock.now - started
+                for (item, outcome) in zip(taken, outcomes) {
+                    metrics.commitSeconds.record(took)
+                    item.reply.resume(returning: outcome)
+                }
             } catch {
+                metrics.storeErrors.increment()
                 for item in taken { item.reply.resume(throwing: error) }
             }
         }

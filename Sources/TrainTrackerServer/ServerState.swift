@@ -54,6 +54,7 @@ final class ServerState: Sendable {
     let writer: GroupCommit
     let viewerLogins: ViewerLogins
     let requestsInFlight = RequestsInFlight()
+    let metrics = ServerMetrics()
     /// Session → the device that created it, for sessions already looked up (owners never change).
     private let owners = Mutex<[String: String]>([:])
     /// Session → the railway the tracker named most often, with the fix count it was found at.
@@ -65,7 +66,7 @@ final class ServerState: Sendable {
         self.settings = settings
         model = settings.model
         live = LiveSessions(model: model, store: settings.store, limits: settings.limits)
-        writer = GroupCommit(store: settings.store)
+        writer = GroupCommit(store: settings.store, metrics: metrics)
         viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)
     }
 

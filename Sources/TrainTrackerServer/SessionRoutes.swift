@@ -50,6 +50,14 @@ struct SessionRoutes: Sendable {
             return json("{\"deleted\":\(id.jsonQuoted)}")
         }
         admins.get("/v1/network") { _, _ in json(state.baseMap) }
+        admins.get("/metrics") { _, _ in
+            let text = state.metrics.text(
+                trackers: await state.live.activeCount, rebuilds: await state.live.rebuilds,
+                streams: await state.live.streamCount, residentBytes: ProcessMemory.residentBytes)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        }
         // The base map: the tile server's template and attribution, or null (draw the network).
         // For admins only: a template may carry the tile server's key.
         admins.get("/v1/viewer-config") { _, _ in
@@ -124,6 +132,8 @@ struct SessionRoutes: Sendable {
             body: try await UploadBody.collect(&request, limits: state.uploadLimits), limits: state.uploadLimits,
             maximumIDBytes: state.limits.maximumIDBytes)
         let (fixes, skips) = (upload.fixes, upload.skips)
+        state.metrics.uploads.increment()
+        state.metrics.fixesSkipped.increment(by: Int64(skips.count))
         let held = try await state.live.fixCount(of: id)
         guard held + fixes.count <= state.limits.fixesPerSession else {
             throw HTTPError(
@@ -132,6 +142,8 @@ struct SessionRoutes: Sendable {
         }
         let outcome = try await state.writer.append(fixes, toSession: id)
         guard !outcome.sessionMissing else { throw HTTPError(.notFound, message: "no session \(id)") }
+        state.metrics.fixesAccepted.increment(by: Int64(outcome.inserted))
+        state.metrics.fixesDuplicate.increment(by: Int64(outcome.duplicates))
         // Committed: from here on the batch is acknowledged, whatever happens to the tracker,
         // which is fed only the fixes new to the store (a retried batch feeds it nothing).
         let latest = try await state.live.accept(
