@@ -92,6 +92,7 @@ let package = Package(
             dependencies: [
                 "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerServer",
                 "TrainTrackerPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -44,7 +44,7 @@ public func runServer(
     let group = ServiceGroup(
         configuration: .init(
             services: [app, LiveStreamsOnShutdown(live: state.live)], gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: Logger(label: "traintracker")))
+            logger: state.logger))
     try await group.run()
 }
 
@@ -67,7 +67,8 @@ func buildApplication(
         configuration: .init(
             address: .hostname(host, port: port), serverName: "traintracker",
             availableConnectionsDelegate: MaximumAvailableConnections(limits.connections)),
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) })
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+        logger: state.logger)
 }
 
 /// Ends every live stream when the server is asked to stop.

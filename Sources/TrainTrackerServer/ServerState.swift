@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import TrainTrackerCore
 import TrainTrackerStorage
@@ -23,6 +24,9 @@ public struct ServerSettings: Sendable {
     public var secureCookies = false
     /// The viewer's base map tiles; without, the viewer draws the loaded network alone.
     public var tiles: TileSource?
+    /// How much the server logs (standard error): each request with its id, and session
+    /// changes with the session and device (never a token) at `info`; each upload at `debug`.
+    public var logLevel: Logger.Level = .info
 
     /// The settings; Leaflet from Debian's package location.
     public init(
@@ -55,6 +59,7 @@ final class ServerState: Sendable {
     let viewerLogins: ViewerLogins
     let requestsInFlight = RequestsInFlight()
     let metrics = ServerMetrics()
+    let logger: Logger
     /// Session → the device that created it, for sessions already looked up (owners never change).
     private let owners = Mutex<[String: String]>([:])
     /// Session → the railway the tracker named most often, with the fix count it was found at.
@@ -68,6 +73,9 @@ final class ServerState: Sendable {
         live = LiveSessions(model: model, store: settings.store, limits: settings.limits)
         writer = GroupCommit(store: settings.store, metrics: metrics)
         viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)
+        var logger = Logger(label: "traintracker")
+        logger.logLevel = settings.logLevel
+        self.logger = logger
     }
 
     var store: any SessionStore { settings.store }

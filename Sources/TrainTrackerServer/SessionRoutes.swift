@@ -21,6 +21,7 @@ struct SessionRoutes: Sendable {
             let id = try await writable(context)
             try await state.store.endSession(id)
             await state.live.end(id)
+            context.logger.info("session ended", metadata: ["session": .string(id), "device": .string(context.grant?.name ?? "")])
             return json(#"{"ended":true}"#)
         }
         admins.get("/v1/sessions") { request, _ in json(try await SessionListing(state: state).json(SessionQuery(request))) }
@@ -47,6 +48,7 @@ struct SessionRoutes: Sendable {
             guard try await state.store.deleteSession(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
             state.forget(session: id)
             await state.live.end(id, reason: "session deleted")
+            context.logger.notice("session deleted", metadata: ["session": .string(id), "by": .string(context.grant?.name ?? "")])
             return json("{\"deleted\":\(id.jsonQuoted)}")
         }
         admins.get("/v1/network") { _, _ in json(state.baseMap) }
@@ -109,6 +111,7 @@ struct SessionRoutes: Sendable {
             Session(id: id, startDate: start, notes: creation.notes), owner: owner, at: .now, limit: limit)
         {
         case .created:
+            context.logger.info("session created", metadata: ["session": .string(id), "device": .string(owner)])
             // A session of that id deleted before leaves nothing behind: its owner and tracker are replaced.
             state.remember(owner: owner, ofSession: id)
             await state.live.started(id)
@@ -143,6 +146,12 @@ struct SessionRoutes: Sendable {
         let outcome = try await state.writer.append(fixes, toSession: id)
         guard !outcome.sessionMissing else { throw HTTPError(.notFound, message: "no session \(id)") }
         state.metrics.fixesAccepted.increment(by: Int64(outcome.inserted))
+        context.logger.debug(
+            "fixes uploaded",
+            metadata: [
+                "session": .string(id), "device": .string(context.grant?.name ?? ""), "accepted": .stringConvertible(outcome.inserted),
+                "duplicates": .stringConvertible(outcome.duplicates), "skipped": .stringConvertible(skips.count),
+            ])
         state.metrics.fixesDuplicate.increment(by: Int64(outcome.duplicates))
         // Committed: from here on the batch is acknowledged, whatever happens to the tracker,
         // which is fed only the fixes new to the store (a retried batch feeds it nothing).

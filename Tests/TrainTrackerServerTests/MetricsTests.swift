@@ -40,3 +40,21 @@ import TrainTrackerTestSupport
         }
     }
 }
+
+/// The server's log: each session change with the request id, the session and the device,
+/// never a token.
+@Suite struct ServerLogTests {
+    @Test func sessionsAreLoggedWithRequestSessionAndDeviceButNeverAToken() async throws {
+        let live = try LiveFixture(extra: ["--log-level", "debug"])
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"LOG-1"}"#)
+        _ = try await phone.request(.POST, "/v1/sessions/LOG-1/locations", body: try LiveServerTests.rideBatches(prefix: "LOG-1")[0])
+        _ = try await phone.request(.POST, "/v1/sessions/LOG-1/end")
+        let log = live.server.stopAndReadLog()
+        let created = try #require(log.split(separator: "\n").first { $0.contains("session created") })
+        #expect(created.contains("session=LOG-1") && created.contains("device=phone-1") && created.contains("hb.request.id="), "\(created)")
+        #expect(log.contains("fixes uploaded") && log.contains("accepted=30"), "\(log)")
+        #expect(log.contains("session ended"))
+        #expect(!log.contains(live.phone) && !log.contains(live.admin) && !log.contains("tt_"), "no token in the log")
+    }
+}

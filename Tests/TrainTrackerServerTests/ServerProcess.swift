@@ -67,6 +67,13 @@ final class ServerProcess: @unchecked Sendable {
         return Date().timeIntervalSince(start)
     }
 
+    /// Stops the server politely, waits for it, and returns what it wrote on standard error
+    /// after it started listening (its log).
+    func stopAndReadLog() -> String {
+        stop()
+        return String(decoding: errors.wait(), as: UTF8.self)
+    }
+
     /// Stops the server politely and waits for it.
     func stop() {
         if process.isRunning { process.terminate() }

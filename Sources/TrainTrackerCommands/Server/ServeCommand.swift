@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TrainTrackerCore
 import TrainTrackerImport
 import TrainTrackerServer
@@ -81,6 +82,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Who the --tiles map is by, shown on the map (its licence asks for it).", valueName: "text"))
     var tilesAttribution = ""
 
+    @Option(
+        help: ArgumentHelp(
+            "How much to log on stderr: trace, debug (every upload), info (requests' errors, sessions created, ended, deleted), notice, warning, error, critical.",
+            valueName: "level"))
+    var logLevel = "info"
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maximumBatch > 0 else { throw ValidationError("--maximum-batch must be positive") }
@@ -95,6 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
         guard (0.1...3_600).contains(heartbeat) else { throw ValidationError("--heartbeat must be 0.1 to 3600 seconds") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
+        }
         if let tiles {
             do throws(ServerError) {
                 _ = try TileSource(template: tiles, attribution: tilesAttribution)
@@ -149,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.limits.heartbeatSeconds = heartbeat
         settings.secureCookies = secureCookies
         settings.tiles = try tileSource
+        settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let host = host
         try await runServer(settings, host: host, port: port) { port in
             StandardError.line("listening on http://\(host):\(port)")
