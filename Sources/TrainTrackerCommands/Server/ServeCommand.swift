@@ -49,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most sessions one device may have open at once.")
     var openSessionsPerDevice = 16
 
+    @Option(help: ArgumentHelp("The most sessions one device may create in 24 hours.", valueName: "count"))
+    var sessionsPerDevicePerDay = 500
+
     @Option(help: ArgumentHelp("The most requests one token may have in flight at once.", valueName: "count"))
     var requestsPerToken = 32
 
@@ -94,6 +97,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard maximumBodyBytes >= 1_024 else { throw ValidationError("--maximum-body-bytes must be at least 1024") }
         guard (1...100_000).contains(openSessionsPerDevice) else {
             throw ValidationError("--open-sessions-per-device must be 1 to 100000")
+        }
+        guard (1...10_000_000).contains(sessionsPerDevicePerDay) else {
+            throw ValidationError("--sessions-per-device-per-day must be 1 to 10000000")
         }
         guard (1...10_000).contains(requestsPerToken) else { throw ValidationError("--requests-per-token must be 1 to 10000") }
         guard (1...1_000).contains(streamsPerToken) else { throw ValidationError("--streams-per-token must be 1 to 1000") }
@@ -153,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.peaks = namedPeaks
         settings.limits.openSessionsPerDevice = openSessionsPerDevice
         settings.limits.requestsPerToken = requestsPerToken
+        settings.limits.sessionsPerDevicePerDay = sessionsPerDevicePerDay
         settings.limits.streamsPerToken = streamsPerToken
         settings.limits.connections = maximumConnections
         settings.limits.idleTimeoutSeconds = idleTimeout
