@@ -40,11 +40,12 @@ public final class PostgresSessionStore: SessionStore {
     ) async throws(StorageError) -> PostgresSessionStore {
         let address = try PostgresAddress(url)
         let store = PostgresSessionStore(address: address, logger: logger)
-        // The pool retries a refused connection or login for ever: give up after the timeout.
+        // The pool retries a refused connection or login for ever: give up on the first
+        // statement after the timeout.
         let timeout = Duration.milliseconds(Int64(Int(flooring: connectTimeout * 1_000, within: 1...3_600_000)))
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await store.migrate() }
+                group.addTask { try await store.execute("SELECT 1") }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     throw StorageError.database(
@@ -54,6 +55,8 @@ public final class PostgresSessionStore: SessionStore {
                 try await group.next()
                 group.cancelAll()
             }
+            // Connected: the migrations may wait as long as another instance applies them.
+            try await store.migrate()
         } catch {
             store.close()
             throw error as? StorageError ?? store.failure(error)

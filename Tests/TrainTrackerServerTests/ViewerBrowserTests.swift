@@ -94,6 +94,9 @@ import TrainTrackerTestSupport
         try browser.wait(for: "\(Self.selectedFix) === 0")
         // The story so far: at the first fix, Kikuna is still ahead.
         #expect(try browser.text("document.querySelector('#stations li[data-station=\"Tokyu.Toyoko.Kikuna\"]').className").contains("not-reached"))
+        // Nothing missing is ever written out as "null" or "undefined".
+        let page = try browser.text("document.body.innerText")
+        #expect(!page.contains("null") && !page.contains("undefined"), "\(page)")
         let riderAtStart = try browser.text("document.getElementById('rider').innerText")
         try browser.press(" ")
         #expect(try browser.text("document.getElementById('play').getAttribute('aria-pressed')") == "true")

@@ -130,11 +130,12 @@ export function showStation(id, handlers) {
   const rows = entry.events.map((event) => h("tr", {},
     h("td", {}, h("span", { className: "swatch", style: { background: colours[event.phase] } }), event.phase),
     h("td", {}, formatTime(event.time)), h("td", {}, `fix ${event.index + 1}`)));
-  $("station-detail").replaceChildren(
+  $("station-detail").replaceChildren(...[
     h("h3", {}, entry.station.name),
     h("p", { className: "status-line" }, statusText[entry.status],
       entry.dwell > 0 ? ` · stood ${formatDuration(entry.dwell)}` : ""),
     rows.length ? h("table", { className: "story-table" }, h("tbody", {}, rows))
-      : h("p", { className: "hint" }, "No fix of this ride had it in focus."),
-    rows.length ? h("p", { className: "hint" }, "The fixes that decided each phase are circled on the map.") : null);
+      : h("p", { className: "hint" }, "No fix so far had it in focus."),
+    rows.length ? h("p", { className: "hint" }, "The fixes that decided each phase are circled on the map.") : null,
+  ].filter(Boolean));
 }
