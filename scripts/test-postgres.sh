@@ -23,8 +23,13 @@ start)
     [ "$(id -u)" = 0 ] && chown postgres "$dir"
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     as_owner "$bin/initdb" -D "$dir/data" -A trust -U traintracker > "$dir/initdb.log" 2>&1
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start > /dev/null
+    # Nothing of the server may hold this script's output open: whoever reads it waits for its end.
+    if ! as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start \
+        < /dev/null > /dev/null 2>&1; then
+        echo "error: the test cluster did not start; see $dir/server.log" >&2
+        exit 1
+    fi
     echo "postgres://traintracker@127.0.0.1:$port/postgres?sslmode=disable" | tee "$dir/address"
     ;;
 stop)

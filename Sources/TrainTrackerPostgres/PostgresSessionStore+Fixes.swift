@@ -10,24 +10,7 @@ extension PostgresSessionStore {
     public func appending(_ batches: [SessionDatabase.FixBatch], at time: Timestamp) async throws(StorageError) -> [BatchOutcome] {
         try await transaction { connection in
             var outcomes: [BatchOutcome] = []
-            for batch in batches {
-                // A session deleted after its upload was let in takes nothing; one being deleted
-                // now is held until the delete commits (it locks the row first).
-                guard try await Self.sessionHeld(batch.sessionID, on: connection, logger: logger) else {
-                    outcomes.append(BatchOutcome(inserted: 0, duplicates: 0, sessionMissing: true))
-                    continue
-                }
-                var outcome = try await insert(batch, on: connection)
-                for try await count in try await connection.query(
-                    """
-                    UPDATE session_owners SET last_activity = \(time.ekiText), fix_count = fix_count + \(Int64(outcome.inserted))
-                    WHERE session_id = \(batch.sessionID) RETURNING fix_count
-                    """, logger: logger
-                ).decode(Int64.self) {
-                    outcome.storedFixes = Int(clamping: count)
-                }
-                outcomes.append(outcome)
-            }
+            for batch in batches { outcomes.append(try await write(batch, at: time, on: connection)) }
             return outcomes
         }
     }
@@ -38,11 +21,15 @@ extension PostgresSessionStore {
         try await count("SELECT COUNT(*) FROM (SELECT 1 FROM sessions WHERE id = \(id) FOR SHARE) AS held", on: connection, logger: logger) > 0
     }
 
-    /// Inserts a batch's fixes in one statement; a stored id (or one twice in the batch, after
-    /// its first) is left alone. The positions written are those of the ids returned.
-    private func insert(_ batch: SessionDatabase.FixBatch, on connection: PostgresConnection) async throws -> BatchOutcome {
+    /// Writes a batch in one statement (one round trip): the session's row held (shared)
+    /// until the transaction ends, so a delete cannot pass under it, and one being deleted is
+    /// waited for; its fixes inserted, a stored id (or one twice in the batch, after its first)
+    /// left alone; its owner's last activity and fix count updated. A session that is not
+    /// there takes nothing (`sessionMissing`).
+    private func write(_ batch: SessionDatabase.FixBatch, at time: Timestamp, on connection: PostgresConnection) async throws
+        -> BatchOutcome
+    {
         let fixes = batch.fixes
-        guard !fixes.isEmpty else { return BatchOutcome(inserted: 0, duplicates: 0) }
         let locations = fixes.map(\.location)
         let ids = fixes.map(\.id)
         let latitudes = locations.map(\.coordinate.latitude)
@@ -53,29 +40,46 @@ extension PostgresSessionStore {
         // Missing speed and course as -1, as the recorder (and the SQLite store) writes them.
         let courses = locations.map { $0.course ?? -1 }
         let speeds = locations.map { $0.speed ?? -1 }
-        var written = Set<String>()
-        for try await id in try await connection.query(
+        var (held, written, stored) = (false, Set<String>(), Int?.none)
+        for try await (kind, id, count) in try await connection.query(
             """
-            INSERT INTO locations (session_id, id, latitude, longitude, altitude, timestamp, horizontal_accuracy, course, speed)
-            SELECT \(batch.sessionID), u.id, u.latitude, u.longitude, NULLIF(u.altitude, 'NaN'), u.time,
-              NULLIF(u.accuracy, 'NaN'), u.course, u.speed
-            FROM UNNEST(\(ids)::text[], \(latitudes)::float8[], \(longitudes)::float8[], \(altitudes)::float8[],
-              \(times)::text[], \(accuracies)::float8[], \(courses)::float8[], \(speeds)::float8[])
-              WITH ORDINALITY AS u(id, latitude, longitude, altitude, time, accuracy, course, speed, position)
-            ORDER BY u.position
-            ON CONFLICT (session_id, id) DO NOTHING
-            RETURNING id
+            WITH held AS (SELECT id FROM sessions WHERE id = \(batch.sessionID) FOR SHARE),
+            written AS (
+              INSERT INTO locations (session_id, id, latitude, longitude, altitude, timestamp, horizontal_accuracy, course, speed)
+              SELECT \(batch.sessionID), u.id, u.latitude, u.longitude, NULLIF(u.altitude, 'NaN'), u.time,
+                NULLIF(u.accuracy, 'NaN'), u.course, u.speed
+              FROM UNNEST(\(ids)::text[], \(latitudes)::float8[], \(longitudes)::float8[], \(altitudes)::float8[],
+                \(times)::text[], \(accuracies)::float8[], \(courses)::float8[], \(speeds)::float8[])
+                WITH ORDINALITY AS u(id, latitude, longitude, altitude, time, accuracy, course, speed, position)
+              WHERE EXISTS (SELECT 1 FROM held)
+              ORDER BY u.position
+              ON CONFLICT (session_id, id) DO NOTHING
+              RETURNING id),
+            counted AS (
+              UPDATE session_owners SET last_activity = \(time.ekiText), fix_count = fix_count + (SELECT COUNT(*) FROM written)
+              WHERE session_id = \(batch.sessionID) AND EXISTS (SELECT 1 FROM held)
+              RETURNING fix_count)
+            SELECT 'held', NULL::text, NULL::bigint FROM held
+            UNION ALL SELECT 'fix', id, NULL::bigint FROM written
+            UNION ALL SELECT 'count', NULL::text, fix_count FROM counted
             """, logger: logger
-        ).decode(String.self) {
-            written.insert(id)
+        ).decode((String, String?, Int64?).self) {
+            switch kind {
+            case "held": held = true
+            case "fix": if let id { written.insert(id) }
+            default: stored = count.map { Int(clamping: $0) }
+            }
         }
+        guard held else { return BatchOutcome(inserted: 0, duplicates: 0, sessionMissing: true) }
         // The first position of each id written.
         var positions: [Int] = []
         var seen = Set<String>()
         for (index, id) in ids.enumerated() where written.contains(id) && seen.insert(id).inserted {
             positions.append(index)
         }
-        return BatchOutcome(inserted: positions.count, duplicates: fixes.count - positions.count, insertedPositions: positions)
+        return BatchOutcome(
+            inserted: positions.count, duplicates: fixes.count - positions.count, insertedPositions: positions,
+            storedFixes: stored)
     }
 
     public func appending(motionActivities: [MotionActivity]) async throws(StorageError) -> BatchOutcome {

@@ -1,35 +1,18 @@
 import Foundation
 
-/// The PostgreSQL the store tests run against: `TRAINTRACKER_TEST_POSTGRES` (a
-/// `postgres://` address of a cluster the tests may create databases in), or else a
-/// throw-away cluster `scripts/test-postgres.sh start` starts. Where none can be had the
-/// PostgreSQL cases do not run, and a test says so; with `TRAINTRACKER_REQUIRE_POSTGRES=1`
-/// (as `.ci/run` sets) that test fails instead.
+/// The PostgreSQL the store tests run against: `TRAINTRACKER_TEST_POSTGRES`, the
+/// `postgres://` address of a cluster the tests may create databases in (`scripts/test-postgres.sh
+/// start` makes a throw-away one and prints it). Without it the PostgreSQL cases do not run,
+/// and a test says so; with `TRAINTRACKER_REQUIRE_POSTGRES=1` (as `.ci/run` sets) that test
+/// fails instead.
 public enum TestPostgres {
     /// The cluster's address, or why there is none.
     public static let address: Result<String, Unavailable> = {
         if let given = ProcessInfo.processInfo.environment["TRAINTRACKER_TEST_POSTGRES"], !given.isEmpty { return .success(given) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/test-postgres.sh").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script, "start"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do {
-            try process.run()
-        } catch {
-            return .failure(Unavailable(reason: "could not run \(script): \(error)"))
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let line = text.split(separator: "\n").last else {
-            return .failure(Unavailable(reason: "scripts/test-postgres.sh could not start one: \(problem)"))
-        }
-        return .success(String(line))
+        return .failure(
+            Unavailable(
+                reason: "TRAINTRACKER_TEST_POSTGRES is not set: export TRAINTRACKER_TEST_POSTGRES=$(scripts/test-postgres.sh start), "
+                    + "as .ci/run does"))
     }()
 
     /// Whether the PostgreSQL cases run.
