@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A throw-away PostgreSQL cluster for the tests: `start` creates one (when none runs) on a free
 # loopback port, owned by an unprivileged user (postgres when run as root), with trust
-# authentication and fsync off, and prints its address; `stop` stops it and removes it.
+# authentication and fsync off (TRAINTRACKER_TEST_POSTGRES_FSYNC=on keeps it, for honest load
+# figures), and prints its address; `stop` stops it and removes it.
 # Usage: scripts/test-postgres.sh start|stop
 set -euo pipefail
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -25,7 +26,7 @@ start)
     as_owner "$bin/initdb" -D "$dir/data" -A trust -U traintracker > "$dir/initdb.log" 2>&1
     # Nothing of the server may hold this script's output open: whoever reads it waits for its end.
     if ! as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=${TRAINTRACKER_TEST_POSTGRES_FSYNC:-off} -c max_connections=200" start \
         < /dev/null > /dev/null 2>&1; then
         echo "error: the test cluster did not start; see $dir/server.log" >&2
         exit 1

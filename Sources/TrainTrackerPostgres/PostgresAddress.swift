@@ -3,11 +3,18 @@ import PostgresNIO
 import TrainTrackerStorage
 
 /// A `postgres://` address, read and checked: `postgres://user[:password]@host[:port]/database`,
-/// with `?host=/socket/directory` for a Unix socket and `?sslmode=disable|prefer|require`.
+/// with `?host=/socket/directory` for a Unix socket, `?sslmode=disable|prefer|require` and
+/// `?application_name=` (what `pg_stat_activity` shows for the instance's connections;
+/// `traintracker` unless given).
 struct PostgresAddress: CustomStringConvertible {
-    let configuration: PostgresClient.Configuration
+    private(set) var configuration: PostgresClient.Configuration
     /// The address without its password, for messages and logs.
     let description: String
+
+    /// What `pg_stat_activity` shows for the connections unless the address says otherwise.
+    static let defaultApplicationName = "traintracker"
+    /// PostgreSQL keeps at most this many bytes of an application name.
+    static let longestApplicationName = 63
 
     init(_ url: String) throws(StorageError) {
         func bad(_ problem: String) -> StorageError {
@@ -40,6 +47,11 @@ struct PostgresAddress: CustomStringConvertible {
             }
             configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
+        let application = query["application_name"] ?? Self.defaultApplicationName
+        guard (1...Self.longestApplicationName).contains(application.utf8.count),
+            application.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+        else { throw bad("application_name must be 1 to 63 printable ASCII characters") }
+        configuration.options.additionalStartupParameters = [("application_name", application)]
         description = Self.withoutPassword(url)
     }
 

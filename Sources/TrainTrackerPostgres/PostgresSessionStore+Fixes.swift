@@ -8,12 +8,22 @@ extension PostgresSessionStore {
     static let missing = Double.nan
 
     public func appending(_ batches: [SessionDatabase.FixBatch], at time: Timestamp) async throws(StorageError) -> [BatchOutcome] {
-        try await transaction { connection in
-            var outcomes: [BatchOutcome] = []
-            for batch in batches { outcomes.append(try await write(batch, at: time, on: connection)) }
-            return outcomes
+        // Rows are locked in session order, so two transactions (of two instances, or two
+        // writers of one) never wait on each other in a circle.
+        let order = batches.indices.sorted { batches[$0].sessionID < batches[$1].sessionID }
+        return try await transaction { connection in
+            var outcomes = [BatchOutcome?](repeating: nil, count: batches.count)
+            for index in order { outcomes[index] = try await write(batches[index], at: time, on: connection) }
+            return outcomes.compactMap { $0 }
         }
     }
+
+    /// How many transactions the server may have open at once: each waits a round trip for
+    /// its commit, and the database runs them side by side.
+    public var concurrentWriters: Int { Self.writers }
+
+    /// Transactions open at once per instance: a quarter of the pool's connections.
+    static let writers = 4
 
     /// Whether session `id` is there, its row held (shared) until the transaction ends, so it
     /// cannot be deleted under the transaction's writes.
@@ -84,25 +94,30 @@ extension PostgresSessionStore {
 
     public func appending(motionActivities: [MotionActivity]) async throws(StorageError) -> BatchOutcome {
         try await transaction { connection in
-            var inserted = 0
-            for id in Set(motionActivities.compactMap(\.sessionID)) {
+            for id in Set(motionActivities.compactMap(\.sessionID)).sorted() {
                 guard try await Self.sessionHeld(id, on: connection, logger: logger) else {
                     return BatchOutcome(inserted: 0, duplicates: 0, sessionMissing: true)
                 }
             }
-            for activity in motionActivities {
-                inserted += try await Self.count(
-                    """
-                    WITH written AS (
-                      INSERT INTO motion_activities (session_id, id, start_date, confidence, stationary, walking, running,
-                        automotive, cycling, unknown)
-                      VALUES (\(activity.sessionID ?? ""), \(activity.id), \(activity.startDate.ekiText),
-                        \(activity.confidence.rawValue), \(activity.stationary), \(activity.walking), \(activity.running),
-                        \(activity.automotive), \(activity.cycling), \(activity.unknown))
-                      ON CONFLICT (session_id, id) DO NOTHING RETURNING 1)
-                    SELECT COUNT(*) FROM written
-                    """, on: connection, logger: logger)
-            }
+            // One statement for the whole batch, in its order.
+            let inserted = try await Self.count(
+                """
+                WITH written AS (
+                  INSERT INTO motion_activities (session_id, id, start_date, confidence, stationary, walking, running,
+                    automotive, cycling, unknown)
+                  SELECT u.session_id, u.id, u.start_date, u.confidence, u.stationary, u.walking, u.running, u.automotive,
+                    u.cycling, u.unknown
+                  FROM UNNEST(\(motionActivities.map { $0.sessionID ?? "" })::text[], \(motionActivities.map(\.id))::text[],
+                    \(motionActivities.map(\.startDate.ekiText))::text[], \(motionActivities.map(\.confidence.rawValue))::text[],
+                    \(motionActivities.map(\.stationary))::bool[], \(motionActivities.map(\.walking))::bool[],
+                    \(motionActivities.map(\.running))::bool[], \(motionActivities.map(\.automotive))::bool[],
+                    \(motionActivities.map(\.cycling))::bool[], \(motionActivities.map(\.unknown))::bool[])
+                    WITH ORDINALITY AS u(session_id, id, start_date, confidence, stationary, walking, running, automotive,
+                      cycling, unknown, position)
+                  ORDER BY u.position
+                  ON CONFLICT (session_id, id) DO NOTHING RETURNING 1)
+                SELECT COUNT(*) FROM written
+                """, on: connection, logger: logger)
             return BatchOutcome(inserted: inserted, duplicates: motionActivities.count - inserted)
         }
     }

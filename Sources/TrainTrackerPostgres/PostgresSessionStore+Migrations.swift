@@ -91,4 +91,13 @@ extension PostgresSessionStore {
             throw .database(path: address.description, message: (error as? PSQLError)?.serverInfo?[.message] ?? "\(error)")
         }
     }
+
+    /// How many connections to the database are open under application name `name`, other
+    /// than the one asking: what `pg_stat_activity` shows an operator.
+    package func connections(named name: String) async throws(StorageError) -> Int {
+        let rows = try await rows(
+            "SELECT count(*)::bigint FROM pg_stat_activity WHERE application_name = \(name) AND pid <> pg_backend_pid()",
+            as: Int64.self)
+        return Int(rows.first ?? 0)
+    }
 }

@@ -30,8 +30,8 @@ public final class PostgresSessionStore: SessionStore {
     deinit { running.cancel() }
 
     /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`,
-    /// with `?host=/socket/directory` for a Unix socket and `?sslmode=disable|prefer|require`)
-    /// and applies the migrations it lacks.
+    /// with `?host=/socket/directory` for a Unix socket, `?sslmode=disable|prefer|require` and
+    /// `?application_name=`) and applies the migrations it lacks.
     ///
     /// - Throws: `StorageError` naming the address (never its password) when it is malformed,
     ///   the database cannot be reached or a migration fails.
@@ -69,8 +69,15 @@ public final class PostgresSessionStore: SessionStore {
         path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
     }
 
-    /// Closes the connection pool.
+    /// Closes the connection pool without waiting for it.
     public func close() { running.cancel() }
+
+    /// Closes the connection pool and returns once its connections are closed (each told
+    /// the server it leaves).
+    public func shutdown() async {
+        running.cancel()
+        await running.value
+    }
 
     // MARK: Running statements
 

@@ -33,19 +33,30 @@ public func buildApplication(
 }
 
 /// Runs the server until SIGTERM or SIGINT, then stops within moments: live streams get a
-/// last `end` event and close, no new connection is taken, uploads in flight finish.
+/// last `end` event and close, no new connection is taken, uploads in flight finish, and the
+/// store's connections close.
 public func runServer(
     _ settings: ServerSettings, host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void
 ) async throws {
+    try await serverGroup(settings, host: host, port: port, stopsOnSignals: true, onServerRunning: onServerRunning)
+        .run()
+}
+
+/// The server as a service group, stopped by `triggerGracefulShutdown()` and, with
+/// `stopsOnSignals`, by SIGTERM or SIGINT.
+/// Services stop in the reverse of their order: the live streams end first, so the server
+/// has nothing left waiting when it stops; then the server finishes the uploads in flight;
+/// then the store closes.
+public func serverGroup(
+    _ settings: ServerSettings, host: String, port: Int, stopsOnSignals: Bool = false,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> ServiceGroup {
     let state = ServerState(settings: settings)
     let app = buildApplication(state: state, host: host, port: port, onServerRunning: onServerRunning)
-    // Shut down in reverse order: the streams end first, so the server has nothing left
-    // waiting when it stops.
-    let group = ServiceGroup(
+    return ServiceGroup(
         configuration: .init(
-            services: [app, LiveStreamsOnShutdown(live: state.live)], gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: state.logger))
-    try await group.run()
+            services: [StoreOnShutdown(store: settings.store), app, LiveStreamsOnShutdown(live: state.live)],
+            gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: state.logger))
 }
 
 func buildApplication(
@@ -78,6 +89,16 @@ struct LiveStreamsOnShutdown: Service {
     func run() async throws {
         try? await gracefulShutdown()
         await live.stopAll()
+    }
+}
+
+/// Closes the store when the server has stopped.
+struct StoreOnShutdown: Service {
+    let store: any SessionStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await store.shutdown()
     }
 }
 

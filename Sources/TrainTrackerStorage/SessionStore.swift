@@ -61,6 +61,22 @@ public protocol SessionStore: Sendable {
     /// Revokes the tokens whose id starts with `idPrefix` (at least 6 hex digits) or, with
     /// `device`, every token of that device; returns the tokens revoked now.
     func revokeTokens(idPrefix: String?, device: String?, at time: Timestamp) async throws(StorageError) -> [StoredToken]
+
+    /// Lets go of the store's connections once nothing more will be asked of it (the server
+    /// calls it last when it stops); returns when they are closed.
+    func shutdown() async
+
+    /// How many transactions writing fixes may be open at once (batches of one session are
+    /// never in two of them).
+    var concurrentWriters: Int { get }
+}
+
+extension SessionStore {
+    /// Nothing to let go of: each write is committed when it returns.
+    public func shutdown() async {}
+
+    /// One: the store has one writer.
+    public var concurrentWriters: Int { 1 }
 }
 
 extension SessionDatabase: SessionStore {

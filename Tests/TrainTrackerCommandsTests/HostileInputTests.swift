@@ -122,6 +122,7 @@ import TrainTrackerTestSupport
                 "--upload-every", "9223372036854775807",
             ], "--upload-every"
         ),
+        (["load", "--railways", "x", "--server", "file:///etc/passwd", "--device-token", "d", "--admin-token", "a"], "--server"),
     ])
     func aNumberBeyondReasonIsAUsageError(arguments: [String], option: String) throws {
         let outcome = try ToolRunner.run(arguments)

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import TrainTrackerCore
 import TrainTrackerLab
+import TrainTrackerStorage
 
 /// `traintracker load`: simulated phones streaming to a running server.
 struct LoadCommand: AsyncParsableCommand {
@@ -17,13 +18,28 @@ struct LoadCommand: AsyncParsableCommand {
             over that interval. Prints JSON: fixes acknowledged per second, upload latency p50/p99, \
             errors, whether the server kept up (every fix acknowledged, p99 under a second), and the \
             server's resident memory per active session (from GET /v1/stats).
+
+            With several --server, uploads are spread over them as a load balancer would (--split): \
+            a server that refuses or drops a connection is out for the rest of the run and the \
+            upload goes to the next one. --verify then reads every session back and checks that no \
+            acknowledged fix was lost and that every answer a phone got is the replay's. \
+            --timeline writes an SVG of the fixes acknowledged each second, by server.
             """
     )
 
     @OptionGroup var railways: RailwaysOption
 
-    @Option(help: ArgumentHelp("The server, e.g. http://127.0.0.1:8080.", valueName: "url"))
-    var server: String
+    @Option(help: ArgumentHelp("A server, e.g. http://127.0.0.1:8080; repeat it for several instances.", valueName: "url"))
+    var server: [String]
+
+    @Option(help: "How uploads are spread over several servers: affinity (by session) or round-robin.")
+    var split = LoadSplit.affinity
+
+    @Flag(help: "Read every session back at the end: no acknowledged fix lost, every answer the replay's.")
+    var verify = false
+
+    @Option(help: ArgumentHelp("Write an SVG of the fixes acknowledged each second, by server.", valueName: "file.svg"))
+    var timeline: String?
 
     @Option(help: ArgumentHelp("A device token (the phones upload with it).", valueName: "token"))
     var deviceToken: String
@@ -46,11 +62,14 @@ struct LoadCommand: AsyncParsableCommand {
     func validate() throws {
         // Bounded, so the schedule's arithmetic (phone × 1000 × upload-every) cannot overflow.
         guard (1...100_000).contains(phones), (1...86_400).contains(seconds), (1...3_600).contains(uploadEvery),
-            (1...100_000).contains(connections)
+            (1...100_000).contains(connections), (1...64).contains(server.count)
         else {
             throw ValidationError(
-                "--phones (1 to 100000), --seconds (1 to 86400), --upload-every (1 to 3600) and --connections (1 to 100000) are out of range"
+                "--phones (1 to 100000), --seconds (1 to 86400), --upload-every (1 to 3600), --connections (1 to 100000) or the number of --server (1 to 64) is out of range"
             )
+        }
+        for url in server where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw ValidationError("--server \(url) is not an http:// or https:// address")
         }
     }
 
@@ -59,66 +78,110 @@ struct LoadCommand: AsyncParsableCommand {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let recorder = LoadRecorder()
-        let base = server.hasSuffix("/") ? String(server.dropLast()) : server
-        let before = try await Self.stats(client: client, server: base, token: adminToken)
+        let targets = LoadTargets(servers: server, split: split, client: client)
+        let before = try await Self.stats(targets: targets, token: adminToken)
         let run = "\(Int(Date().timeIntervalSince1970))"
-        // Sessions first, so the measured part is the stream.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for phone in 0..<phones {
-                group.addTask {
-                    let body = "{\"id\":\"load-\(run)-\(phone)\",\"startDate\":\"\(rides[0][0].timestamp.iso8601)\"}"
-                    _ = try await Self.post(client: client, url: "\(base)/v1/sessions", token: deviceToken, body: body)
-                }
-                if phone % 256 == 255 { try await group.waitForAll() }
-            }
-            try await group.waitForAll()
-        }
+        try await createSessions(run: run, rides: rides, targets: targets)
         let clock = ContinuousClock()
         let start = clock.now.advanced(by: .milliseconds(200))
+        // Said whether or not a terminal shows progress: a script that kills a server mid-run
+        // times it from here.
+        StandardError.line("load: streaming \(phones) phones for \(seconds) s")
+        let recorder = LoadRecorder(start: start, servers: server.count, keepsAnswers: verify)
         let progress = LoadProgress(total: seconds)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Void.self) { group in
             group.addTask { await progress.run(start: start, clock: clock, recorder: recorder) }
             for phone in 0..<phones {
                 group.addTask {
-                    let ride = rides[phone % rides.count]
-                    // Phones are not in step: their uploads spread evenly over the upload interval.
-                    let phase = Duration.milliseconds(Int64(phone * 1_000 * uploadEvery / phones))
-                    let session = "load-\(run)-\(phone)"
-                    var tick = uploadEvery
-                    while tick <= seconds {
-                        try await Task.sleep(until: start.advanced(by: .seconds(tick)) + phase, clock: clock)
-                        let fixes = (tick - uploadEvery..<tick).map { second -> String in
-                            let fix = ride[(phone * 7 + second) % ride.count]
-                            let time = ride[0].timestamp.adding(Double(second))
-                            return
-                                "{\"id\":\"\(session)-\(second)\",\"latitude\":\(fix.coordinate.latitude),"
-                                + "\"longitude\":\(fix.coordinate.longitude),\"timestamp\":\"\(time.iso8601)\","
-                                + "\"horizontalAccuracy\":\(fix.horizontalAccuracy ?? 10),\"speed\":\(fix.speed ?? -1),"
-                                + "\"course\":\(fix.course ?? -1)}"
-                        }
-                        let sent = clock.now
-                        let ok =
-                            (try? await Self.post(
-                                client: client, url: "\(base)/v1/sessions/\(session)/locations", token: deviceToken,
-                                body: "{\"locations\":[\(fixes.joined(separator: ","))]}")) == .ok
-                        await recorder.record(latency: clock.now - sent, fixes: ok ? fixes.count : 0, ok: ok)
-                        tick += uploadEvery
-                    }
+                    await stream(phone: phone, run: run, ride: rides[phone % rides.count], start: start, targets: targets, recorder: recorder)
                 }
             }
-            try await group.waitForAll()
         }
         let elapsed = clock.now - start
-        let after = try await Self.stats(client: client, server: base, token: adminToken)
-        try await client.shutdown()
+        let after = try await Self.stats(targets: targets, token: adminToken)
         let summary = await recorder.summary()
+        var verification: LoadVerification?
+        if verify {
+            verification = await LoadVerification.check(
+                await recorder.acknowledgedUploads, phoneOf: { Int($0.split(separator: "-").last ?? "") ?? 0 }, targets: targets,
+                adminToken: adminToken)
+        }
+        try await client.shutdown()
+        if let timeline {
+            let picture = LoadTimeline.svg(summary: summary, servers: targets.servers)
+            try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(picture.utf8), to: timeline) }
+        }
+        let up = await targets.up
+        let down = targets.servers.indices.filter { !up.contains($0) }
+        OutputSink.standardOutput().line(
+            report(summary, elapsed: elapsed, before: before, after: after, down: down, verification: verification))
+    }
+
+    /// Creates every phone's session on its server, so the measured part is the stream.
+    private func createSessions(run: String, rides: [[Location]], targets: LoadTargets) async throws {
+        for first in stride(from: 0, to: phones, by: 256) {
+            let created = await withTaskGroup(of: LoadTargets.Delivery.self) { group in
+                for phone in first..<min(phones, first + 256) {
+                    group.addTask {
+                        let body = "{\"id\":\"load-\(run)-\(phone)\",\"startDate\":\"\(rides[0][0].timestamp.iso8601)\"}"
+                        return await targets.deliver(.POST, "/v1/sessions", body: body, token: deviceToken, phone: phone)
+                    }
+                }
+                return await group.reduce(into: [LoadTargets.Delivery]()) { $0.append($1) }
+            }
+            if let refused = created.first(where: { $0.status != .created }) {
+                throw CommandFailure(
+                    "a session could not be created: \(refused.status.map { "\($0.code)" } ?? "no server answered") \(refused.body.prefix(200))")
+            }
+        }
+    }
+
+    /// Phone `phone` records a fix a second along `ride` and uploads every `uploadEvery`
+    /// seconds, in its own phase of the interval, so phones are not in step.
+    private func stream(
+        phone: Int, run: String, ride: [Location], start: ContinuousClock.Instant, targets: LoadTargets, recorder: LoadRecorder
+    ) async {
+        let clock = ContinuousClock()
+        let phase = Duration.milliseconds(Int64(phone * 1_000 * uploadEvery / phones))
+        let session = "load-\(run)-\(phone)"
+        var tick = uploadEvery
+        while tick <= seconds {
+            try? await Task.sleep(until: start.advanced(by: .seconds(tick)) + phase, clock: clock)
+            let seconds = tick - uploadEvery..<tick
+            let fixes = seconds.map { second -> String in
+                let fix = ride[(phone * 7 + second) % ride.count]
+                let time = ride[0].timestamp.adding(Double(second))
+                return
+                    "{\"id\":\"\(session)-\(second)\",\"latitude\":\(fix.coordinate.latitude),"
+                    + "\"longitude\":\(fix.coordinate.longitude),\"timestamp\":\"\(time.iso8601)\","
+                    + "\"horizontalAccuracy\":\(fix.horizontalAccuracy ?? 10),\"speed\":\(fix.speed ?? -1),"
+                    + "\"course\":\(fix.course ?? -1)}"
+            }
+            let sent = clock.now
+            let delivery = await targets.deliver(
+                .POST, "/v1/sessions/\(session)/locations", body: "{\"locations\":[\(fixes.joined(separator: ","))]}",
+                token: deviceToken, phone: phone)
+            await recorder.record(
+                session: session, fixIDs: seconds.map { "\(session)-\($0)" }, delivery: delivery, latency: clock.now - sent)
+            tick += uploadEvery
+        }
+    }
+
+    private func report(
+        _ summary: LoadSummary, elapsed: Duration, before: ServerStats, after: ServerStats, down: [Int],
+        verification: LoadVerification?
+    ) -> String {
         var json = JSONObjectWriter()
         json.integer("phones", phones)
         json.integer("seconds", seconds)
         json.integer("uploadEverySeconds", uploadEvery)
+        json.integer("servers", server.count)
+        json.string("split", split.rawValue)
         json.integer("uploads", summary.uploads)
         json.integer("failedUploads", summary.failures)
+        json.integer("uploadsSentAgain", summary.sentAgain)
+        json.integer("uploadsAnsweredByAnotherServer", summary.moves)
+        json.raw("serversDown", JSONObjectWriter.array(down.map { "\($0)" }))
         json.integer("fixesAcknowledged", summary.fixes)
         json.number("fixesPerSecond", Double(summary.fixes) / elapsed.seconds)
         json.number("expectedFixesPerSecond", Double(phones))
@@ -130,13 +193,16 @@ struct LoadCommand: AsyncParsableCommand {
         json.number("latencyP50Milliseconds", summary.percentile(0.5))
         json.number("latencyP99Milliseconds", summary.percentile(0.99))
         json.number("latencyMaxMilliseconds", summary.percentile(1))
+        json.raw("acknowledgedPerSecond", JSONObjectWriter.array(summary.perSecond.map { "\($0.reduce(0, +))" }))
         json.integer("serverActiveSessions", after.active)
         json.number("serverResidentMegabytes", Double(after.resident) / 1_048_576)
+        // Per session only when the same servers answered before and after.
         json.number(
             "serverKilobytesPerActiveSession",
-            after.active > before.active
+            after.active > before.active && after.servers == before.servers
                 ? Double(after.resident - before.resident) / 1_024 / Double(after.active - before.active) : nil)
-        OutputSink.standardOutput().line(json.finish())
+        if let verification { json.raw("verification", verification.json) }
+        return json.finish()
     }
 
     /// Rides on a few busy Tokyo lines (or the first railways of another network), one fix a second.
@@ -158,70 +224,28 @@ struct LoadCommand: AsyncParsableCommand {
         return rides
     }
 
-    static func post(client: HTTPClient, url: String, token: String, body: String) async throws -> HTTPResponseStatus {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: body))
-        let response = try await client.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        return response.status
+    /// The servers' sessions and memory, summed over those that answer.
+    struct ServerStats {
+        var active = 0
+        var resident = 0
+        var servers = 0
     }
 
-    static func stats(client: HTTPClient, server: String, token: String) async throws -> (active: Int, resident: Int) {
-        var request = HTTPClientRequest(url: "\(server)/v1/stats")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 16)
-        guard response.status == .ok,
-            let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
-        else { throw CommandFailure("\(server)/v1/stats: \(response.status) (is the admin token right?)") }
-        return (object["activeSessions"] as? Int ?? 0, object["residentBytes"] as? Int ?? 0)
-    }
-}
-
-/// Upload outcomes, gathered from every phone.
-actor LoadRecorder {
-    private var latencies: [Double] = []
-    private var failures = 0
-    private var fixes = 0
-
-    func record(latency: Duration, fixes: Int, ok: Bool) {
-        latencies.append(latency.seconds * 1_000)
-        self.fixes += fixes
-        if !ok { failures += 1 }
-    }
-
-    var acknowledged: Int { fixes }
-
-    func summary() -> LoadSummary {
-        LoadSummary(latencies: latencies.sorted(), failures: failures, fixes: fixes)
-    }
-}
-
-struct LoadSummary: Sendable {
-    var latencies: [Double]
-    var failures: Int
-    var fixes: Int
-    var uploads: Int { latencies.count }
-
-    func percentile(_ share: Double) -> Double? {
-        guard !latencies.isEmpty else { return nil }
-        return latencies[min(latencies.count - 1, Int((Double(latencies.count) * share).rounded(.down)))]
-    }
-}
-
-/// A progress bar on stderr (when it is a terminal) while the phones stream.
-struct LoadProgress: Sendable {
-    let total: Int
-
-    func run(start: ContinuousClock.Instant, clock: ContinuousClock, recorder: LoadRecorder) async {
-        var bar = ProgressBar(label: "load", total: total)
-        for second in 1...total {
-            try? await Task.sleep(until: start.advanced(by: .seconds(second)), clock: clock)
-            bar.update(second, detail: "\(await recorder.acknowledged) fixes acknowledged")
+    static func stats(targets: LoadTargets, token: String) async throws -> ServerStats {
+        var total = ServerStats()
+        for index in await targets.up {
+            let url = targets.servers[index] + "/v1/stats"
+            guard let (status, body) = try? await LoadTargets.send(.GET, url, body: nil, token: token, client: targets.client) else {
+                continue
+            }
+            guard status == .ok, let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
+                throw CommandFailure("\(url): \(status) (is the admin token right?)")
+            }
+            total.active += object["activeSessions"] as? Int ?? 0
+            total.resident += object["residentBytes"] as? Int ?? 0
+            total.servers += 1
         }
-        bar.finish()
+        guard total.servers > 0 else { throw CommandFailure("no server answers: \(targets.servers.joined(separator: ", "))") }
+        return total
     }
 }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The server under load, as README's "Several instances" reports it: a PostgreSQL of its own
+# (fsync on, as in production), one or two `traintracker serve` instances on loopback, and
+# `traintracker load --verify` against them; with --kill-after, the first instance is
+# SIGKILLed that many seconds into the stream and the other carries on.
+# Writes .build/load/NAME.json (the load's report) and NAME.svg (its timeline).
+# Usage: scripts/load.sh NAME [--store postgres|sqlite] [--instances 1|2] [--phones N]
+#        [--seconds S] [--upload-every S] [--split affinity|round-robin] [--kill-after S]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+name=${1:?usage: scripts/load.sh NAME [options]}
+shift
+store=postgres instances=2 phones=2000 seconds=30 every=5 split=affinity kill_after=
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --store) store=$2 ;;
+    --instances) instances=$2 ;;
+    --phones) phones=$2 ;;
+    --seconds) seconds=$2 ;;
+    --upload-every) every=$2 ;;
+    --split) split=$2 ;;
+    --kill-after) kill_after=$2 ;;
+    *) echo "error: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift 2
+done
+tool=.build/release/traintracker
+[ -x "$tool" ] || { echo "error: build first: swift build -c release --product traintracker" >&2; exit 1; }
+railways=${RAILWAYS:-../shared/data/tokyo/mini-tokyo-3d}
+out=.build/load && mkdir -p "$out"
+work=$(mktemp -d) && chmod 755 "$work"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2> /dev/null || true; done
+    wait 2> /dev/null || true
+    [ "$store" = postgres ] && TRAINTRACKER_TEST_POSTGRES_DIR=$work/pg scripts/test-postgres.sh stop
+    rm -rf "$work"
+}
+trap cleanup EXIT
+if [ "$store" = postgres ]; then
+    db=$(TRAINTRACKER_TEST_POSTGRES_DIR=$work/pg TRAINTRACKER_TEST_POSTGRES_FSYNC=on scripts/test-postgres.sh start)
+else
+    db=$work/sessions.sqlite
+fi
+admin=$("$tool" token create --db "$db" --admin --name load)
+phone=$("$tool" token create --db "$db" --device load-phones)
+servers=()
+for index in $(seq 1 "$instances"); do
+    "$tool" serve --railways "$railways" --db "$db" --port 0 --log-level warning \
+        --open-sessions-per-device 100000 --sessions-per-device-per-day 1000000 --requests-per-token 10000 \
+        2> "$work/serve-$index.log" &
+    pids+=($!)
+    until grep -q "listening on" "$work/serve-$index.log"; do
+        kill -0 "${pids[-1]}" 2> /dev/null || { cat "$work/serve-$index.log" >&2; exit 1; }
+        sleep 0.5
+    done
+    servers+=(--server "$(grep -o 'http://[0-9.:]*' "$work/serve-$index.log" | head -1)")
+done
+"$tool" load --railways "$railways" "${servers[@]}" --split "$split" --device-token "$phone" --admin-token "$admin" \
+    --phones "$phones" --seconds "$seconds" --upload-every "$every" --verify --timeline "$out/$name.svg" \
+    > "$out/$name.json" 2> "$work/load.log" &
+load=$!
+if [ -n "$kill_after" ]; then
+    # The load reads the network and creates its sessions first, then says it streams.
+    until grep -q "load: streaming" "$work/load.log"; do
+        kill -0 "$load" 2> /dev/null || { cat "$work/load.log" >&2; exit 1; }
+        sleep 0.2
+    done
+    sleep "$kill_after"
+    kill -9 "${pids[0]}"
+    echo "killed instance 1 (pid ${pids[0]}) after ${kill_after} s" >&2
+fi
+wait "$load" || { cat "$work/load.log" >&2; exit 1; }
+cat "$out/$name.json"
