@@ -56,6 +56,17 @@ extension PostgresSessionStore {
         try await !rows("SELECT 1 FROM sessions WHERE id = \(id)", as: Int32.self).isEmpty
     }
 
+    public func progress(ofSessions ids: [String]) async throws(StorageError) -> [String: SessionProgress]? {
+        guard !ids.isEmpty else { return [:] }
+        let found = try await rows(
+            """
+            SELECT o.session_id, o.fix_count, s.end_date IS NOT NULL FROM session_owners o JOIN sessions s ON s.id = o.session_id
+            WHERE o.session_id = ANY(\(ids)::text[])
+            """, as: (String, Int64, Bool).self)
+        return Dictionary(
+            found.map { ($0.0, SessionProgress(storedFixes: Int(clamping: $0.1), ended: $0.2)) }, uniquingKeysWith: { first, _ in first })
+    }
+
     public func hasEnded(_ id: String) async throws(StorageError) -> Bool {
         try await rows("SELECT end_date IS NOT NULL FROM sessions WHERE id = \(id)", as: Bool.self).first ?? false
     }

@@ -212,6 +212,40 @@ actor LiveSessions {
         }
     }
 
+    /// The sessions someone follows live on this instance.
+    var followedSessions: [String] { sessions.filter { !$0.value.listeners.isEmpty }.map(\.key) }
+
+    /// Another instance took session `id`'s uploads, and the store is at `progress`: this
+    /// instance's listeners get an answer for every fix stored since they last heard, in
+    /// time order, as if the uploads had come here (the tracker starts again from the
+    /// store when fixes came late); a session that ended there ends here.
+    func follow(_ id: String, to progress: SessionProgress) async throws(StorageError) {
+        guard let known = sessions[id], !known.listeners.isEmpty else { return }
+        if progress.storedFixes > known.fixCount {
+            let fixes = try await store.fixes(sessionID: id).fixes
+            // Read again: an upload here may have fed the tracker while the store was read.
+            guard var live = sessions[id], fixes.count > live.fixCount else { return }
+            let unseen = fixes.filter { fix in live.lastTimestamp.map { fix.location.timestamp > $0 } ?? true }
+            if !live.stale, unseen.count == fixes.count - live.fixCount {
+                for fix in unseen {
+                    let answer = LiveAnswer(live.tracker.process(fix.location), session: id, fix: fix)
+                    live.lastTimestamp = fix.location.timestamp
+                    live.latest = answer
+                    for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
+                }
+                live.fixCount = fixes.count
+            } else {
+                let listeners = live.listeners
+                live = rebuilt(id, from: fixes)
+                live.listeners = listeners
+                rebuilds += 1
+                if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
+            }
+            keep(live, as: id)
+        }
+        if progress.ended { end(id) }
+    }
+
     private func stopListening(_ id: String, key: Int) {
         sessions[id]?.listeners[key] = nil
     }
@@ -242,8 +276,12 @@ actor LiveSessions {
     }
 
     private func rebuilt(_ id: String) async throws(StorageError) -> Live {
+        rebuilt(id, from: try await store.fixes(sessionID: id).fixes)
+    }
+
+    /// A tracker fed `fixes`, session `id`'s stored fixes in time order.
+    private func rebuilt(_ id: String, from fixes: [RecordedFix]) -> Live {
         var live = Live(tracker: DefaultTracker(model: model))
-        let fixes = try await store.fixes(sessionID: id).fixes
         live.fixCount = fixes.count
         for (index, fix) in fixes.enumerated() {
             let result = live.tracker.process(fix.location)

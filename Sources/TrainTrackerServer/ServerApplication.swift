@@ -45,8 +45,8 @@ public func runServer(
 /// The server as a service group, stopped by `triggerGracefulShutdown()` and, with
 /// `stopsOnSignals`, by SIGTERM or SIGINT.
 /// Services stop in the reverse of their order: the live streams end first, so the server
-/// has nothing left waiting when it stops; then the server finishes the uploads in flight;
-/// then the store closes.
+/// has nothing left waiting when it stops (and following other instances' uploads stops
+/// before them); then the server finishes the uploads in flight; then the store closes.
 public func serverGroup(
     _ settings: ServerSettings, host: String, port: Int, stopsOnSignals: Bool = false,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -55,7 +55,10 @@ public func serverGroup(
     let app = buildApplication(state: state, host: host, port: port, onServerRunning: onServerRunning)
     return ServiceGroup(
         configuration: .init(
-            services: [StoreOnShutdown(store: settings.store), app, LiveStreamsOnShutdown(live: state.live)],
+            services: [
+                StoreOnShutdown(store: settings.store), app, LiveStreamsOnShutdown(live: state.live),
+                OtherInstances(live: state.live, store: settings.store, metrics: state.metrics),
+            ],
             gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: state.logger))
 }
 

@@ -69,6 +69,26 @@ public protocol SessionStore: Sendable {
     /// How many transactions writing fixes may be open at once (batches of one session are
     /// never in two of them).
     var concurrentWriters: Int { get }
+
+    /// How many fixes each of sessions `ids` holds and whether it has ended, for a store
+    /// several instances share: an instance whose live streams follow a session another
+    /// instance takes the uploads of learns from it that there is more to stream. A session
+    /// not there (deleted) is left out. Nil for a store only this instance writes.
+    func progress(ofSessions ids: [String]) async throws(StorageError) -> [String: SessionProgress]?
+}
+
+/// How far a session has come in the store: its fixes, and whether it has ended.
+public struct SessionProgress: Hashable, Sendable {
+    /// Fixes stored.
+    public var storedFixes: Int
+    /// Whether the session has an end date.
+    public var ended: Bool
+
+    /// A session's progress.
+    public init(storedFixes: Int, ended: Bool) {
+        self.storedFixes = storedFixes
+        self.ended = ended
+    }
 }
 
 extension SessionStore {
@@ -77,6 +97,9 @@ extension SessionStore {
 
     /// One: the store has one writer.
     public var concurrentWriters: Int { 1 }
+
+    /// Nil: only this instance writes the store, so it knows everything it holds.
+    public func progress(ofSessions ids: [String]) async throws(StorageError) -> [String: SessionProgress]? { nil }
 }
 
 extension SessionDatabase: SessionStore {

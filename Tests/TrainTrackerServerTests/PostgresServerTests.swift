@@ -125,3 +125,43 @@ struct ExportSessionsTests {
         #expect(later.status == 0 && later.standardError.contains("exported 0 sessions"))
     }
 }
+
+/// Live streams across instances: an operator follows a session on one instance while the
+/// phone uploads to the other; the stream carries every answer, the replay's byte for byte,
+/// and ends when the session ends there.
+@Suite(.enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+struct LiveAcrossInstancesTests {
+    @Test func aStreamOnOneInstanceFollowsUploadsToTheOther() async throws {
+        let db = try await PostgresServerTests.freshDatabase()
+        let admin = try LiveServerTests.token(["--admin"], db: db)
+        let phoneToken = try LiveServerTests.token(["--device", "phone-1"], db: db)
+        let (uploads, watched) = (
+            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db), try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        )
+        defer {
+            uploads.stop()
+            watched.stop()
+        }
+        let phone = APIClient(server: uploads, token: phoneToken)
+        #expect(try await phone.request(.POST, "/v1/sessions", body: #"{"id":"FAR-1","startDate":"2025-09-20T08:00:00Z"}"#).status == .created)
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let listening = Task { try await APIClient(server: watched, token: admin).events("/v1/sessions/FAR-1/live", within: 90) { open.yield() } }
+        for await _ in opened { break }
+        for body in try LiveServerTests.rideBatches(prefix: "FAR-1") {
+            #expect(try await phone.request(.POST, "/v1/sessions/FAR-1/locations", body: body).status == .ok)
+        }
+        #expect(try await phone.request(.POST, "/v1/sessions/FAR-1/end").status == .ok)
+        // The stream ends by itself when the other instance sees the session ended (or the
+        // request's deadline fails the test).
+        let (status, streamed, text) = try await listening.value
+        #expect(status == .ok)
+        #expect(text.contains("event: end"))
+        let directory = try TemporaryDirectory()
+        let out = directory.path("rides.sqlite")
+        #expect(try ToolRunner.run(["export-sessions", "--db", db, "--out", out]).status == 0)
+        let replay = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", out, "--session", "FAR-1"])
+        let replayed = replay.standardOutput.split(separator: "\n").map(String.init)
+        #expect(replayed.count > 300)
+        #expect(streamed == replayed)
+    }
+}

@@ -131,25 +131,40 @@ struct APIClient: Sendable {
 
     /// The whole text of a server-sent event stream, until the server ends it; `opened` is
     /// called when the first bytes (the server's greeting) arrive.
-    func eventText(_ path: String, opened: @Sendable () -> Void = {}) async throws -> String {
+    func eventText(_ path: String, opened: @escaping @Sendable () -> Void = {}) async throws -> String {
         try await events(path, opened: opened).text
     }
 
     /// The `data:` lines of a server-sent event stream, until the server ends it, and its
     /// whole text; `opened` is called when the first bytes (the server's greeting) arrive.
-    func events(_ path: String, opened: @Sendable () -> Void = {}) async throws -> (
+    func events(_ path: String, within seconds: Int64 = 600, opened: @escaping @Sendable () -> Void = {}) async throws -> (
         status: HTTPResponseStatus, lines: [String], text: String
     ) {
-        var request = HTTPClientRequest(url: server.url(path))
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
-        var text = ""
-        for try await chunk in response.body {
-            if text.isEmpty { opened() }
-            text += String(buffer: chunk)
+        let (url, token) = (server.url(path), token)
+        // The stream must end within the deadline (the request's own deadline does not cover
+        // its body): whichever comes first, the end or the deadline, and the other is cancelled.
+        let (status, text) = try await withThrowingTaskGroup(of: (HTTPResponseStatus, String).self) { group in
+            group.addTask {
+                var request = HTTPClientRequest(url: url)
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(seconds))
+                var text = ""
+                for try await chunk in response.body {
+                    if text.isEmpty { opened() }
+                    text += String(buffer: chunk)
+                }
+                return (response.status, text)
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw ServerProcessError(message: "\(path): the stream did not end within \(seconds) s")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw ServerProcessError(message: "\(path): no answer") }
+            return first
         }
         let lines = text.components(separatedBy: "\n\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
-        return (response.status, lines, text)
+        return (status, lines, text)
     }
 }
 
