@@ -5,7 +5,7 @@ import TrainTrackerCore
 ///
 ///     {"modes": {"activelyMoving": {"desiredAccuracy": 10, "milliwatts": 130}, ...},
 ///      "thresholds": {"startedTravellingDistance": 250, "fastSpeedKilometresPerHour": 80, ...},
-///      "energy": {"alwaysOnMilliwatts": 160}}
+///      "energy": {"alwaysOnMilliwatts": 160, "modeChangeMilliwattHours": 0.4}}
 ///
 /// Every part is optional (the travel-diary defaults fill in); a part that is there must be
 /// right, or the file is refused with the key at fault.
@@ -23,6 +23,9 @@ public enum RecorderSettings {
             ("fastSpeedKilometresPerHour", { $0.fastSpeed * 3.6 }, { $0.fastSpeed = $1 / 3.6 }),
             ("inVehicleOrStationaryTime", { $0.inVehicleOrStationaryTime }, { $0.inVehicleOrStationaryTime = $1 }),
             ("activelyMovingTime", { $0.activelyMovingTime }, { $0.activelyMovingTime = $1 }),
+            ("modeMinimumTime", { $0.modeMinimumTime }, { $0.modeMinimumTime = $1 }),
+            ("stoppedConfirmationTime", { $0.stoppedConfirmationTime }, { $0.stoppedConfirmationTime = $1 }),
+            ("stoppedRadius", { $0.stoppedRadius }, { $0.stoppedRadius = $1 }),
         ]
 
     /// `settings` as a settings file: every mode, threshold and the energy model, in a fixed
@@ -38,7 +41,8 @@ public enum RecorderSettings {
         }
         let thresholds = thresholds.map { "\"\($0.key)\":\(number($0.read(settings)))" }
         return "{\"modes\":{" + modes.joined(separator: ",") + "},\"thresholds\":{" + thresholds.joined(separator: ",")
-            + "},\"energy\":{\"alwaysOnMilliwatts\":\(number(settings.alwaysOnMilliwatts))}}"
+            + "},\"energy\":{\"alwaysOnMilliwatts\":\(number(settings.alwaysOnMilliwatts)),"
+            + "\"modeChangeMilliwattHours\":\(number(settings.modeChangeMilliwattHours))}}"
     }
 
     /// Reads and checks the settings file at `path`.
@@ -102,8 +106,11 @@ public enum RecorderSettings {
             if let value = given[threshold.key] { threshold.apply(&settings, try positive(value, "thresholds.\(threshold.key)")) }
         }
         for (key, value) in try section("energy").sorted(by: { $0.key < $1.key }) {
-            guard key == "alwaysOnMilliwatts" else { throw fail("energy.\(key) is not a setting (known: alwaysOnMilliwatts)") }
-            settings.alwaysOnMilliwatts = try positive(value, "energy.alwaysOnMilliwatts")
+            switch key {
+            case "alwaysOnMilliwatts": settings.alwaysOnMilliwatts = try positive(value, "energy.alwaysOnMilliwatts")
+            case "modeChangeMilliwattHours": settings.modeChangeMilliwattHours = try positive(value, "energy.modeChangeMilliwattHours")
+            default: throw fail("energy.\(key) is not a setting (known: alwaysOnMilliwatts, modeChangeMilliwattHours)")
+            }
         }
         return settings
     }

@@ -29,6 +29,26 @@ import TrainTrackerTestSupport
         #expect(outcome.standardError.contains("707 fixes, 707 motion activities"))
     }
 
+    @Test func noPhoneOfTheHelsinkiDayFlaps() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try Self.imported(into: directory)
+        let outcome = try ToolRunner.run(["modes", "--sessions", path, "--format", "json"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let days = try outcome.standardOutput.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(days.count == 8, "one line per phone")
+        let parse = ISO8601DateFormatter()
+        parse.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for day in days {
+            let times = try #require(day["transitions"] as? [[String: Any]]).compactMap { ($0["time"] as? String).flatMap(parse.date) }
+            #expect(times.count > 3, "a day of rides changes modes")
+            // Every mode lasts its minute: none is left within 60 s of entering it.
+            let shortest = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }.min() ?? .infinity
+            #expect(shortest >= 60, "\(day["session"] ?? ""): a mode lasted \(shortest) s")
+        }
+    }
+
     @Test func aDayIsReplayedThroughTheModesWithItsEnergy() throws {
         let directory = try TemporaryDirectory()
         let (path, sessions) = try Self.imported(into: directory)

@@ -30,49 +30,84 @@ import Testing
 
     @Test func aFastTrainIsAFastVehicleUntilItHasBeenSlowForFiveMinutes() {
         var machine = TrackingModeMachine(settings: TrackingModeSettings())
-        let ride = Self.fixes(Array(repeating: 5, count: 30) + Array(repeating: 30, count: 300) + Array(repeating: 8, count: 400))
+        let ride = Self.fixes(Array(repeating: 5, count: 90) + Array(repeating: 30, count: 300) + Array(repeating: 8, count: 400))
         let changes = Self.run(ride, machine: &machine)
         #expect(changes.map(\.to) == [.inFastVehicle, .activelyMoving])
         // Fast for 20 s first; slow for 300 s before leaving.
-        #expect(changes[0].timestamp.seconds(since: Self.start) >= 50 && changes[0].timestamp.seconds(since: Self.start) <= 55)
-        #expect(changes[1].timestamp.seconds(since: Self.start) >= 630 && changes[1].timestamp.seconds(since: Self.start) <= 640)
+        #expect(changes[0].timestamp.seconds(since: Self.start) >= 110 && changes[0].timestamp.seconds(since: Self.start) <= 115)
+        #expect(changes[1].timestamp.seconds(since: Self.start) >= 690 && changes[1].timestamp.seconds(since: Self.start) <= 700)
         #expect(machine.desiredAccuracy == 10)
     }
 
-    @Test func standingStopsAtOnceAndSettlesAfterTenMinutes() {
+    @Test func standingStopsAfterAlmostAMinuteAndSettlesAfterTenMore() {
         var machine = TrackingModeMachine(settings: TrackingModeSettings())
-        let changes = Self.run(Self.fixes(Array(repeating: 3, count: 20) + Array(repeating: 0, count: 700)), machine: &machine)
+        let changes = Self.run(Self.fixes(Array(repeating: 3, count: 80) + Array(repeating: 0, count: 700)), machine: &machine)
         #expect(changes.map(\.to) == [.stopped, .notMoving])
+        // Within 50 m for 45 s (the last 16 s of walking in count) or standing for 45 s.
+        let stopped = changes[0].timestamp.seconds(since: Self.start)
+        #expect(stopped >= 105 && stopped <= 130, "\(stopped)")
         let settled = changes[1].timestamp.seconds(since: changes[0].timestamp)
         #expect(settled >= 600 && settled <= 605)
         #expect(machine.desiredAccuracy == 3_000)
     }
 
-    @Test func movingAboutOnePlaceForFifteenMinutesAlsoSettles() {
+    @Test func aTramWaitingAtRedLightsDoesNotStop() {
         var machine = TrackingModeMachine(settings: TrackingModeSettings())
-        let changes = Self.run(Self.fixes(Array(repeating: 1.5, count: 1_000), circling: true), machine: &machine)
-        #expect(changes.last?.to == .notMoving)
-        #expect(changes.last.map { $0.timestamp.seconds(since: Self.start) >= 900 } == true)
+        let ride = Self.fixes(
+            Array(repeating: 8, count: 120) + Array(repeating: 0, count: 30) + Array(repeating: 8, count: 120)
+                + Array(repeating: 0, count: 25) + Array(repeating: 8, count: 60))
+        #expect(Self.run(ride, machine: &machine).isEmpty)
     }
 
-    @Test func leavingWhereItSettledOrBeingRecognisedMovingWakesItUp() {
+    @Test func pacingAPlatformStaysStoppedUntilThePhoneLeavesIt() {
         var machine = TrackingModeMachine(settings: TrackingModeSettings())
-        _ = Self.run(Self.fixes(Array(repeating: 0, count: 700)), machine: &machine)
-        #expect(machine.mode == .notMoving)
-        // A fix 300 m away (the phone's coarse fixes in this mode say so before the speed does).
-        let away = Location(
-            coordinate: Self.origin.coordinate(at: PlanarVector(east: 300, north: 0)), timestamp: Self.start.adding(701),
-            horizontalAccuracy: 50)
-        #expect(machine.update(away)?.to == .activelyMoving)
-        // Settled again; then activity recognition says "in a vehicle" for 20 s.
-        var other = TrackingModeMachine(settings: TrackingModeSettings())
-        _ = Self.run(Self.fixes(Array(repeating: 0, count: 700)), machine: &other)
-        var woke: ModeTransition?
-        for (index, fix) in Self.fixes(Array(repeating: 0, count: 40), from: 700).enumerated() {
-            other.update(activity: ActivityReading(timestamp: Self.start.adding(700 + Double(index)), kind: .automotive))
-            woke = woke ?? other.update(fix)
+        // Walks in, then waits on the platform: stopped.
+        _ = Self.run(Self.fixes(Array(repeating: 1.4, count: 70) + Array(repeating: 0, count: 80)), machine: &machine)
+        #expect(machine.mode == .stopped)
+        // Five minutes walking to and fro within 40 m, recognised walking: still stopped.
+        let pacing = Self.fixes(Array(repeating: 1.4, count: 300), from: 150, circling: true).map { fix in
+            var moved = fix
+            moved.coordinate = Self.origin.coordinate(at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 98, north: 0))
+            return moved
         }
-        #expect(woke?.to == .activelyMoving && woke?.reason == "moving for 20 s")
+        var changes: [ModeTransition] = []
+        for fix in pacing {
+            machine.update(activity: ActivityReading(timestamp: fix.timestamp, kind: .walking))
+            if let change = machine.update(fix) { changes.append(change) }
+        }
+        #expect(changes.isEmpty, "\(changes)")
+        // The train comes: 20 s moving and 100 m gone.
+        let leaving = Self.fixes(Array(repeating: 10, count: 30), from: 450).map { fix in
+            var moved = fix
+            moved.coordinate = Self.origin.coordinate(at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 98, north: 0))
+            return moved
+        }
+        let left = Self.run(leaving, machine: &machine)
+        #expect(left.map(\.to) == [.activelyMoving])
+        #expect(left.first?.reason.hasPrefix("moving for 20 s") == true)
+    }
+
+    @Test func noModeIsLeftBeforeItsMinimum() {
+        let settings = TrackingModeSettings()
+        var machine = TrackingModeMachine(settings: settings)
+        // In a vehicle and standing in turn, 100 s each, for an hour, recognised so.
+        var gaps: [Double] = []
+        var previous: Timestamp?
+        var east = 0.0
+        for second in stride(from: 0.0, to: 3_600, by: 5) {
+            let moving = Int(second / 100) % 2 == 0
+            if moving { east += 50 }
+            let fix = Location(
+                coordinate: Self.origin.coordinate(at: PlanarVector(east: east, north: 0)), timestamp: Self.start.adding(second),
+                horizontalAccuracy: 8)
+            machine.update(activity: ActivityReading(timestamp: fix.timestamp, kind: moving ? .automotive : .stationary))
+            if let change = machine.update(fix) {
+                if let previous { gaps.append(change.timestamp.seconds(since: previous)) }
+                previous = change.timestamp
+            }
+        }
+        #expect(gaps.count > 10, "it stops and starts with the vehicle")
+        #expect(gaps.allSatisfy { $0 >= settings.modeMinimumTime }, "\(gaps)")
     }
 
     @Test func theEnergyModelAddsUpTheModes() {
@@ -82,8 +117,20 @@ import Testing
             transitions: [ModeTransition(timestamp: Self.start, from: .activelyMoving, to: .notMoving, reason: "")],
             start: Self.start, end: end, settings: settings)
         #expect(settledAllHour.seconds[.notMoving] == 3_600)
-        #expect(abs(settledAllHour.saving - (1 - 3.0 / 160)) < 1e-9)
+        // The hour settled, and the one change into it.
+        #expect(abs(settledAllHour.saving - (1 - 3.4 / 160)) < 1e-9)
         let activeAllHour = ModeEnergy(transitions: [], start: Self.start, end: end, settings: settings)
         #expect(abs(activeAllHour.milliwattHours - 130) < 1e-9 && abs(activeAllHour.alwaysOnMilliwattHours - 160) < 1e-9)
+        // Every change costs: sixty of them in the hour, flapping, add 24 mWh.
+        let flapping = (0..<60).map { (index: Int) -> ModeTransition in
+            let stopping = index % 2 == 0
+            let from: TrackingMode = stopping ? .activelyMoving : .stopped
+            let to: TrackingMode = stopping ? .stopped : .activelyMoving
+            return ModeTransition(timestamp: Self.start.adding(Double(index) * 60), from: from, to: to, reason: "")
+        }
+        let flapped = ModeEnergy(transitions: flapping, start: Self.start, end: end, settings: settings)
+        #expect(flapped.changes == 60 && abs(flapped.changesPerHour - 60) < 1e-9)
+        let expected: Double = 65 + 15 + 60 * 0.4
+        #expect(abs(flapped.milliwattHours - expected) < 1e-9)
     }
 }
