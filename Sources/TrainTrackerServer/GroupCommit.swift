@@ -76,6 +76,9 @@ actor GroupCommit {
         let started = ContinuousClock.now
         do {
             let outcomes = try await transaction(taken.map(\.batch))
+            guard outcomes.count == taken.count else {
+                throw StorageError.database(path: "group commit", message: "\(outcomes.count) outcomes for \(taken.count) batches")
+            }
             let took = ContinuousClock.now - started
             for (item, outcome) in zip(taken, outcomes) {
                 metrics.commitSeconds.record(took)

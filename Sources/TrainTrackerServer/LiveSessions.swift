@@ -54,6 +54,9 @@ actor LiveSessions {
         /// Late fixes are stored but not yet tracked: the next replay takes them.
         var stale = false
         var lastReplay: ContinuousClock.Instant?
+        /// How many fixes the store held (by its own count) when this instance last caught
+        /// up with another's uploads.
+        var storedSeen: Int?
     }
 
     /// A session replays (for late fixes) at most this often, and only while it holds at most
@@ -101,6 +104,7 @@ actor LiveSessions {
         var live = try await loaded(id)
         // A tracker just rebuilt from the store has this batch already.
         if let storedFixes, live.fixCount == storedFixes {
+            live.storedSeen = storedFixes
             keep(live, as: id)
             return live.latest
         }
@@ -113,6 +117,7 @@ actor LiveSessions {
             live.listeners = listeners
             rebuilds += 1
             if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
+            live.storedSeen = storedFixes
             keep(live, as: id)
             return live.latest
         }
@@ -142,7 +147,8 @@ actor LiveSessions {
                 for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
             }
         }
-        keep(live, as: id)
+        if let storedFixes { live.storedSeen = storedFixes }
+            keep(live, as: id)
         return live.latest
     }
 
@@ -220,30 +226,36 @@ actor LiveSessions {
     /// time order, as if the uploads had come here (the tracker starts again from the
     /// store when fixes came late); a session that ended there ends here.
     func follow(_ id: String, to progress: SessionProgress) async throws(StorageError) {
-        guard let known = sessions[id], !known.listeners.isEmpty else { return }
-        if progress.storedFixes > known.fixCount {
-            let fixes = try await store.fixes(sessionID: id).fixes
-            // Read again: an upload here may have fed the tracker while the store was read.
-            guard var live = sessions[id], fixes.count > live.fixCount else { return }
-            let unseen = fixes.filter { fix in live.lastTimestamp.map { fix.location.timestamp > $0 } ?? true }
-            if !live.stale, unseen.count == fixes.count - live.fixCount {
-                for fix in unseen {
-                    let answer = LiveAnswer(live.tracker.process(fix.location), session: id, fix: fix)
-                    live.lastTimestamp = fix.location.timestamp
-                    live.latest = answer
-                    for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
-                }
-                live.fixCount = fixes.count
-            } else {
-                let listeners = live.listeners
-                live = rebuilt(id, from: fixes)
-                live.listeners = listeners
-                rebuilds += 1
-                if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
+        defer { if progress.ended { end(id) } }
+        guard let known = sessions[id], !known.listeners.isEmpty, progress.storedFixes > (known.storedSeen ?? known.fixCount)
+        else { return }
+        let fixes = try await store.fixes(sessionID: id).fixes
+        // Read again: an upload here may have fed the tracker while the store was read.
+        guard var live = sessions[id] else { return }
+        live.storedSeen = progress.storedFixes
+        let unseen = fixes.filter { fix in live.lastTimestamp.map { fix.location.timestamp > $0 } ?? true }
+        if !live.stale, unseen.count == fixes.count - live.fixCount {
+            for fix in unseen {
+                let answer = LiveAnswer(live.tracker.process(fix.location), session: id, fix: fix)
+                live.lastTimestamp = fix.location.timestamp
+                live.latest = answer
+                for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
             }
-            keep(live, as: id)
+            live.fixCount = fixes.count
+        } else if fixes.count <= Self.replayableFixes, live.lastReplay.map({ ContinuousClock.now - $0 >= Self.replayInterval }) ?? true {
+            // Late fixes: start again from the store, as an upload here would (as often).
+            let listeners = live.listeners
+            live = rebuilt(id, from: fixes)
+            live.listeners = listeners
+            live.storedSeen = progress.storedFixes
+            live.lastReplay = ContinuousClock.now
+            rebuilds += 1
+            if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
+        } else {
+            live.stale = true
+            live.storedSeen = nil
         }
-        if progress.ended { end(id) }
+        keep(live, as: id)
     }
 
     private func stopListening(_ id: String, key: Int) {

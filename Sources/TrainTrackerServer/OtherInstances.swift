@@ -23,8 +23,11 @@ struct OtherInstances: Service {
             return
         }
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.interval) }
-            await catchUp()
+            try? await cancelWhenGracefulShutdown {
+                try await Task.sleep(for: Self.interval)
+                // A store that does not answer must not hold the stop up.
+                await catchUp()
+            }
         }
     }
 
@@ -36,7 +39,8 @@ struct OtherInstances: Service {
             guard let progress = try await store.progress(ofSessions: followed) else { return }
             for id in followed {
                 if let session = progress[id] {
-                    try await live.follow(id, to: session)
+                    // One session the store cannot give back does not hold up the others.
+                    do { try await live.follow(id, to: session) } catch { metrics.storeErrors.increment() }
                 } else {
                     await live.end(id, reason: "session deleted")
                 }

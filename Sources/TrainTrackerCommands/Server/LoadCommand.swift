@@ -224,6 +224,10 @@ struct LoadCommand: AsyncParsableCommand {
         return rides
     }
 
+    /// The most sessions or bytes one server's stats may claim (a petabyte): 64 servers'
+    /// sums stay far from overflowing.
+    static let largestCount = 1 << 50
+
     /// The servers' sessions and memory, summed over those that answer.
     struct ServerStats {
         var active = 0
@@ -241,8 +245,9 @@ struct LoadCommand: AsyncParsableCommand {
             guard status == .ok, let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
                 throw CommandFailure("\(url): \(status) (is the admin token right?)")
             }
-            total.active += object["activeSessions"] as? Int ?? 0
-            total.resident += object["residentBytes"] as? Int ?? 0
+            // Outside numbers: clamped, so no sum or difference of them can overflow.
+            total.active += min(max(object["activeSessions"] as? Int ?? 0, 0), Self.largestCount)
+            total.resident += min(max(object["residentBytes"] as? Int ?? 0, 0), Self.largestCount)
             total.servers += 1
         }
         guard total.servers > 0 else { throw CommandFailure("no server answers: \(targets.servers.joined(separator: ", "))") }

@@ -17,12 +17,13 @@ enum LoadSplit: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// The servers of a load run and which of them are up: a server that refuses or drops a
 /// connection, or does not answer within `LoadTargets.requestTimeout`, is out for the rest of
 /// the run (a load balancer's failed health check), and the upload is sent again to the next
-/// server up. An answer, whatever its status, is an answer: it is not sent again.
+/// server up. An answer, whatever its status (or one too long to read), is an answer: it is
+/// not sent again.
 actor LoadTargets {
     /// How long one request may take before its server is taken for down.
     static let requestTimeout = TimeAmount.seconds(30)
-    /// The most bytes of an answer read.
-    static let largestAnswer = 1 << 22
+    /// The most bytes of an answer read (a long session's `/results` with its evidence).
+    static let largestAnswer = 1 << 27
 
     let servers: [String]
     let split: LoadSplit
@@ -79,6 +80,9 @@ actor LoadTargets {
                 let (status, text) = try await Self.send(
                     method, servers[server] + path, body: body, token: token, client: client)
                 return Delivery(status: status, body: text, server: server, failedAttempts: failed)
+            } catch let error as NIOTooManyBytesError {
+                // An answer too long to read is an answer: the server is up.
+                return Delivery(status: nil, body: "\(error)", server: server, failedAttempts: failed)
             } catch {
                 markDown(server)
                 failed += 1

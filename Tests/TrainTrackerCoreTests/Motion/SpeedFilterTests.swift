@@ -116,4 +116,32 @@ import Testing
         #expect(kalman.missedStops == 0 && !kalman.stopDelays.isEmpty)
         #expect(try #require(kalman.stopDelay90) <= 5)
     }
+
+    /// A phone standing, a fix every 10 s without speeds; after a gap of 158 s one position
+    /// 6.6 km off (claiming 35 m), then back where it was 16 s later: what the Helsinki
+    /// phones' network positions do.
+    static func standingWithAFarFix() -> [Location] {
+        let here = origin.coordinate(at: PlanarVector(east: 0, north: 0))
+        var fixes = (0..<12).map { Location(coordinate: here, timestamp: start.adding(Double($0) * 10), horizontalAccuracy: 28) }
+        fixes.append(
+            Location(coordinate: origin.coordinate(at: PlanarVector(east: 6_600, north: 0)), timestamp: start.adding(268), horizontalAccuracy: 35))
+        fixes += (0..<6).map { Location(coordinate: here, timestamp: start.adding(284 + Double($0) * 10), horizontalAccuracy: 37) }
+        return fixes
+    }
+
+    @Test func aFarFixAfterAGapGivesNoSpeedThePositionsCannotSupport() {
+        let speeds = Self.run(.kalman, Self.standingWithAFarFix()).map(\.speed)
+        // At most 2 m/s² over 15 s from standing at the far fix, and the way back (6.6 km in
+        // 16 s, which nothing on the ground does) is not taken for a speed at all.
+        #expect(speeds.max() ?? 0 <= 30.5, "\(speeds.map { Int($0.rounded()) })")
+        #expect(speeds.last ?? 99 < 3)
+    }
+
+    @Test func aTrainPullingAwayIsFollowedWithinItsAcceleration() {
+        // Standing, then 1 m/s² to 30 m/s: the report keeps up (the bound is 2 m/s²).
+        let ramp = Array(repeating: 0.0, count: 10) + (1...30).map(Double.init) + Array(repeating: 30.0, count: 20)
+        let speeds = Self.run(.kalman, Self.fixes(ramp))
+        #expect(abs(speeds[39].speed - 30) < 3, "\(speeds[39].speed)")
+        #expect(speeds.allSatisfy { $0.speed <= 33 })
+    }
 }

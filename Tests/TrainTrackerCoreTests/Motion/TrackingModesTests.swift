@@ -33,8 +33,10 @@ import Testing
         let ride = Self.fixes(Array(repeating: 5, count: 90) + Array(repeating: 30, count: 300) + Array(repeating: 8, count: 400))
         let changes = Self.run(ride, machine: &machine)
         #expect(changes.map(\.to) == [.inFastVehicle, .activelyMoving])
-        // Fast for 20 s first; slow for 300 s before leaving.
-        #expect(changes[0].timestamp.seconds(since: Self.start) >= 110 && changes[0].timestamp.seconds(since: Self.start) <= 115)
+        // Fast for 20 s first (the speed rises at 2 m/s² at most: 80 km/h after 9 s); slow
+        // for 300 s before leaving.
+        let fast = changes[0].timestamp.seconds(since: Self.start)
+        #expect(fast >= 110 && fast <= 125, "\(fast)")
         #expect(changes[1].timestamp.seconds(since: Self.start) >= 690 && changes[1].timestamp.seconds(since: Self.start) <= 700)
         #expect(machine.desiredAccuracy == 10)
     }
