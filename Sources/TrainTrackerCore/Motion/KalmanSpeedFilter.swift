@@ -17,8 +17,8 @@ public struct KalmanSpeedFilter: SpeedFilter {
     public var acceleration = 1.0
     /// The error of a reported speed, m/s.
     public var speedError: MetersPerSecond = 1
-    /// The fastest any vehicle a phone rides in keeps accelerating, m/s² (trains and buses
-    /// manage 1–1.5, a car 0–100 km/h in 14 s 2).
+    /// The hardest any vehicle a phone rides in keeps accelerating, m/s²: trains and buses
+    /// manage 1–1.5, a car going from 0 to 100 km/h in 14 s about 2.
     public var physicalAcceleration = 2.0
     /// The fastest ground transport a phone rides (a high-speed train, 360 km/h).
     public var physicalMaximum: MetersPerSecond = 100
