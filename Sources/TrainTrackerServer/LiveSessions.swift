@@ -112,11 +112,8 @@ actor LiveSessions {
         // Another instance stored fixes this tracker has not seen (the store says how many
         // the session holds): start again from the store, as a replay would.
         if let storedFixes, storedFixes != live.fixCount {
-            let listeners = live.listeners
-            live = try await rebuilt(id)
-            live.listeners = listeners
+            live = restarted(live, as: try await rebuilt(id))
             rebuilds += 1
-            if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
             live.storedSeen = storedFixes
             keep(live, as: id)
             return live.latest
@@ -126,29 +123,15 @@ actor LiveSessions {
             live.stale = true
             ordered.removeAll { $0.location.timestamp <= last }
         }
-        let now = ContinuousClock.now
-        if live.stale, live.fixCount <= Self.replayableFixes,
-            live.lastReplay.map({ now - $0 >= Self.replayInterval }) ?? true
-        {
+        if live.stale, Self.mayReplay(live, holding: live.fixCount) {
             // Start again from the store, which now holds every fix.
-            let listeners = live.listeners
-            live = try await rebuilt(id)
-            live.listeners = listeners
-            live.lastReplay = now
-            if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
+            live = restarted(live, as: try await rebuilt(id))
+            live.lastReplay = ContinuousClock.now
         } else {
-            for (index, fix) in ordered.enumerated() {
-                let result = live.tracker.process(fix.location)
-                live.lastTimestamp = fix.location.timestamp
-                // Written out only when someone listens, or for the batch's answer.
-                guard !live.listeners.isEmpty || index == ordered.count - 1 else { continue }
-                let answer = LiveAnswer(result, session: id, fix: fix)
-                live.latest = answer
-                for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
-            }
+            feed(ordered, to: &live, session: id)
         }
         if let storedFixes { live.storedSeen = storedFixes }
-            keep(live, as: id)
+        keep(live, as: id)
         return live.latest
     }
 
@@ -235,27 +218,46 @@ actor LiveSessions {
         live.storedSeen = progress.storedFixes
         let unseen = fixes.filter { fix in live.lastTimestamp.map { fix.location.timestamp > $0 } ?? true }
         if !live.stale, unseen.count == fixes.count - live.fixCount {
-            for fix in unseen {
-                let answer = LiveAnswer(live.tracker.process(fix.location), session: id, fix: fix)
-                live.lastTimestamp = fix.location.timestamp
-                live.latest = answer
-                for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
-            }
+            feed(unseen, to: &live, session: id)
             live.fixCount = fixes.count
-        } else if fixes.count <= Self.replayableFixes, live.lastReplay.map({ ContinuousClock.now - $0 >= Self.replayInterval }) ?? true {
+        } else if Self.mayReplay(live, holding: fixes.count) {
             // Late fixes: start again from the store, as an upload here would (as often).
-            let listeners = live.listeners
-            live = rebuilt(id, from: fixes)
-            live.listeners = listeners
+            live = restarted(live, as: rebuilt(id, from: fixes))
             live.storedSeen = progress.storedFixes
             live.lastReplay = ContinuousClock.now
             rebuilds += 1
-            if let answer = live.latest { for listener in listeners.values { listener.continuation.yield(.answer(answer)) } }
         } else {
             live.stale = true
             live.storedSeen = nil
         }
         keep(live, as: id)
+    }
+
+    /// Feeds `fixes` (new, in time order) to `live`'s tracker; each answer goes to its
+    /// listeners, and is written out only when someone listens or it is the last.
+    private func feed(_ fixes: [RecordedFix], to live: inout Live, session id: String) {
+        for (index, fix) in fixes.enumerated() {
+            let result = live.tracker.process(fix.location)
+            live.lastTimestamp = fix.location.timestamp
+            guard !live.listeners.isEmpty || index == fixes.count - 1 else { continue }
+            let answer = LiveAnswer(result, session: id, fix: fix)
+            live.latest = answer
+            for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
+        }
+    }
+
+    /// `rebuilt` in place of `live`: `live`'s listeners carry on, and hear its latest answer.
+    private func restarted(_ live: Live, as rebuilt: Live) -> Live {
+        var next = rebuilt
+        next.listeners = live.listeners
+        if let answer = next.latest { for listener in next.listeners.values { listener.continuation.yield(.answer(answer)) } }
+        return next
+    }
+
+    /// Whether a session holding `fixes` may replay now: small enough, and not replayed in
+    /// the last `replayInterval`.
+    private static func mayReplay(_ live: Live, holding fixes: Int) -> Bool {
+        fixes <= replayableFixes && (live.lastReplay.map { ContinuousClock.now - $0 >= replayInterval } ?? true)
     }
 
     private func stopListening(_ id: String, key: Int) {
