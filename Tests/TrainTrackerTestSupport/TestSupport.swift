@@ -8,6 +8,12 @@ public enum SharedPaths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("shared/data")
 
+    /// The package's own Helsinki rail lines (metro stations and commuter-rail stop patterns of 2016).
+    public static var helsinkiLines: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/helsinki/rail-lines-2016.json").path
+    }
+
     /// The Greater Tokyo railway file.
     public static var tokyoRailways: String { data.appendingPathComponent("tokyo/railway.sqlite").path }
     /// The mini-tokyo-3d folder.

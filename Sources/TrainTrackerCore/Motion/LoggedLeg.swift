@@ -23,13 +23,25 @@ public struct LoggedLeg: Hashable, Sendable {
     public var kind: VehicleKind
     /// The log's words for it ("SUBWAY V").
     public var label: String
+    /// The line, as the log names it ("K", "9"), if it does.
+    public var line: String?
+    /// Where it was boarded, in the log's words ("Sörnäinen(M)").
+    public var from: String?
+    /// Where it was left, in the log's words.
+    public var to: String?
 
     /// A leg.
-    public init(device: Int, start: Timestamp, end: Timestamp, kind: VehicleKind, label: String) {
+    public init(
+        device: Int, start: Timestamp, end: Timestamp, kind: VehicleKind, label: String, line: String? = nil, from: String? = nil,
+        to: String? = nil
+    ) {
         self.device = device
         self.start = start
         self.end = end
         self.kind = kind
         self.label = label
+        self.line = line
+        self.from = from
+        self.to = to
     }
 }

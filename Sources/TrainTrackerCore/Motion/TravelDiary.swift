@@ -12,14 +12,18 @@ public enum LegMode: String, CaseIterable, Hashable, Sendable {
 
 /// One leg of a travel diary.
 public struct DiaryLeg: Hashable, Sendable {
-    /// When it began (its first fix).
+    /// When it began: the last fix of the leg before (the phone left somewhere between that
+    /// fix and the next), or the day's first fix.
     public var start: Timestamp
     /// When it ended (its last fix).
     public var end: Timestamp
     /// How.
     public var mode: LegMode
-    /// Its fixes, in time order.
-    public var path: [Coordinate]
+    /// Its fixes, in time order, from the fix it starts at.
+    public var fixes: [Location]
+
+    /// Where its fixes are.
+    public var path: [Coordinate] { fixes.map(\.coordinate) }
 
     /// Seconds.
     public var duration: Seconds { end.seconds(since: start) }
@@ -28,130 +32,190 @@ public struct DiaryLeg: Hashable, Sendable {
 }
 
 /// Segments a day of fixes (and activity-recognition samples) into stays and trips, with a
-/// mode per leg: each fix is labelled from the recognised activity and the Kalman-smoothed
-/// speed, labels are smoothed over their neighbours, runs become legs, short legs join
-/// their neighbours, short halts inside a trip (a bus at a stop) stay part of it, and a
-/// vehicle leg that starts and ends at rail stations, or whose fixes are poor and sparse
-/// (under ground, or inside a rail car), is rail.
+/// mode per leg:
+/// 1. each fix is labelled from the recognised activity and the Kalman-smoothed speed;
+/// 2. labels are smoothed over their neighbours;
+/// 3. a gap between fixes crossed faster than on foot is a ride, whatever its ends say (a
+///    metro under ground leaves no fixes);
+/// 4. runs of one label become legs, short legs join their neighbours, and short halts inside
+///    a trip (a bus at a stop) stay part of it;
+/// 5. a vehicle leg that starts and ends at rail stations, or whose fixes are poor and sparse
+///    (under ground, or inside a rail car), is rail.
 ///
-/// - Complexity: O(n · s) for n fixes and s rail stations (O(n) without stations).
+/// Legs tile the day: each starts at the last fix of the one before.
+///
+/// - Complexity: O(n · s) for n fixes and s rail stations (O(n) without stations), plus
+///   O(n · m) for m merges of short legs.
 public enum TravelDiary {
-    /// The shortest leg kept, seconds.
-    public static let shortestLeg: Seconds = 60
-    /// A standing spell shorter than this between two legs of one mode is part of them.
-    public static let shortestStay: Seconds = 180
-    /// How close to a rail station a rail leg starts and ends.
-    public static let stationReach: Meters = 400
+    enum Label: Equatable { case still, walking, vehicle }
 
-    /// A vehicle leg whose fixes have a median accuracy this poor, or come this rarely (per
-    /// minute), is on rails: a metro under ground, or a train whose steel body hides the sky.
-    public static let railAccuracy: Meters = 25
-    /// Fixes per minute below which a vehicle leg counts as on rails (see `railAccuracy`).
-    public static let railFixesPerMinute = 3.0
-
-    private enum Label: Equatable { case still, walking, vehicle }
-
-    private static func seesLittleSky(_ fixes: ArraySlice<Location>) -> Bool {
-        guard let first = fixes.first, let last = fixes.last else { return false }
-        let minutes = last.timestamp.seconds(since: first.timestamp) / 60
-        let accuracies = fixes.compactMap(\.horizontalAccuracy).sorted()
-        let median = accuracies.isEmpty ? 0 : accuracies[accuracies.count / 2]
-        return median >= railAccuracy || (minutes >= 2 && Double(fixes.count) / minutes < railFixesPerMinute)
+    /// A run of fixes `first ... last` of one label.
+    struct Run: Equatable {
+        var label: Label
+        var first: Int
+        var last: Int
     }
 
     /// The legs of one phone's day.
-    public static func legs(fixes: [Location], activities: [ActivityReading], railStations: [Coordinate] = []) -> [DiaryLeg] {
+    public static func legs(
+        fixes: [Location], activities: [ActivityReading], railStations: [Coordinate] = [], railLines: [RailLine] = [],
+        settings: DiarySettings = .standard
+    ) -> [DiaryLeg] {
+        let railStations = railStations + railLines.flatMap(\.stations).map(\.coordinate)
         let fixes = fixes.sorted { $0.timestamp < $1.timestamp }
         guard !fixes.isEmpty else { return [] }
-        let activities = activities.sorted { $0.timestamp < $1.timestamp }
-        var filter = KalmanSpeedFilter()
-        var next = 0
-        var recognised: ActivityReading?
-        // 1. A label per fix.
-        var labels: [Label] = fixes.map { fix in
-            while next < activities.count, activities[next].timestamp <= fix.timestamp {
-                recognised = activities[next]
-                next += 1
-            }
-            let speed = filter.update(fix).speed
-            let kind = recognised.flatMap { fix.timestamp.seconds(since: $0.timestamp) <= 60 ? $0.kind : nil }
-            if speed > 8 { return .vehicle }
-            switch kind {
-            case .automotive: return .vehicle
-            case .walking, .running, .cycling: return .walking
-            case .stationary: return .still
-            case .unknown, nil: return speed > 5 ? .vehicle : speed > 0.7 ? .walking : .still
-            }
-        }
-        // 2. Smoothed: the commonest label among each fix and its two neighbours either side.
-        labels = labels.indices.map { index in
-            let window = labels[max(0, index - 2)...min(labels.count - 1, index + 2)]
-            let counts = [Label.still, .walking, .vehicle].map { label in (label, window.filter { $0 == label }.count) }
-            let best = counts.max { $0.1 < $1.1 }?.1 ?? 0
-            return counts.first { $0.1 == best && $0.0 == labels[index] }?.0 ?? counts.first { $0.1 == best }?.0 ?? labels[index]
-        }
-        // 3. Runs.
-        var runs: [(label: Label, first: Int, last: Int)] = []
-        for (index, label) in labels.enumerated() {
-            if let last = runs.last, last.label == label {
-                runs[runs.count - 1].last = index
-            } else {
-                runs.append((label, index, index))
-            }
-        }
-        func duration(_ run: (label: Label, first: Int, last: Int)) -> Seconds {
-            let end = run.last + 1 < fixes.count ? fixes[run.last + 1].timestamp : fixes[run.last].timestamp
-            return end.seconds(since: fixes[run.first].timestamp)
-        }
-        // 4. Short runs join a neighbour; short halts between legs of one mode join them.
-        var changed = true
-        while changed, runs.count > 1 {
-            changed = false
-            for index in runs.indices {
-                let run = runs[index]
-                let isShort = duration(run) < shortestLeg
-                let isHalt =
-                    run.label == .still && duration(run) < shortestStay && index > 0 && index + 1 < runs.count
-                    && runs[index - 1].label == runs[index + 1].label
-                guard isShort || isHalt else { continue }
-                if index > 0 {
-                    runs[index - 1].last = run.last
-                } else {
-                    runs[index + 1].first = run.first
-                }
-                runs.remove(at: index)
-                // Neighbours of one label become one run.
-                var merged: [(label: Label, first: Int, last: Int)] = []
-                for item in runs {
-                    if let last = merged.last, last.label == item.label {
-                        merged[merged.count - 1].last = item.last
-                    } else {
-                        merged.append(item)
-                    }
-                }
-                runs = merged
-                changed = true
-                break
-            }
-        }
-        // 5. Legs, with rail where a vehicle leg runs between stations.
-        return runs.map { run in
-            let path = fixes[run.first...run.last].map(\.coordinate)
+        var labels = smoothed(labels(fixes, activities: activities, settings: settings), neighbours: settings.smoothingNeighbours)
+        for index in hiddenRides(fixes, settings: settings) { labels[index] = .vehicle }
+        let runs = merged(runs(labels), fixes: fixes, settings: settings)
+        return runs.indices.map { index in
+            let run = runs[index]
+            let from = index == 0 ? run.first : runs[index - 1].last
+            let leg = fixes[from...run.last]
             var mode: LegMode =
                 switch run.label {
                 case .still: .stay
                 case .walking: .walking
                 case .vehicle: .vehicle
                 }
-            if mode == .vehicle, !railStations.isEmpty, let first = path.first, let last = path.last,
-                railStations.contains(where: { $0.distance(to: first) <= stationReach }),
-                railStations.contains(where: { $0.distance(to: last) <= stationReach })
-            {
-                mode = .rail
-            }
-            // Under ground or inside a steel rail car the phone sees little sky: poor and sparse fixes.
-            if mode == .vehicle, Self.seesLittleSky(fixes[run.first...run.last]) { mode = .rail }
-            return DiaryLeg(start: fixes[run.first].timestamp, end: fixes[run.last].timestamp, mode: mode, path: path)
+            if mode == .vehicle, isRail(leg, railStations: railStations, railLines: railLines, settings: settings) { mode = .rail }
+            return DiaryLeg(start: leg[from].timestamp, end: leg[run.last].timestamp, mode: mode, fixes: Array(leg))
         }
+    }
+
+    /// 1. A label per fix.
+    static func labels(_ fixes: [Location], activities: [ActivityReading], settings: DiarySettings) -> [Label] {
+        let activities = activities.sorted { $0.timestamp < $1.timestamp }
+        var filter = KalmanSpeedFilter()
+        var next = 0
+        var recognised: ActivityReading?
+        return fixes.map { fix in
+            while next < activities.count, activities[next].timestamp <= fix.timestamp {
+                recognised = activities[next]
+                next += 1
+            }
+            let speed = filter.update(fix).speed
+            let kind = recognised.flatMap { fix.timestamp.seconds(since: $0.timestamp) <= settings.activityFreshness ? $0.kind : nil }
+            if speed > settings.vehicleSpeed { return .vehicle }
+            switch kind {
+            case .automotive: return .vehicle
+            case .walking, .running, .cycling: return .walking
+            case .stationary: return .still
+            case .unknown, nil:
+                return speed > settings.unrecognisedVehicleSpeed ? .vehicle : speed > settings.walkingSpeed ? .walking : .still
+            }
+        }
+    }
+
+    /// 2. The commonest label among each fix and its neighbours, the fix's own on a tie.
+    static func smoothed(_ labels: [Label], neighbours: Int) -> [Label] {
+        labels.indices.map { index in
+            let window = labels[max(0, index - neighbours)...min(labels.count - 1, index + neighbours)]
+            let counts = [Label.still, .walking, .vehicle].map { label in (label, window.filter { $0 == label }.count) }
+            let best = counts.max { $0.1 < $1.1 }?.1 ?? 0
+            return counts.first { $0.1 == best && $0.0 == labels[index] }?.0 ?? counts.first { $0.1 == best }?.0 ?? labels[index]
+        }
+    }
+
+    /// 3. The fixes that end a gap crossed too fast for feet: at least `hiddenRideGap` long and
+    /// faster than `hiddenRideSpeed` even if both fixes were off by their whole accuracy.
+    static func hiddenRides(_ fixes: [Location], settings: DiarySettings) -> [Int] {
+        fixes.indices.dropFirst().filter { index in
+            let before = fixes[index - 1]
+            let after = fixes[index]
+            let gap = after.timestamp.seconds(since: before.timestamp)
+            guard gap >= settings.hiddenRideGap else { return false }
+            let slack = (before.horizontalAccuracy ?? 0) + (after.horizontalAccuracy ?? 0)
+            return (before.coordinate.distance(to: after.coordinate) - slack) / gap > settings.hiddenRideSpeed
+        }
+    }
+
+    /// Runs of one label.
+    static func runs(_ labels: [Label]) -> [Run] {
+        var runs: [Run] = []
+        for (index, label) in labels.enumerated() {
+            if let last = runs.last, last.label == label {
+                runs[runs.count - 1].last = index
+            } else {
+                runs.append(Run(label: label, first: index, last: index))
+            }
+        }
+        return runs
+    }
+
+    /// 4. Short runs join a neighbour; short halts between legs of one mode join them.
+    static func merged(_ runs: [Run], fixes: [Location], settings: DiarySettings) -> [Run] {
+        var runs = runs
+        // A run lasts from the last fix of the run before to its own last fix.
+        func duration(_ index: Int) -> Seconds {
+            let from = index == 0 ? runs[index].first : runs[index - 1].last
+            return fixes[runs[index].last].timestamp.seconds(since: fixes[from].timestamp)
+        }
+        var changed = true
+        while changed, runs.count > 1 {
+            changed = false
+            for index in runs.indices {
+                let isShort = duration(index) < settings.shortestLeg
+                let isHalt =
+                    runs[index].label == .still && duration(index) < settings.shortestStay && index > 0
+                    && index + 1 < runs.count && runs[index - 1].label == runs[index + 1].label
+                guard isShort || isHalt else { continue }
+                if index > 0 {
+                    runs[index - 1].last = runs[index].last
+                } else {
+                    runs[index + 1].first = runs[index].first
+                }
+                runs.remove(at: index)
+                runs = joined(runs)
+                changed = true
+                break
+            }
+        }
+        return runs
+    }
+
+    /// How far from a station a halt is not at the station.
+    static let haltStationDistance: Meters = 300
+
+    /// How many times the fixes halt (see ``RailLineNaming/halts(in:)``) farther than
+    /// `haltStationDistance` from every station.
+    static func halts(_ fixes: ArraySlice<Location>, awayFrom stations: [Coordinate]) -> Int {
+        RailLineNaming.halts(in: fixes).filter { halt in
+            !stations.contains { $0.distance(to: halt.coordinate) <= haltStationDistance }
+        }.count
+    }
+
+    /// Neighbouring runs of one label as one.
+    static func joined(_ runs: [Run]) -> [Run] {
+        var joined: [Run] = []
+        for run in runs {
+            if let last = joined.last, last.label == run.label {
+                joined[joined.count - 1].last = run.last
+            } else {
+                joined.append(run)
+            }
+        }
+        return joined
+    }
+
+    /// 5. Rail: from station to station (with lines: on a line that joins them, halting little
+    /// away from stations), or under ground or inside a steel car (the phone sees little sky:
+    /// poor or sparse fixes).
+    static func isRail(_ leg: ArraySlice<Location>, railStations: [Coordinate], railLines: [RailLine], settings: DiarySettings)
+        -> Bool
+    {
+        guard let first = leg.first, let last = leg.last else { return false }
+        if !railStations.isEmpty,
+            railStations.contains(where: { $0.distance(to: first.coordinate) <= settings.stationReach }),
+            railStations.contains(where: { $0.distance(to: last.coordinate) <= settings.stationReach }),
+            railLines.isEmpty
+                || (RailLineNaming.name(Array(leg), lines: railLines, reach: settings.stationReach) != nil
+                    && halts(leg, awayFrom: railStations) < settings.railHaltsAway)
+        {
+            return true
+        }
+        let minutes = last.timestamp.seconds(since: first.timestamp) / 60
+        let accuracies = leg.compactMap(\.horizontalAccuracy).sorted()
+        let median = accuracies.isEmpty ? 0 : accuracies[accuracies.count / 2]
+        return median >= settings.railAccuracy || (minutes >= 2 && Double(leg.count) / minutes < settings.railFixesPerMinute)
     }
 }

@@ -16,6 +16,8 @@ public enum DiaryLogs {
         let departure = try table.requiredColumn("vehicle_dep_time")
         let arrival = try table.requiredColumn("vehicle_arr_time")
         let line = table.column("line_name")
+        let from = table.column("vehicle_dep_stop")
+        let to = table.column("vehicle_arr_stop")
         var legs: [LoggedLeg] = []
         for row in table.rows.indices {
             guard let start = table.text(row, departure), let end = table.text(row, arrival) else { continue }
@@ -23,7 +25,8 @@ public enum DiaryLogs {
                 LoggedLeg(
                     device: try integer(table, row, device), start: try time(table, row, departure, start, utcOffset),
                     end: try time(table, row, arrival, end, utcOffset), kind: .of(lineType: table.text(row, type)),
-                    label: [table.text(row, type), table.text(row, line)].compactMap { $0 }.joined(separator: " ")))
+                    label: [table.text(row, type), table.text(row, line)].compactMap { $0 }.joined(separator: " "),
+                    line: table.text(row, line), from: table.text(row, from), to: table.text(row, to)))
         }
         return legs
     }

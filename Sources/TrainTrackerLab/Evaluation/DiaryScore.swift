@@ -10,6 +10,21 @@ public struct DiaryScore: Hashable, Sendable {
     public var found = 0
     /// ... found with the right kind (rail or road).
     public var rightKind = 0
+    /// Detected vehicle legs that no logged leg overlaps for half their length (a walk or a
+    /// stay taken for a ride), on the log's devices.
+    public var spurious = 0
+
+    /// A score of `found` and `rightKind` legs out of `logged`.
+    public init(logged: Int, found: Int, rightKind: Int, spurious: Int = 0) {
+        (self.logged, self.found, self.rightKind, self.spurious) = (logged, found, rightKind, spurious)
+    }
+
+    /// Two scores as one, as if their logs were one.
+    public static func + (left: DiaryScore, right: DiaryScore) -> DiaryScore {
+        DiaryScore(
+            logged: left.logged + right.logged, found: left.found + right.found, rightKind: left.rightKind + right.rightKind,
+            spurious: left.spurious + right.spurious)
+    }
 
     /// Scores the vehicle legs `detected` against `log`.
     public init(detected: [LoggedLeg], log: [LoggedLeg]) {
@@ -24,6 +39,13 @@ public struct DiaryScore: Hashable, Sendable {
             guard let best = covering.max(by: { $0.1 < $1.1 }), best.1 >= length / 2 else { continue }
             found += 1
             if best.0.kind == truth.kind { rightKind += 1 }
+        }
+        let devices = Set(log.map(\.device))
+        for leg in detected where devices.contains(leg.device) {
+            let covered = log.filter { $0.device == leg.device }.reduce(0.0) { total, truth in
+                total + max(0, min(leg.end, truth.end).seconds(since: max(leg.start, truth.start)))
+            }
+            if covered < leg.end.seconds(since: leg.start) / 2 { spurious += 1 }
         }
     }
 

@@ -55,6 +55,34 @@ import Testing
         #expect(TravelDiary.legs(fixes: underground.fixes, activities: underground.activities)[2].mode == .rail)
     }
 
+    /// The morning with the bus ride hidden: the phone slept (or the metro ran under ground) from
+    /// the last walking fix to the first at the far stop.
+    @Test func aRideHiddenInAGapOfFixesIsAVehicleLegFromTheFixBeforeIt() throws {
+        let (fixes, activities) = Self.morning()
+        let rideStart = Self.start.adding(900)
+        let rideEnd = Self.start.adding(1_620)
+        let gapped = fixes.filter { $0.timestamp < rideStart || $0.timestamp >= rideEnd }
+        let legs = TravelDiary.legs(fixes: gapped, activities: activities)
+        // With no fixes on the way the phone saw little sky: it is taken for rail.
+        #expect(legs.map(\.mode) == [.stay, .walking, .rail, .walking, .stay])
+        let ride = try #require(legs.first { $0.mode == .rail })
+        // It starts at the last fix before the gap and ends at the first after.
+        #expect(ride.start == rideStart.adding(-10) && ride.end == rideEnd)
+        // A gap a walker could have crossed (the walk to work, 3 min at 1.3 m/s) is not a ride.
+        let walkStart = Self.start.adding(1_620)
+        let walkGapped = fixes.filter { $0.timestamp <= walkStart || $0.timestamp >= walkStart.adding(150) }
+        #expect(TravelDiary.legs(fixes: walkGapped, activities: activities).map(\.mode) == [.stay, .walking, .vehicle, .walking, .stay])
+    }
+
+    @Test func legsTileTheDay() {
+        let (fixes, activities) = Self.morning()
+        let legs = TravelDiary.legs(fixes: fixes, activities: activities)
+        #expect(legs.first?.start == fixes.first?.timestamp && legs.last?.end == fixes.last?.timestamp)
+        for (before, after) in zip(legs, legs.dropFirst()) {
+            #expect(after.start == before.end && after.path.first == before.path.last)
+        }
+    }
+
     @Test func noFixesNoLegs() {
         #expect(TravelDiary.legs(fixes: [], activities: []).isEmpty)
         let one = TravelDiary.legs(fixes: [Self.morning().fixes[0]], activities: [])
@@ -70,6 +98,11 @@ import Testing
         let score = DiaryScore(detected: detected, log: log)
         // The first is half covered and rail; the second only a third; the third covered, wrong kind.
         #expect(score.logged == 3 && score.found == 2 && score.rightKind == 1)
+        // Every detected leg lies at least half within a logged one: none is spurious. A ride
+        // nobody logged (a walk taken for one) is.
+        #expect(score.spurious == 0)
+        #expect(DiaryScore(detected: detected + [leg(1, 2_000, 2_300, .road)], log: log).spurious == 1)
+        #expect(DiaryScore(detected: [leg(3, 0, 600, .road)], log: log).spurious == 0, "a device without a log is not scored")
         // Another numbering of the same phones is matched by overlap.
         let renumbered = detected.map {
             var copy = $0

@@ -1,0 +1,100 @@
+import Foundation
+import TrainTrackerCore
+
+/// Reads a file of metro and commuter-rail lines for naming a diary's rail legs, such as
+/// `docs/helsinki/rail-lines-2016.json`: its own `stations` (code, name, aliases, latitude,
+/// longitude) and `lines` (name, kind, station codes in order, bothWays). A code that is not
+/// among its own stations is a `stationShortCode` of the station list given beside it
+/// (Finland's `trainStations.json`); `stationAliases` gives such stations other names.
+public enum RailLinesFile {
+    private struct File: Decodable {
+        var stations: [Station]?
+        var lines: [Line]
+        var stationAliases: [String: [String]]?
+    }
+
+    private struct Station: Decodable {
+        var code: String
+        var name: String
+        var aliases: [String]?
+        var latitude: Double
+        var longitude: Double
+    }
+
+    private struct Line: Decodable {
+        var name: String
+        var kind: String
+        var stations: [String]
+        var bothWays: Bool
+    }
+
+    /// The lines of the file at `path`, with station codes looked up in `stationList` too.
+    ///
+    /// - Throws: `ImportError` naming the file, the line or station, and the problem.
+    public static func lines(path: String, stationList: String?) throws(ImportError) -> [RailLine] {
+        let file = try JSONFile.decode(File.self, path: path)
+        var stations: [String: RailStation] = [:]
+        if let stationList { stations = try DiaryLogs.namedStations(path: stationList) }
+        for (index, station) in (file.stations ?? []).enumerated() {
+            let coordinate = Coordinate(latitude: station.latitude, longitude: station.longitude)
+            guard coordinate.isValid else {
+                throw ImportError(file: path, location: "station \(index + 1)", field: "latitude", problem: "not a position")
+            }
+            guard Self.isName(station.code), Self.isName(station.name) else {
+                throw ImportError(file: path, location: "station \(index + 1)", field: "code", problem: "code and name must be 1-80 characters")
+            }
+            stations[station.code] = RailStation(
+                code: station.code, name: station.name, aliases: (station.aliases ?? []).filter(Self.isName), coordinate: coordinate)
+        }
+        for (code, aliases) in file.stationAliases ?? [:] {
+            stations[code]?.aliases += aliases.filter(Self.isName)
+        }
+        var lines: [RailLine] = []
+        for (index, line) in file.lines.enumerated() {
+            let location = "line \(index + 1)"
+            guard Self.isName(line.name), Self.isName(line.kind) else {
+                throw ImportError(file: path, location: location, field: "name", problem: "name and kind must be 1-80 characters")
+            }
+            guard line.stations.count >= 2 else {
+                throw ImportError(file: path, location: location, field: "stations", problem: "a line needs at least two stations")
+            }
+            var stops: [RailStation] = []
+            for code in line.stations {
+                guard let station = stations[code] else {
+                    let elsewhere = stationList.map { " nor in \($0)" } ?? " (give the station list with --stations)"
+                    throw ImportError(
+                        file: path, location: location, field: "stations", problem: "station '\(code)' is not in this file\(elsewhere)")
+                }
+                stops.append(station)
+            }
+            lines.append(RailLine(name: line.name, kind: line.kind, stations: stops, bothWays: line.bothWays))
+        }
+        return lines
+    }
+
+    private static func isName(_ text: String) -> Bool { !text.isEmpty && text.count <= 80 }
+}
+
+extension DiaryLogs {
+    /// The passenger stations of a JSON array such as Finland's `trainStations.json`, by
+    /// `stationShortCode`, named by `stationName` without a trailing " asema" ("station").
+    ///
+    /// - Throws: `ImportError` naming the file and the problem.
+    public static func namedStations(path: String) throws(ImportError) -> [String: RailStation] {
+        guard let items = try JSONFile.value(path: path) as? [[String: Any]] else {
+            throw ImportError(file: path, problem: "not a JSON array of stations")
+        }
+        var stations: [String: RailStation] = [:]
+        for item in items where item["passengerTraffic"] as? Bool != false {
+            guard let code = item["stationShortCode"] as? String, let name = item["stationName"] as? String,
+                let latitude = (item["latitude"] as? NSNumber)?.doubleValue,
+                let longitude = (item["longitude"] as? NSNumber)?.doubleValue,
+                Coordinate(latitude: latitude, longitude: longitude).isValid
+            else { continue }
+            let shortName = name.hasSuffix(" asema") ? String(name.dropLast(" asema".count)) : name
+            stations[code] = RailStation(
+                code: code, name: shortName, coordinate: Coordinate(latitude: latitude, longitude: longitude))
+        }
+        return stations
+    }
+}
