@@ -3,13 +3,16 @@ import TrainTrackerCore
 
 /// The recorder's settings file, the object `GET /v1/config` hands out as `tracking`:
 ///
-///     {"modes": {"activelyMoving": {"desiredAccuracy": 10, "milliwatts": 130}, ...},
+///     {"modes": {"activelyMoving": {"desiredAccuracy": 10, "fixInterval": 1, "milliwatts": 130}, ...},
 ///      "thresholds": {"startedTravellingDistance": 250, "fastSpeedKilometresPerHour": 80, ...},
 ///      "energy": {"alwaysOnMilliwatts": 160, "modeChangeMilliwattHours": 0.4}}
 ///
 /// Every part is optional (the travel-diary defaults fill in); a part that is there must be
 /// right, or the file is refused with the key at fault.
 public enum RecorderSettings {
+    /// The longest interval between fixes a mode may ask for: an hour.
+    static let longestFixInterval: Seconds = 3_600
+
     /// The threshold keys, with how each is read from and written into the settings.
     static let thresholds:
         [(
@@ -37,6 +40,7 @@ public enum RecorderSettings {
         }
         let modes = TrackingMode.allCases.map { mode in
             "\"\(mode.rawValue)\":{\"desiredAccuracy\":\(number(settings.desiredAccuracy[mode] ?? 0)),"
+                + "\"fixInterval\":\(number(settings.fixInterval[mode] ?? 1)),"
                 + "\"milliwatts\":\(number(settings.milliwatts[mode] ?? 0))}"
         }
         let thresholds = thresholds.map { "\"\($0.key)\":\(number($0.read(settings)))" }
@@ -84,20 +88,31 @@ public enum RecorderSettings {
             throw fail("\(unknown) is not a setting (known: modes, thresholds, energy)")
         }
         var settings = TrackingModeSettings()
+        var repriced: Set<TrackingMode> = []
         for (name, value) in try section("modes").sorted(by: { $0.key < $1.key }) {
             guard let mode = TrackingMode(rawValue: name) else {
                 throw fail(
                     "modes.\(name) is not a mode (known: \(TrackingMode.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             guard let fields = value as? [String: Any] else { throw fail("modes.\(name) must be an object") }
+            // A request given without its price is priced by the power model.
+            if fields["milliwatts"] == nil, fields["desiredAccuracy"] != nil || fields["fixInterval"] != nil { repriced.insert(mode) }
             for (field, number) in fields.sorted(by: { $0.key < $1.key }) {
                 switch field {
                 case "desiredAccuracy": settings.desiredAccuracy[mode] = try positive(number, "modes.\(name).desiredAccuracy")
                 case "milliwatts": settings.milliwatts[mode] = try positive(number, "modes.\(name).milliwatts")
-                default: throw fail("modes.\(name).\(field) is not a setting (known: desiredAccuracy, milliwatts)")
+                case "fixInterval":
+                    let interval = try positive(number, "modes.\(name).fixInterval")
+                    guard interval <= Self.longestFixInterval else {
+                        throw fail("modes.\(name).fixInterval must be at most \(Int(Self.longestFixInterval)) s")
+                    }
+                    settings.fixInterval[mode] = interval
+                default: throw fail("modes.\(name).\(field) is not a setting (known: desiredAccuracy, fixInterval, milliwatts)")
                 }
             }
         }
+        let prices = settings.priced(by: LocationPowerModel())
+        for mode in repriced { settings.milliwatts[mode] = prices[mode] }
         let given = try section("thresholds")
         for key in given.keys.sorted() where !thresholds.contains(where: { $0.key == key }) {
             throw fail("thresholds.\(key) is not a setting (known: \(thresholds.map(\.key).joined(separator: ", ")))")

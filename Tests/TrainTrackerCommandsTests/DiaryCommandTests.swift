@@ -106,6 +106,32 @@ import TrainTrackerTestSupport
         #expect(["stay", "walking", "vehicle", "rail"].contains(properties["mode"] as? String ?? ""))
     }
 
+    /// The metro legs whose positions claim 50-70 m/s: held to their leg's limit, no phone's
+    /// speed passes a train's 45 m/s (measured: at most 25-40 m/s per phone, was 25-70).
+    @Test func withLegLimitsNoHelsinkiSpeedPassesATrains() throws {
+        let directory = try TemporaryDirectory()
+        let (path, sessions) = try ModesCommandTests.imported(into: directory)
+        var fastest = 0.0
+        var fastestPlain = 0.0
+        for session in sessions {
+            for limited in [true, false] {
+                let outcome = try ToolRunner.run(
+                    ["speed", "--sessions", path, "--session", session, "--format", "json"]
+                        + (limited
+                            ? [
+                                "--leg-limits", "--stations", Self.helsinki.appendingPathComponent("trainStations.json").path, "--lines",
+                                SharedPaths.helsinkiLines,
+                            ] : []))
+                #expect(outcome.status == 0, "\(outcome.standardError)")
+                let rows = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
+                let top = rows.compactMap { $0["smoothedSpeed"] as? Double }.max() ?? 0
+                if limited { fastest = max(fastest, top) } else { fastestPlain = max(fastestPlain, top) }
+            }
+        }
+        #expect(fastest <= 45 && fastest > 20)
+        #expect(fastestPlain > 45, "without the limits the metro hops claim more")
+    }
+
     @Test func aLinesFileNamingAStationNowhereIsRefusedByName() throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try ModesCommandTests.imported(into: directory)

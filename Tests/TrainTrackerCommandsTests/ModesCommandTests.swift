@@ -57,7 +57,7 @@ import TrainTrackerTestSupport
         #expect(text.status == 0, "\(text.standardError)")
         let lines = text.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasSuffix("activelyMoving (10 m)  start") == true)
-        #expect(lines.contains { $0.contains("inFastVehicle (1000 m)") }, "a day on trams, metro and trains")
+        #expect(lines.contains { $0.contains("inFastVehicle (10 m)") }, "a day on trams, metro and trains")
         #expect(lines.contains { $0.contains("stopped (100 m)") })
         #expect(lines.last?.hasPrefix("energy: ") == true && lines.last?.hasSuffix("% saved") == true)
         let json = try ToolRunner.run(["modes", "--sessions", path, "--session", session, "--format", "json"])

@@ -24,6 +24,10 @@ import TrainTrackerTestSupport
         #expect(parsed.activelyMovingTime == 30)
         #expect(parsed.desiredAccuracy[.stopped] == 50)
         #expect(parsed.startedTravellingDistance == 250, "the rest stay")
+        let sparse = try parse(#"{"modes": {"inFastVehicle": {"fixInterval": 30, "desiredAccuracy": 100}}}"#)
+        #expect(sparse.fixInterval[.inFastVehicle] == 30 && sparse.desiredAccuracy[.inFastVehicle] == 100)
+        // Written out and read back, the settings are the same.
+        #expect(try parse(RecorderSettings.json(sparse)) == sparse)
     }
 
     @Test(arguments: [
@@ -36,6 +40,9 @@ import TrainTrackerTestSupport
         (#"{"modes": {"flying": {"desiredAccuracy": 5}}}"#, "modes.flying is not a mode"),
         (#"{"modes": {"stopped": {"desiredAccuracy": true}}}"#, "modes.stopped.desiredAccuracy must be a positive number"),
         (#"{"modes": []}"#, "modes must be an object"),
+        (#"{"modes": {"inFastVehicle": {"fixInterval": 0}}}"#, "modes.inFastVehicle.fixInterval must be a positive number"),
+        (#"{"modes": {"inFastVehicle": {"fixInterval": 86400}}}"#, "modes.inFastVehicle.fixInterval must be at most 3600 s"),
+        (#"{"modes": {"stopped": {"interval": 10}}}"#, "modes.stopped.interval is not a setting"),
         (#"{"upload": {}}"#, "upload is not a setting"),
         (#"[1]"#, "not a JSON object"),
         (#"{"thresholds": "#, "not JSON"),

@@ -19,7 +19,7 @@ public struct TrainTrackerCommand: ParsableCommand {
             DemoCommand.self, ReplayCommand.self, SessionsCommand.self, NetworkCommand.self, BenchCommand.self,
             JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self, SimulateCommand.self,
             EvaluateCommand.self, ServeCommand.self, TokenCommand.self, ExportSessionsCommand.self, LoadCommand.self, SpeedCommand.self, ModesCommand.self,
-            DiaryCommand.self, SightCommand.self,
+            DiaryCommand.self, BudgetCommand.self, SightCommand.self,
         ]
     )
 

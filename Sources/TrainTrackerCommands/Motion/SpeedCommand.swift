@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrainTrackerCore
 import TrainTrackerLab
+import TrainTrackerImport
 import TrainTrackerStorage
 
 extension SpeedFilterName: ExpressibleByArgument {}
@@ -45,6 +46,18 @@ struct SpeedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also draw raw vs smoothed speed as SVG (with --session).", valueName: "file"))
     var svg: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Hold each speed to the limit of its travel-diary leg (with --session).",
+            discussion: "Standing 2, on foot or by bike 12, road 36, rail 45, metro 25 m/s; rail legs are named with --lines."))
+    var legLimits = false
+
+    @Option(help: ArgumentHelp("With --leg-limits: rail stations, as for diary.", valueName: "file"))
+    var stations: String?
+
+    @Option(help: ArgumentHelp("With --leg-limits: metro and commuter-rail lines, as for diary.", valueName: "file"))
+    var lines: String?
+
     func validate() throws {
         switch (sessions, session, cases) {
         case (.some, .some, nil):
@@ -52,6 +65,7 @@ struct SpeedCommand: ParsableCommand {
         case (nil, nil, .some):
             if format == .csv { throw ValidationError("--format csv is for --session; use table or json") }
             if svg != nil { throw ValidationError("--svg draws one session; give --sessions and --session") }
+            if legLimits { throw ValidationError("--leg-limits is for --session") }
         default:
             throw ValidationError("give --sessions PATH --session ID, or --cases DIRECTORY")
         }
@@ -71,7 +85,8 @@ struct SpeedCommand: ParsableCommand {
         guard !fixes.isEmpty else { throw CommandFailure(StorageError.unknownSession(path: sessions, id: session)) }
         if !report.isClean { StandardError.line("traintracker: warning: \(sessions): session \(session): \(report.summary)") }
         var speedFilter = filter.makeFilter()
-        let rows = fixes.map { fix in SpeedRow(fix: fix.location, estimate: speedFilter.update(fix.location)) }
+        var rows = fixes.map { fix in SpeedRow(fix: fix.location, estimate: speedFilter.update(fix.location)) }
+        if legLimits { rows = try limitedByLegs(rows, database: database, session: session) }
         if let svg {
             let picture = SpeedPicture.svg(title: "\(session): \(filter.rawValue) filter", rows: rows)
             try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(picture.utf8), to: svg) }
@@ -85,6 +100,29 @@ struct SpeedCommand: ParsableCommand {
             for row in rows { output.line(row.csv) }
         }
         output.flush()
+    }
+
+    /// `rows` with each speed held to its diary leg's limit.
+    private func limitedByLegs(_ rows: [SpeedRow], database: SessionDatabase, session: String) throws -> [SpeedRow] {
+        let activities = try CommandFailure.wrapping { () throws(StorageError) in try database.motionActivities(sessionID: session) }
+        let railStations = try stations.map { path in
+            try CommandFailure.wrapping { () throws(ImportError) in try DiaryLogs.stations(path: path) }
+        } ?? []
+        let railLines = try lines.map { path in
+            try CommandFailure.wrapping { () throws(ImportError) in try RailLinesFile.lines(path: path, stationList: stations) }
+        } ?? []
+        let legs = TravelDiary.legs(
+            fixes: rows.map(\.fix), activities: activities.map { ActivityReading(timestamp: $0.startDate, kind: $0.kind) },
+            railStations: railStations, railLines: railLines)
+        let named = legs.map { leg in
+            (leg, leg.mode == .rail ? RailLineNaming.name(leg.fixes, lines: railLines, reach: RailLineNaming.stationReach) : nil)
+        }
+        let limited = LegSpeedLimits().limited(rows.map(\.estimate.speed), at: rows.map(\.fix.timestamp), legs: named)
+        return zip(rows, limited).map { row, speed in
+            var row = row
+            row.estimate.speed = speed
+            return row
+        }
     }
 
     private func score(_ directory: String) throws {

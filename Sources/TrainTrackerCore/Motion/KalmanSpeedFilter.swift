@@ -6,32 +6,15 @@ import RealModule
 /// speed is the length of the velocity; stops come from the quick stop detector, or without
 /// speeds from the filtered speed staying below 0.5 m/s.
 ///
-/// The speed reported is never more than the positions can support: at most the distance
-/// between this fix and the one `supportSpan` or more before it, widened by twice both
-/// accuracies, over the time between them (a pair no vehicle could join is skipped: one of
-/// its fixes is wrong); it rises at most `physicalAcceleration` per second since the last
-/// report (over at most 15 s); and it never exceeds `physicalMaximum`. Sparse fixes that jump
-/// (a Wi-Fi position 500 m off, claiming 20 m) give no 300 km/h spike.
+/// The speed reported is never more than the positions can support (`SpeedBound`): sparse
+/// fixes that jump (a Wi-Fi position 500 m off, claiming 20 m) give no 300 km/h spike.
 public struct KalmanSpeedFilter: SpeedFilter {
     /// How hard the vehicle may accelerate, m/s² (process noise).
     public var acceleration = 1.0
     /// The error of a reported speed, m/s.
     public var speedError: MetersPerSecond = 1
-    /// The hardest any vehicle a phone rides in keeps accelerating, m/s²: trains and buses
-    /// manage 1–1.5, a car going from 0 to 100 km/h in 14 s about 2.
-    public var physicalAcceleration = 2.0
-    /// The fastest ground transport a phone rides (a high-speed train, 360 km/h).
-    public var physicalMaximum: MetersPerSecond = 100
-    /// The positions that bound the speed are at least this far apart in time.
-    public var supportSpan: Seconds = 5
-    /// How long fixes are kept to bound the speed (the last `keptFixes` whatever their age).
-    static let supportWindow: Seconds = 60
-    static let keptFixes = 3
-    /// The longest stretch of accelerating a rise in speed may be put down to, seconds.
-    static let accelerationSpan: Seconds = 15
-    private var recent: [Location] = []
-    private var recentStart = 0
-    private var reported: (speed: MetersPerSecond, at: Timestamp)?
+    /// What the positions, a vehicle's acceleration and the fastest train allow.
+    public var bound = SpeedBound()
     private var origin: LocalProjection?
     private var last: Timestamp?
     /// State: east, north, east speed, north speed; covariance, row-major 4 × 4.
@@ -89,7 +72,7 @@ public struct KalmanSpeedFilter: SpeedFilter {
 
     private mutating func estimate(_ location: Location) -> SpeedEstimate {
         let filtered = (state[2] * state[2] + state[3] * state[3]).squareRoot()
-        let (speed, byPositions) = supported(filtered, at: location)
+        let (speed, byPositions) = bound.bound(filtered, at: location)
         // What the positions cannot support, the filter does not keep; the other bounds hold
         // the report only, so that readings proving the filter right (a train pulling away
         // faster than the last report allowed) are not taken for outliers.
@@ -97,7 +80,6 @@ public struct KalmanSpeedFilter: SpeedFilter {
             state[2] *= byPositions / filtered
             state[3] *= byPositions / filtered
         }
-        reported = (speed, location.timestamp)
         var stopped = stops.update(speed: location.speed, at: location.timestamp)
         if location.speed == nil {
             // No reported speeds: standing once the filtered speed stays low for three seconds.
@@ -110,41 +92,6 @@ public struct KalmanSpeedFilter: SpeedFilter {
             }
         }
         return SpeedEstimate(speed: stopped ? 0 : speed, isStopped: stopped)
-    }
-
-    /// `speed` within what the positions, the vehicle's acceleration and the fastest train
-    /// allow at `location`, and the bound the positions alone set.
-    private mutating func supported(_ speed: MetersPerSecond, at location: Location) -> (speed: MetersPerSecond, byPositions: MetersPerSecond) {
-        let now = location.timestamp
-        var bound = min(speed, physicalMaximum)
-        var byPositions = MetersPerSecond.infinity
-        if let reported, now > reported.at {
-            // A rise over a long gap counts as at most `accelerationSpan` of accelerating: the
-            // first fix after a tunnel does not jump to a speed no fix has shown.
-            bound = min(bound, reported.speed + physicalAcceleration * min(now.seconds(since: reported.at), Self.accelerationSpan))
-        }
-        while recentStart < recent.count - Self.keptFixes, now.seconds(since: recent[recentStart].timestamp) > Self.supportWindow {
-            recentStart += 1
-        }
-        // The newest fix at least `supportSpan` before this one that this one agrees with: a
-        // pair no vehicle could join, even allowing for both accuracies, has a wrong fix in it.
-        let accuracy = max(location.horizontalAccuracy ?? 30, 3)
-        for earlier in recent[recentStart...].reversed() {
-            let elapsed = now.seconds(since: earlier.timestamp)
-            guard elapsed >= supportSpan else { continue }
-            let slack = 2 * (max(earlier.horizontalAccuracy ?? 30, 3) + accuracy)
-            let distance = location.coordinate.distance(to: earlier.coordinate)
-            guard (distance - slack) / elapsed <= physicalMaximum else { continue }
-            byPositions = (distance + slack) / elapsed
-            bound = min(bound, byPositions)
-            break
-        }
-        recent.append(location)
-        if recentStart > 256 {
-            recent.removeFirst(recentStart)
-            recentStart = 0
-        }
-        return (max(0, bound), byPositions)
     }
 
     private mutating func setVelocity(speed: MetersPerSecond, course: Degrees) {

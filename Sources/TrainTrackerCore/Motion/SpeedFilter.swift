@@ -34,13 +34,14 @@ public enum SpeedFilterName: String, CaseIterable, Hashable, Sendable {
     /// `KalmanSpeedFilter`: constant velocity, weighted by each fix's accuracy.
     case kalman
 
-    /// A new filter of this kind with its default settings.
+    /// A new filter of this kind with its default settings; every one but `raw` is bounded
+    /// by what the positions and physics allow (`SpeedBound`).
     public func makeFilter() -> any SpeedFilter {
         switch self {
         case .raw: RawSpeedFilter()
-        case .exponential: ExponentialSpeedFilter()
-        case .window: WindowSpeedFilter()
-        case .decay: DecaySpeedFilter()
+        case .exponential: BoundedSpeedFilter(ExponentialSpeedFilter())
+        case .window: BoundedSpeedFilter(WindowSpeedFilter())
+        case .decay: BoundedSpeedFilter(DecaySpeedFilter())
         case .kalman: KalmanSpeedFilter()
         }
     }

@@ -118,6 +118,13 @@ public struct CaseGenerator: Sendable {
         return cases
     }
 
+    /// The fewest fixes a ride is kept with: 30 for a phone with a fix every 10 s or more
+    /// often, as many as 5 minutes give for a sparser one (at least 2), 5 for an irregular one.
+    static func fewestFixes(_ phone: PhoneModel) -> Int {
+        guard phone.irregularInterval == nil else { return 5 }
+        return Int(min(30, max(2, (300 / max(1, phone.interval)).rounded(.down))))
+    }
+
     /// The first day from `firstServiceDay` on which `train` runs, if any within four weeks.
     private func serviceDay(of train: TimetabledTrain) -> CivilDay? {
         (0..<28).lazy.map { firstServiceDay.adding($0) }.first { dataset.timetable.calendar.runs(train.service, on: $0) }
@@ -195,7 +202,7 @@ public struct CaseGenerator: Sendable {
                     phase: focus.phase, nextStop: stop?.station, nextStopPhase: stop?.phase))
         }
         // Wholly underground rides give nothing to track (a background phone's few fixes are its normal).
-        guard fixes.count >= (phone.model.irregularInterval == nil ? 30 : 5) else { return nil }
+        guard fixes.count >= Self.fewestFixes(phone.model) else { return nil }
         var truth = CaseTruth(
             sessionID: sessionID, scenario: filter.name, railwayID: railway.id, directionName: train.directionName,
             trainID: train.id, trainTypeID: train.trainTypeID, stops: stretch.map(\.stationID),

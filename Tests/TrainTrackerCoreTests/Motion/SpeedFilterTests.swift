@@ -66,8 +66,13 @@ import Testing
     }
 
     @Test func afterAGapOnlyFreshReadingsCount() {
-        // 20 m/s, a minute without fixes, then 5 m/s.
-        let fixes = Self.fixes(Array(repeating: 20, count: 10)) + Self.fixes([5, 5], from: 70)
+        // 20 m/s, a minute without fixes (slowing, 750 m on), then 5 m/s.
+        let later = Self.fixes([5, 5], from: 70).map { fix in
+            var moved = fix
+            moved.coordinate = Self.origin.coordinate(at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 950, north: 0))
+            return moved
+        }
+        let fixes = Self.fixes(Array(repeating: 20, count: 10)) + later
         let window = Self.run(.window, fixes)
         let naive = Self.run(.exponential, fixes)
         #expect(abs(window[10].speed - 5) < 0.01, "the stale readings have aged out")
@@ -135,6 +140,40 @@ import Testing
         // 16 s, which nothing on the ground does) is not taken for a speed at all.
         #expect(speeds.max() ?? 0 <= 30.5, "\(speeds.map { Int($0.rounded()) })")
         #expect(speeds.last ?? 99 < 3)
+    }
+
+    /// A phone whose reported speed spikes to 80 m/s for three readings while its positions move
+    /// at 10 m/s: the filters smoothing reported speeds no longer pass the spike on.
+    @Test func everySmoothingFilterIsHeldToWhatThePositionsSupport() {
+        var fixes = Self.fixes(Array(repeating: 10, count: 40))
+        for index in 20..<23 { fixes[index].speed = 80 }
+        for name in Self.smoothing {
+            let speeds = Self.run(name, fixes).map(\.speed)
+            let ceiling: Double = 40
+            #expect(speeds.allSatisfy { $0 <= ceiling }, "\(name): \(speeds.max() ?? 0)")
+            // Bounded by positions 5 s apart widened by both accuracies: at most 18 m/s.
+            #expect(speeds[20..<23].allSatisfy { $0 <= 18.01 }, "\(name): \(speeds[20..<23])")
+        }
+        // The raw reading is left as it is, for reference.
+        #expect(Self.run(.raw, fixes)[21].speed == 80)
+    }
+
+    @Test func aLegsLimitHoldsItsSpeeds() {
+        let start = Self.start
+        func leg(_ mode: LegMode, _ from: Double, _ to: Double) -> DiaryLeg {
+            DiaryLeg(start: start.adding(from), end: start.adding(to), mode: mode, fixes: [])
+        }
+        let metro = RailLegName(
+            lines: ["metro"], kind: "metro", from: RailStation(code: "A", name: "A", coordinate: Self.origin.origin),
+            to: RailStation(code: "B", name: "B", coordinate: Self.origin.origin))
+        let legs: [(leg: DiaryLeg, line: RailLegName?)] = [
+            (leg(.walking, 0, 100), nil), (leg(.rail, 100, 200), metro), (leg(.rail, 200, 300), nil), (leg(.stay, 300, 400), nil),
+        ]
+        let times = [50.0, 100, 150, 250, 350].map { start.adding($0) }
+        let limited = LegSpeedLimits().limited([60, 60, 60, 60, 60], at: times, legs: legs)
+        // On foot 12; the boundary fix takes the faster of its two legs (the metro's 25); the
+        // metro 25; a train 45; standing 2.
+        #expect(limited == [12, 25, 25, 45, 2])
     }
 
     @Test func aTrainPullingAwayIsFollowedWithinItsAcceleration() {

@@ -120,9 +120,14 @@ import Testing
             start: Self.start, end: end, settings: settings)
         #expect(settledAllHour.seconds[.notMoving] == 3_600)
         // The hour settled, and the one change into it.
-        #expect(abs(settledAllHour.saving - (1 - 3.4 / 160)) < 1e-9)
+        let notMoving = settings.milliwatts[.notMoving] ?? 0
+        let active = settings.milliwatts[.activelyMoving] ?? 0
+        let stopped = settings.milliwatts[.stopped] ?? 0
+        #expect(notMoving > 0 && active > notMoving && stopped > notMoving)
+        #expect(abs(settledAllHour.saving - (1 - (notMoving + 0.4) / settings.alwaysOnMilliwatts)) < 1e-9)
         let activeAllHour = ModeEnergy(transitions: [], start: Self.start, end: end, settings: settings)
-        #expect(abs(activeAllHour.milliwattHours - 130) < 1e-9 && abs(activeAllHour.alwaysOnMilliwattHours - 160) < 1e-9)
+        #expect(abs(activeAllHour.milliwattHours - active) < 1e-9)
+        #expect(abs(activeAllHour.alwaysOnMilliwattHours - settings.alwaysOnMilliwatts) < 1e-9)
         // Every change costs: sixty of them in the hour, flapping, add 24 mWh.
         let flapping = (0..<60).map { (index: Int) -> ModeTransition in
             let stopping = index % 2 == 0
@@ -132,7 +137,8 @@ import Testing
         }
         let flapped = ModeEnergy(transitions: flapping, start: Self.start, end: end, settings: settings)
         #expect(flapped.changes == 60 && abs(flapped.changesPerHour - 60) < 1e-9)
-        let expected: Double = 65 + 15 + 60 * 0.4
+        // Half the hour in each mode.
+        let expected: Double = active / 2 + stopped / 2 + 60 * 0.4
         #expect(abs(flapped.milliwattHours - expected) < 1e-9)
     }
 }
