@@ -149,6 +149,11 @@ import TrainTrackerTestSupport
             toFile: broken, atomically: true, encoding: .utf8)
         let position = try ToolRunner.run(["diary", "--sessions", path, "--lines", broken])
         #expect(position.status != 0 && position.standardError.contains("not a position"))
+        let control = directory.path("control.json")
+        try #"{"stations":[{"code":"X","name":"Bad\u001b[31m","latitude":60,"longitude":25}],"lines":[]}"#.write(
+            toFile: control, atomically: true, encoding: .utf8)
+        let escape = try ToolRunner.run(["diary", "--sessions", path, "--lines", control])
+        #expect(escape.status != 0 && escape.standardError.contains("no control characters"))
     }
 
     @Test func aLogWithoutItsColumnsIsNamed() throws {

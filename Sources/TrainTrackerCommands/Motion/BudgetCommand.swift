@@ -170,6 +170,16 @@ struct BudgetCommand: ParsableCommand {
             }
         }
         progress.withLock { $0.bar.finish() }
-        return rides.withLock { $0 }
+        // Every choice is scored on the same rides: those simulated under every request (a
+        // sparse request drops short rides and draws others).
+        let all = rides.withLock { $0 }
+        func key(_ ride: SimulatedCase) -> String { "\(ride.truth.trainID)@\(ride.truth.departure)" }
+        var common: Set<String>?
+        for cases in all.values {
+            let keys = Set(cases.map(key))
+            common = common.map { $0.intersection(keys) } ?? keys
+        }
+        let shared = common ?? []
+        return all.mapValues { $0.filter { shared.contains(key($0)) } }
     }
 }

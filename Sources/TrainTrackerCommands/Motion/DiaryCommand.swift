@@ -12,7 +12,7 @@ struct DiaryCommand: ParsableCommand {
         abstract: "Segment each session's day into stays and trips, with a mode per leg, and score it against a manual log.",
         discussion: """
             Modes: stay, walking (on foot or by bike), vehicle, and rail (a vehicle leg that starts and ends \
-            within 400 m of a rail station, given with --stations, a JSON array such as Finland's \
+            within 200 m of a rail station, given with --stations, a JSON array such as Finland's \
             trainStations.json, or --railways). Prints a table, or GeoJSON with --format geojson (a \
             LineString per leg). With --log (a manual log like the Helsinki dataset's manual_log.csv, times \
             local at --utc-offset): the share of logged vehicle legs found (a vehicle leg covering at least \

@@ -16,7 +16,8 @@ enum DiaryTimeline {
     }
 
     static func svg(days: [Day], utcOffset: Seconds) -> String {
-        let times = days.flatMap { $0.legs.flatMap { [$0.start, $0.end] } + $0.logged.flatMap { [$0.start, $0.end] } }
+        // The recorded day sets the axis: a logged leg dated years away is not drawn.
+        let times = days.flatMap { $0.legs.flatMap { [$0.start, $0.end] } }
         guard let first = times.min(), let last = times.max() else { return "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n" }
         let (left, top, width, rowHeight) = (80.0, 56.0, 900.0, 54.0)
         let span = max(1, last.seconds(since: first))
@@ -40,7 +41,7 @@ enum DiaryTimeline {
         for (row, day) in days.enumerated() {
             let y = top + rowHeight * Double(row)
             svg += "<text x=\"\(left - 8)\" y=\"\(y + 26)\" text-anchor=\"end\">phone \(day.device)</text>\n"
-            for leg in day.logged {
+            for leg in day.logged where leg.end >= first && leg.start <= last {
                 let kind = leg.kind.rawValue
                 let title = "logged \(leg.label): \(leg.start.timeOfDay(utcOffset: utcOffset))–\(leg.end.timeOfDay(utcOffset: utcOffset))"
                     + [leg.from, leg.to].compactMap { $0 }.joined(separator: " → ").prefixedIfNotEmpty(", ")

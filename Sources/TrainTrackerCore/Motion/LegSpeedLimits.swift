@@ -8,7 +8,7 @@ public struct LegSpeedLimits: Hashable, Sendable {
     public var stay: MetersPerSecond = 2
     /// On foot or by bike.
     public var walking: MetersPerSecond = 12
-    /// A road vehicle on a motorway (130 km/h).
+    /// A road vehicle on a motorway (130 km/h); a vehicle leg gets the faster of this and `rail`.
     public var road: MetersPerSecond = 36
     /// A commuter or regional train (160 km/h).
     public var rail: MetersPerSecond = 45
@@ -23,7 +23,8 @@ public struct LegSpeedLimits: Hashable, Sendable {
         switch mode {
         case .stay: stay
         case .walking: walking
-        case .vehicle: road
+        // A vehicle leg may be rail the diary could not tell.
+        case .vehicle: max(road, rail)
         case .rail: line?.kind == "metro" ? metro : rail
         }
     }

@@ -124,7 +124,7 @@ public enum TravelDiary {
             let after = fixes[index]
             let gap = after.timestamp.seconds(since: before.timestamp)
             guard gap >= settings.hiddenRideGap else { return false }
-            let slack = (before.horizontalAccuracy ?? 0) + (after.horizontalAccuracy ?? 0)
+            let slack = max(0, before.horizontalAccuracy ?? 0) + max(0, after.horizontalAccuracy ?? 0)
             return (before.coordinate.distance(to: after.coordinate) - slack) / gap > settings.hiddenRideSpeed
         }
     }
@@ -214,7 +214,7 @@ public enum TravelDiary {
             return true
         }
         let minutes = last.timestamp.seconds(since: first.timestamp) / 60
-        let accuracies = leg.compactMap(\.horizontalAccuracy).sorted()
+        let accuracies = leg.compactMap(\.horizontalAccuracy).filter { $0 >= 0 }.sorted()
         let median = accuracies.isEmpty ? 0 : accuracies[accuracies.count / 2]
         return median >= settings.railAccuracy || (minutes >= 2 && Double(leg.count) / minutes < settings.railFixesPerMinute)
     }

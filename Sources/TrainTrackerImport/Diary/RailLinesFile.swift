@@ -41,7 +41,7 @@ public enum RailLinesFile {
                 throw ImportError(file: path, location: "station \(index + 1)", field: "latitude", problem: "not a position")
             }
             guard Self.isName(station.code), Self.isName(station.name) else {
-                throw ImportError(file: path, location: "station \(index + 1)", field: "code", problem: "code and name must be 1-80 characters")
+                throw ImportError(file: path, location: "station \(index + 1)", field: "code", problem: "code and name must be 1-80 characters, no control characters")
             }
             stations[station.code] = RailStation(
                 code: station.code, name: station.name, aliases: (station.aliases ?? []).filter(Self.isName), coordinate: coordinate)
@@ -53,7 +53,7 @@ public enum RailLinesFile {
         for (index, line) in file.lines.enumerated() {
             let location = "line \(index + 1)"
             guard Self.isName(line.name), Self.isName(line.kind) else {
-                throw ImportError(file: path, location: location, field: "name", problem: "name and kind must be 1-80 characters")
+                throw ImportError(file: path, location: location, field: "name", problem: "name and kind must be 1-80 characters, no control characters")
             }
             guard line.stations.count >= 2 else {
                 throw ImportError(file: path, location: location, field: "stations", problem: "a line needs at least two stations")
@@ -72,7 +72,10 @@ public enum RailLinesFile {
         return lines
     }
 
-    private static func isName(_ text: String) -> Bool { !text.isEmpty && text.count <= 80 }
+    /// 1-80 characters, none of them a control character (they break SVG and the terminal).
+    private static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 80 && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
 }
 
 extension DiaryLogs {

@@ -54,6 +54,8 @@ public enum ModeDelivery {
         var delivered: [RecordedFix] = []
         var transitions: [ModeTransition] = []
         for (mode, fix) in tagged where mode == machine.mode {
+            // The new mode's fix at the very time of the change is not a second fix then.
+            if let last = delivered.last, fix.location.timestamp <= last.location.timestamp { continue }
             delivered.append(fix)
             if let transition = machine.update(fix.location) { transitions.append(transition) }
         }

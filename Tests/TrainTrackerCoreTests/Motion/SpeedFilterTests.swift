@@ -168,12 +168,13 @@ import Testing
             to: RailStation(code: "B", name: "B", coordinate: Self.origin.origin))
         let legs: [(leg: DiaryLeg, line: RailLegName?)] = [
             (leg(.walking, 0, 100), nil), (leg(.rail, 100, 200), metro), (leg(.rail, 200, 300), nil), (leg(.stay, 300, 400), nil),
+            (leg(.vehicle, 400, 500), nil),
         ]
-        let times = [50.0, 100, 150, 250, 350].map { start.adding($0) }
-        let limited = LegSpeedLimits().limited([60, 60, 60, 60, 60], at: times, legs: legs)
+        let times = [50.0, 100, 150, 250, 350, 450].map { start.adding($0) }
+        let limited = LegSpeedLimits().limited([60, 60, 60, 60, 60, 60], at: times, legs: legs)
         // On foot 12; the boundary fix takes the faster of its two legs (the metro's 25); the
-        // metro 25; a train 45; standing 2.
-        #expect(limited == [12, 25, 25, 45, 2])
+        // metro 25; a train 45; standing 2; a vehicle leg may be a train the diary could not tell.
+        #expect(limited == [12, 25, 25, 45, 2, 45])
     }
 
     @Test func aTrainPullingAwayIsFollowedWithinItsAcceleration() {

@@ -74,6 +74,21 @@ import Testing
         #expect(TravelDiary.legs(fixes: walkGapped, activities: activities).map(\.mode) == [.stay, .walking, .vehicle, .walking, .stay])
     }
 
+    /// iOS reports -1 for an accuracy it does not know: no slack, not negative slack.
+    @Test func aNegativeAccuracyMakesNoRideOfAShortGap() {
+        let (fixes, activities) = Self.morning()
+        let home = fixes.prefix(60).enumerated().map { index, fix in
+            var fix = fix
+            fix.horizontalAccuracy = -1
+            // 20 m in a minute: standing, whatever the accuracy says.
+            if index == 30 { fix.coordinate = Self.origin.coordinate(at: PlanarVector(east: 20, north: 0)) }
+            return fix
+        }
+        let gapped = home.enumerated().filter { $0.offset <= 20 || $0.offset >= 30 }.map(\.element)
+        #expect(TravelDiary.hiddenRides(gapped, settings: .standard).isEmpty)
+        _ = activities
+    }
+
     @Test func legsTileTheDay() {
         let (fixes, activities) = Self.morning()
         let legs = TravelDiary.legs(fixes: fixes, activities: activities)

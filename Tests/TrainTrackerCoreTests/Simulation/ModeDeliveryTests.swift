@@ -34,6 +34,8 @@ import Testing
         let after = fixes.filter { $0.location.timestamp > fast.timestamp }
         #expect(before.allSatisfy { $0.id.hasPrefix("a") } && after.allSatisfy { $0.id.hasPrefix("f") })
         #expect(before.count == Int(fast.timestamp.seconds(since: Self.start)) + 1)
+        // Never two fixes at one time, not even at the change.
+        #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0.location.timestamp < $1.location.timestamp })
         let gaps = zip(after, after.dropFirst()).map { $1.location.timestamp.seconds(since: $0.location.timestamp) }
         #expect(!gaps.isEmpty && gaps.allSatisfy { $0 == 20 })
     }
