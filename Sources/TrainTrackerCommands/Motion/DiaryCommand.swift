@@ -104,12 +104,7 @@ struct DiaryCommand: ParsableCommand {
         let legs = days.map {
             TravelDiary.legs(fixes: $0.fixes, activities: $0.activities, railStations: railStations, railLines: railLines)
         }
-        let names = legs.map { legs in
-            legs.map { leg in
-                leg.mode == .rail
-                    ? RailLineNaming.name(leg.fixes, lines: railLines, reach: RailLineNaming.stationReach) : nil
-            }
-        }
+        let names = legs.map { RailLineNaming.names(of: $0, lines: railLines) }
         switch format {
         case .table:
             output.line(Self.table(zip(diaries, legs).map { ($0.id, $0.device, $1) }, names: names, offset: offset))

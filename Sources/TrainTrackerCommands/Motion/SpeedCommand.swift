@@ -114,9 +114,7 @@ struct SpeedCommand: ParsableCommand {
         let legs = TravelDiary.legs(
             fixes: rows.map(\.fix), activities: activities.map { ActivityReading(timestamp: $0.startDate, kind: $0.kind) },
             railStations: railStations, railLines: railLines)
-        let named = legs.map { leg in
-            (leg, leg.mode == .rail ? RailLineNaming.name(leg.fixes, lines: railLines, reach: RailLineNaming.stationReach) : nil)
-        }
+        let named = Array(zip(legs, RailLineNaming.names(of: legs, lines: railLines)))
         let limited = LegSpeedLimits().limited(rows.map(\.estimate.speed), at: rows.map(\.fix.timestamp), legs: named)
         return zip(rows, limited).map { row, speed in
             var row = row

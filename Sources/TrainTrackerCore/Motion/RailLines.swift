@@ -82,6 +82,12 @@ public enum RailLineNaming {
     /// ... plus this much, before the extra counts against it (the other way round a ring).
     public static let detourAllowance: Meters = 1_000
 
+    /// The line of each of `legs` that is rail (nil for the others), by stations within
+    /// `stationReach` of its ends.
+    public static func names(of legs: [DiaryLeg], lines: [RailLine]) -> [RailLegName?] {
+        legs.map { $0.mode == .rail ? name($0.fixes, lines: lines, reach: stationReach) : nil }
+    }
+
     /// The line of a rail leg whose fixes are `fixes`, or nil if no line runs between stations
     /// within `reach` of its two ends.
     public static func name(_ fixes: [Location], lines: [RailLine], reach: Meters) -> RailLegName? {
