@@ -68,6 +68,8 @@ let package = Package(
             name: "TrainTrackerImport",
             dependencies: [
                 "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerZlib", .product(name: "CSV", package: "CSV.swift"),
+                // Recordings of vehicle positions may come as SQLite files.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The live tracking server and the Session Viewer (Hummingbird 2).

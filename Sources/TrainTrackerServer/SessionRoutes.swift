@@ -72,8 +72,11 @@ struct SessionRoutes: Sendable {
             } else {
                 object.raw("tiles", "null")
             }
-            // The timetables' clock, so the viewer can show times as the riders' own.
-            object.number("utcOffsetSeconds", state.model.hasTimetable ? state.model.utcOffset : nil)
+            // The timetables' clock, so the viewer can show times as the riders' own: the zone's
+            // name (the browser knows its rules, daylight saving included) and today's offset.
+            let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            object.number("utcOffsetSeconds", state.model.hasTimetable ? state.model.zone.offset(at: now) : nil)
+            object.string("timeZone", state.model.hasTimetable ? state.model.zone.identifier : nil)
             return json(object.finish())
         }
         admins.post("/v1/login-tickets") { _, context in

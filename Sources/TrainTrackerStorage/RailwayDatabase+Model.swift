@@ -66,8 +66,8 @@ extension RailwayDatabase {
             }
             // An empty table: a file imported from a source without trains.
             guard let reader else { return nil }
-            let (utcOffset, calendar) = try readTimetableInfo(db, path: path, services: reader.services)
-            return try reader.model(calendar: calendar, utcOffset: utcOffset)
+            let (zone, calendar) = try readTimetableInfo(db, path: path, services: reader.services)
+            return try reader.model(calendar: calendar, zone: zone)
         } catch let error as CompiledTimetableError {
             throw StorageError.invalidValue(
                 path: path, table: "trackerModel", row: "part \(error.part)", column: "data", problem: error.problem)

@@ -184,10 +184,13 @@ extension RailwayDatabase {
     }
 
     private static func writeTimetable(_ timetable: Timetable, network: RailwayNetwork, path: String, _ db: Database) throws {
-        let offset = Int(flooring: timetable.utcOffset, within: -64_800...64_800)
+        // The offset of the zone's first rule, for readers of older versions; the zone's rules in full.
+        let offset = Int(flooring: timetable.zone.initialOffset, within: -64_800...64_800)
         try db.execute(sql: "INSERT INTO timetableInfo (key, value) VALUES ('utcOffset', ?)", arguments: ["\(offset)"])
         let calendarEncoder = JSONEncoder()
         calendarEncoder.outputFormatting = .sortedKeys
+        let zone = String(decoding: try calendarEncoder.encode(timetable.zone), as: UTF8.self)
+        try db.execute(sql: "INSERT INTO timetableInfo (key, value) VALUES ('timeZone', ?)", arguments: [zone])
         let calendar = String(decoding: try calendarEncoder.encode(timetable.calendar), as: UTF8.self)
         try db.execute(sql: "INSERT INTO timetableInfo (key, value) VALUES ('calendar', ?)", arguments: [calendar])
         let type = try db.makeStatement(sql: "INSERT INTO trainType (id, title) VALUES (?, ?)")

@@ -132,14 +132,15 @@ public enum RailwayDatabase {
                 )
             )
         }
-        let (utcOffset, calendar) = try readTimetableInfo(db, path: path, services: trains.map(\.service))
-        return Timetable(trainTypes: trainTypes, trains: trains, utcOffset: utcOffset, calendar: calendar)
+        let (zone, calendar) = try readTimetableInfo(db, path: path, services: trains.map(\.service))
+        return Timetable(trainTypes: trainTypes, trains: trains, zone: zone, calendar: calendar)
     }
 
-    /// The timetable's clock and calendar; for older files without a calendar, the weekly
-    /// rules `services`' names stand for.
+    /// The timetable's clock and calendar: the zone's rules when stored (`timeZone`), else
+    /// the one offset older files carry (`utcOffset`); for older files without a calendar, the
+    /// weekly rules `services`' names stand for.
     static func readTimetableInfo(_ db: Database, path: String, services: [String]) throws -> (
-        utcOffset: Seconds, calendar: ServiceCalendar
+        zone: TimeZoneRules, calendar: ServiceCalendar
     ) {
         var utcOffset: Seconds = 0
         if try db.tableExists("timetableInfo"),
@@ -151,6 +152,17 @@ public enum RailwayDatabase {
                     problem: "not an offset from UTC in seconds, -64800 to 64800 ('\(text)')")
             }
             utcOffset = offset
+        }
+        var zone = TimeZoneRules.fixed(utcOffset)
+        if try db.tableExists("timetableInfo"),
+            let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = 'timeZone'")
+        {
+            do {
+                zone = try JSONDecoder().decode(TimeZoneRules.self, from: Data(text.utf8))
+            } catch {
+                throw StorageError.invalidValue(
+                    path: path, table: "timetableInfo", row: "timeZone", column: "value", problem: "not a time zone's rules")
+            }
         }
         // The calendar, when stored; older files: the weekly rules the services' names stand for.
         var calendar = ServiceCalendar.weekly(named: services)
@@ -164,7 +176,7 @@ public enum RailwayDatabase {
                     path: path, table: "timetableInfo", row: "calendar", column: "value", problem: "not a service calendar")
             }
         }
-        return (utcOffset, calendar)
+        return (zone, calendar)
     }
 
     /// One segment's vertices as read.

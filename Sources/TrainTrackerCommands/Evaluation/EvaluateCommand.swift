@@ -76,7 +76,7 @@ struct EvaluateCommand: ParsableCommand {
             keeps it to the end; lock time: from the first departure (from the second train's departure \
             after a change of trains). Several --cases folders (simulated under different conditions) are \
             reported side by side, one condition per folder; --matrix shows one measure as scenario × condition.
-            """ + "\n\n" + LogEvaluation.discussion
+            """ + "\n\n" + RecordingEvaluation.discussion + "\n\n" + LogEvaluation.discussion
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -92,6 +92,19 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Recorded rides to score against --log: an Eki session file.", valueName: "path"))
     var sessions: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Real rides: a recording of trains' positions (SQLite table train_locations, or CSV trip_id,latitude,longitude,timestamp[,zone]) on the --railways GTFS feed they ran on.",
+            valueName: "path"))
+    var recording: String?
+
+    @Option(
+        name: .customLong("save-cases"),
+        help: ArgumentHelp(
+            "With --recording: also write its rides as a cases folder (sessions.sqlite, truth.json) for replay and --cases.",
+            valueName: "directory"))
+    var saveCases: String?
 
     @Option(
         help: ArgumentHelp(
@@ -137,8 +150,16 @@ struct EvaluateCommand: ParsableCommand {
     var svg: String?
 
     func validate() throws {
+        if recording != nil {
+            guard caseFolders.isEmpty, sessions == nil, log == nil, matrix == nil, !perSession else {
+                throw ValidationError("--recording goes without --cases, --sessions, --log, --matrix and --per-session")
+            }
+            _ = try parameters()
+            return
+        }
+        guard saveCases == nil else { throw ValidationError("--save-cases goes with --recording") }
         guard !caseFolders.isEmpty != (sessions != nil && log != nil), (sessions == nil) == (log == nil) else {
-            throw ValidationError("give either --cases DIR, or --sessions FILE with --log FILE")
+            throw ValidationError("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE")
         }
         guard !caseFolders.isEmpty || (!perSession && svg == nil && matrix == nil && !untimed && tune.isEmpty) else {
             throw ValidationError("--per-session, --svg, --matrix, --untimed and --tune go with --cases")
@@ -179,6 +200,12 @@ struct EvaluateCommand: ParsableCommand {
             return (algorithm.rawValue, { DefaultTracker(model: timetabled, parameters: parameters) })
         }
         if untimed { variants.append(("default-untimed", { DefaultTracker(model: untimedModel, parameters: parameters) })) }
+        if let recording {
+            return try RecordingEvaluation(
+                railways: railways, recordingPath: recording, variants: variants, format: format, svgPath: svg,
+                casesFolder: saveCases
+            ).run()
+        }
         var reports: [EvaluationReport] = []
         var progress = ProgressBar(label: "evaluate", total: caseFolders.count * variants.count)
         for folder in caseFolders {

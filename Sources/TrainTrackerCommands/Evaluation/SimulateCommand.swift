@@ -131,32 +131,15 @@ struct SimulateCommand: ParsableCommand {
         guard !cases.isEmpty else {
             throw CommandFailure("\(railways.railways): no ride matches; check --railway and --scenario")
         }
-        try write(cases, sessionsPath: sessionsPath, truthPath: truthPath)
+        try write(cases)
         StandardError.line("wrote \(cases.count) sessions (\(conditions.label)), \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)")
     }
 
     /// Writes both files, each all or nothing, and the second only once the first is in place.
-    private func write(_ cases: [SimulatedCase], sessionsPath: String, truthPath: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw CommandFailure("\(out): not a directory")
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure("\(out): cannot create the folder")
-        }
+    private func write(_ cases: [SimulatedCase]) throws {
         let file = CasesFile(
             seed: seed, countPerScenario: count, railways: railways.railways, phone: String(describing: phone.model),
             conditions: conditions, cases: cases.map(\.truth))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do {
-            data = try encoder.encode(file)
-        } catch {
-            throw CommandFailure("\(truthPath): cannot encode the truth (\(error))")
-        }
         let sessions = cases.map {
             (
                 session: Session(
@@ -165,27 +148,7 @@ struct SimulateCommand: ParsableCommand {
                 fixes: $0.fixes
             )
         }
-        try CommandFailure.wrapping { () throws(StorageError) in
-            let truth = try StagedFile(destination: truthPath, replacing: force)
-            do {
-                try data.write(to: URL(fileURLWithPath: truth.temporaryPath))
-            } catch {
-                truth.discard()
-                throw StorageError.cannotWrite(path: truthPath, problem: error.localizedDescription)
-            }
-            do throws(StorageError) {
-                try SessionDatabase.create(path: sessionsPath, replacing: force, sessions: sessions)
-            } catch {
-                truth.discard()
-                throw error
-            }
-            do throws(StorageError) {
-                try truth.commit()
-            } catch {
-                try? FileManager.default.removeItem(atPath: sessionsPath)
-                throw error
-            }
-        }
+        try CasesFolder.write(file, sessions: sessions, to: out, replacing: force)
     }
 }
 

@@ -83,20 +83,29 @@ public struct Timetable: Sendable {
     public var trainTypes: [TrainType]
     /// Every scheduled run.
     public var trains: [TimetabledTrain]
-    /// Seconds the timetable's clock runs ahead of UTC (+32,400 for Tokyo).
-    public var utcOffset: Seconds
+    /// The timetable's clock: its zone's offsets from UTC over the feed's years (daylight
+    /// saving included), which place each service day's times in real time.
+    public var zone: TimeZoneRules
     /// The days each train's `service` runs on.
     public var calendar: ServiceCalendar
 
-    /// Creates a timetable.
+    /// Creates a timetable on the clock of `zone`.
     public init(
-        trainTypes: [TrainType] = [], trains: [TimetabledTrain] = [], utcOffset: Seconds = 0,
+        trainTypes: [TrainType] = [], trains: [TimetabledTrain] = [], zone: TimeZoneRules,
         calendar: ServiceCalendar = ServiceCalendar()
     ) {
         self.trainTypes = trainTypes
         self.trains = trains
-        self.utcOffset = utcOffset
+        self.zone = zone
         self.calendar = calendar
+    }
+
+    /// Creates a timetable on a clock `utcOffset` seconds ahead of UTC all year.
+    public init(
+        trainTypes: [TrainType] = [], trains: [TimetabledTrain] = [], utcOffset: Seconds = 0,
+        calendar: ServiceCalendar = ServiceCalendar()
+    ) {
+        self.init(trainTypes: trainTypes, trains: trains, zone: .fixed(utcOffset), calendar: calendar)
     }
 
     /// An empty timetable.

@@ -2,8 +2,8 @@ extension TrackingResult {
     /// The answer at `fix` as one line of the JSONL contract shared by `traintracker replay`
     /// and the live server: exactly the keys `sessionID`, `locationID`, `timestamp`,
     /// `railway`, `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`,
-    /// `confidence` (`null` without an answer or when the algorithm does not tell, `eta` also
-    /// when it falls outside `DomainRange.secondsSince1970`),
+    /// `confidence`, `train`, `delaySeconds` (`null` without an answer or when the algorithm
+    /// does not tell, `eta` also when it falls outside `DomainRange.secondsSince1970`),
     /// `estimated` and `candidates` (each with `railway`, `direction`, `station`, `phase`,
     /// `score`), in that order; with `evidence`, the key `evidence` last (why each hypothesis
     /// stands where it does).
@@ -30,7 +30,10 @@ extension TrackingResult {
             json.key("timestamp")
             json.timestamp(fix.location.timestamp)
             if candidates.isEmpty {
-                for key: StaticString in ["railway", "direction", "station", "phase", "trainType", "nextStop", "eta", "confidence"] {
+                for key: StaticString in [
+                    "railway", "direction", "station", "phase", "trainType", "nextStop", "eta", "confidence", "train",
+                    "delaySeconds",
+                ] {
                     json.key(key)
                     json.string(nil)
                 }
@@ -66,7 +69,7 @@ extension TrackingResult {
 }
 
 extension TrackingResult {
-    /// The keys of the best candidate, `railway` to `confidence`.
+    /// The keys of the best candidate, `railway` to `delaySeconds`.
     private func writeBest(_ best: borrowing TrackingCandidate, into json: JSONBuffer) {
         json.key("railway")
         json.string(best.railwayID)
@@ -85,6 +88,10 @@ extension TrackingResult {
         json.timestamp(best.eta.flatMap { $0.isInDomainRange ? $0 : nil })
         json.key("confidence")
         json.number(best.confidence)
+        json.key("train")
+        json.string(best.train)
+        json.key("delaySeconds")
+        json.number(best.delaySeconds)
     }
 }
 

@@ -43,6 +43,13 @@ public struct TrackingCandidate: Hashable, Sendable {
     public var trainTypeID: String?
     /// How sure the algorithm is of this candidate, 0 ... 1.
     public var confidence: Double?
+    /// The scheduled train the tracker believes the rider is on (the timetable's id: a GTFS
+    /// `trip_id`, a mini-tokyo-3d train id), for the best candidate with timetables.
+    public var trainID: String?
+    /// The same train as riders know it: its number (GTFS `trip_short_name`), else its id.
+    public var train: String?
+    /// How late that train runs, in seconds (negative: early), as its times here have shown.
+    public var delaySeconds: Seconds?
     /// The ranking score, higher is more likely.
     public var score: Double
 
@@ -50,8 +57,12 @@ public struct TrackingCandidate: Hashable, Sendable {
     public init(
         railwayID: String, direction: TravelDirection, directionName: String, destinationStationID: String?,
         focusStationID: String, phase: FocusPhase, laterStationIDs: [String], score: Double, nextStopID: String? = nil,
-        eta: Timestamp? = nil, trainTypeID: String? = nil, confidence: Double? = nil
+        eta: Timestamp? = nil, trainTypeID: String? = nil, confidence: Double? = nil, trainID: String? = nil,
+        train: String? = nil, delaySeconds: Seconds? = nil
     ) {
+        self.trainID = trainID
+        self.train = train
+        self.delaySeconds = delaySeconds
         self.railwayID = railwayID
         self.direction = direction
         self.directionName = directionName

@@ -110,26 +110,25 @@ public enum GTFSImporter {
                 warn("warning: \(feed.path): station \(station.name) lies more than 150 m from the track of route \(railway.id)")
             }
         }
-        let offset = try agencyUTCOffset(feed)
         let calendar = try readCalendar(feed)
+        let zone = try agencyZone(feed, calendar: calendar)
         return TransitDataset(
-            network: network,
-            timetable: Timetable(trainTypes: trainTypes, trains: trains, utcOffset: offset, calendar: calendar))
+            network: network, timetable: Timetable(trainTypes: trainTypes, trains: trains, zone: zone, calendar: calendar))
     }
 
     // MARK: Reading the tables
 
-    /// The UTC offset of the feed's `agency_timezone` (on 2025-09-22, the simulator's day:
-    /// summer time where it applies); 0 when the feed names none.
-    private static func agencyUTCOffset(_ feed: GTFSFeed) throws(ImportError) -> Seconds {
+    /// The rules of the feed's `agency_timezone`, daylight saving included, compiled for the
+    /// years around the calendar's dates; UTC when the feed names none.
+    private static func agencyZone(_ feed: GTFSFeed, calendar: ServiceCalendar) throws(ImportError) -> TimeZoneRules {
         guard let table = try feed.table("agency.txt"), let column = table.column("agency_timezone"),
             let name = table.rows.indices.lazy.compactMap({ table.text($0, column) }).first
-        else { return 0 }
-        guard let zone = TimeZone(identifier: name) else {
+        else { return .utc }
+        guard let zone = TimeZoneCompiler.rules(for: name, around: calendar) else {
             throw ImportError(
                 file: table.path, location: table.line(0), field: "agency_timezone", problem: "unknown time zone '\(name)'")
         }
-        return Seconds(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 1_758_542_400)))
+        return zone
     }
 
     struct Route {

@@ -7,6 +7,8 @@ import TrainTrackerCore
 public enum MiniTokyo3DImporter {
     /// The timetables' clock: Japan Standard Time, UTC+9, all year.
     public static let utcOffset: Seconds = 9 * 3600
+    /// The same clock as a zone: `Asia/Tokyo`, which has kept no daylight saving since 1951.
+    public static let zone = TimeZoneRules.fixed(utcOffset, identifier: "Asia/Tokyo")
 
     /// Whether `path` is a mini-tokyo-3d folder (it holds `railways.json`, `stations.json`
     /// and `coordinates.json`).
@@ -100,7 +102,7 @@ public enum MiniTokyo3DImporter {
         }
         let timetableFolder = folder.appendingPathComponent("train-timetables")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: timetableFolder.path) else {
-            return Timetable(trainTypes: trainTypes, utcOffset: MiniTokyo3DImporter.utcOffset)
+            return Timetable(trainTypes: trainTypes, zone: MiniTokyo3DImporter.zone)
         }
         let files = names.filter { $0.hasSuffix(".json") }.sorted().map { timetableFolder.appendingPathComponent($0).path }
         let context = TimetableContext(network: network)
@@ -127,7 +129,7 @@ public enum MiniTokyo3DImporter {
             }
         }
         return Timetable(
-            trainTypes: trainTypes, trains: trains, utcOffset: MiniTokyo3DImporter.utcOffset,
+            trainTypes: trainTypes, trains: trains, zone: MiniTokyo3DImporter.zone,
             calendar: .weekly(named: trains.map(\.service)))
     }
 }

@@ -28,6 +28,22 @@ public struct CaseScore: Hashable, Sendable, Codable {
     public var etaWithinMinute = 0
     /// ... the sum of their absolute arrival-time errors, in seconds.
     public var etaAbsoluteError: Seconds = 0
+    /// Scored fixes whose best answer named the true train (the timetable's train id).
+    public var trainCorrect = 0
+}
+
+/// How one scored fix went, for breakdowns finer than a ride (by hour of day).
+public struct FixVerdict: Hashable, Sendable {
+    /// When, in seconds since 1970.
+    public var time: Double
+    /// Whether the best answer named the true railway, ...
+    public var railway: Bool
+    /// ... the true next stop, ...
+    public var nextStop: Bool
+    /// ... and the true train.
+    public var train: Bool
+    /// The railway the best answer named, if any.
+    public var railwayID: String?
 }
 
 /// The summary of one algorithm over a set of cases.
@@ -51,6 +67,8 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
     public var microsecondsPerFix: Double
     /// The share of arrival times (right next stop, train not yet there) within a minute of the truth.
     public var etaWithinMinuteShare: Double?
+    /// The share of scored fixes whose best answer named the true train.
+    public var trainAccuracy: Double
     /// Their mean absolute error, in seconds.
     public var meanETAError: Seconds?
 
@@ -67,6 +85,7 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
         directionAccuracy = share(\.directionCorrect)
         focusAccuracy = share(\.focusCorrect)
         nextStopAccuracy = share(\.nextStopCorrect)
+        trainAccuracy = share(\.trainCorrect)
         lockedShare = scores.isEmpty ? 0 : Double(scores.filter(\.locked).count) / Double(scores.count)
         let times = scores.compactMap(\.lockTime).sorted()
         medianLockTime =
@@ -94,7 +113,8 @@ public struct Evaluator: Sendable {
     ///
     /// - Complexity: O(n) in the number of fixes, plus the algorithm's own cost.
     public func score(
-        fixes: [RecordedFix], truth: CaseTruth, tracker: some TrackingAlgorithm, clock: some Clock<Duration> = ContinuousClock()
+        fixes: [RecordedFix], truth: CaseTruth, tracker: some TrackingAlgorithm, clock: some Clock<Duration> = ContinuousClock(),
+        observe: ((FixVerdict) -> Void)? = nil
     ) -> CaseScore {
         var tracker = tracker
         var results: [TrackingResult] = []
@@ -129,13 +149,20 @@ public struct Evaluator: Sendable {
                 continue
             }
             score.scoredFixes += 1
-            guard let best, best.railwayID == railway else { continue }
+            let rightTrain = best?.trainID == truth.trainID && actual.railwayID == nil
+            if rightTrain { score.trainCorrect += 1 }
+            guard let best, best.railwayID == railway else {
+                observe?(FixVerdict(time: actual.time, railway: false, nextStop: false, train: false, railwayID: best?.railwayID))
+                continue
+            }
             score.railwayCorrect += 1
             if best.directionName == direction { score.directionCorrect += 1 }
             let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
             if window.contains(where: { $0.station == best.focusStationID && $0.phase == best.phase }) { score.focusCorrect += 1 }
             let nextStop = best.nextStopID ?? best.focusStationID
-            if window.contains(where: { $0.nextStop == nextStop }) { score.nextStopCorrect += 1 }
+            let rightStop = window.contains { $0.nextStop == nextStop }
+            if rightStop { score.nextStopCorrect += 1 }
+            observe?(FixVerdict(time: actual.time, railway: true, nextStop: rightStop, train: rightTrain, railwayID: best.railwayID))
             // The arrival time, while the train is on its way to the right next stop.
             if let eta = best.eta, actual.nextStop == nextStop, actual.nextStopPhase != .now,
                 let arrival = Self.arrival(at: nextStop, after: actual.time, in: arrivals)

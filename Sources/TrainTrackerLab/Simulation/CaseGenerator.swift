@@ -160,7 +160,7 @@ public struct CaseGenerator: Sendable {
         let plan = TimetabledRide(
             stops: stretch.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
         let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
-        let start = day.midnight(utcOffset: dataset.timetable.utcOffset).adding(scheduledDeparture - plan.departureOffset)
+        let start = Timestamp(secondsSince1970: dataset.timetable.zone.serviceDayOrigin(day)).adding(scheduledDeparture - plan.departureOffset)
         let sessionID = "\(idPrefix)\(filter.name.map { "\($0)-" } ?? "")\(String(index + 1).leftPadded(3))-\(train.id)"
         let railwayTruth = FocusRule(stations: Array(zip(stationIDs, positions)).map { ($0.0, $0.1) }, walk: walk)
         let stopTruth = FocusRule(stations: stretch.map { ($0.stationID, positionOf[$0.stationID] ?? 0) }, walk: walk)
@@ -231,7 +231,7 @@ extension CaseGenerator {
         let walk = end.coordinate.distance(to: target.coordinate) / 1.2 + 30
         let ready = last.location.timestamp.adding(walk)
         // The same service day as the first ride.
-        let midnight = day.midnight(utcOffset: dataset.timetable.utcOffset)
+        let midnight = Timestamp(secondsSince1970: dataset.timetable.zone.serviceDayOrigin(day))
         let clock = { (time: Timestamp) in time.seconds(since: midnight) }
         // Trains of that day leaving the target station 1 to 25 minutes after the rider gets there (past its wait).
         let calendar = dataset.timetable.calendar

@@ -56,6 +56,8 @@ public struct CaseTruth: Hashable, Sendable, Codable {
     public var trainID: String
     /// Its type, e.g. `Tokyu.Express`.
     public var trainTypeID: String?
+    /// Its name as riders know it (the GTFS `trip_short_name`), when it has one.
+    public var trainName: String?
     /// The stations it stops at during the ride, in order.
     public var stops: [String]
     /// When it leaves the first station, in seconds since 1970.

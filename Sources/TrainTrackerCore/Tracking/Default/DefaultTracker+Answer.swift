@@ -15,6 +15,18 @@ extension DefaultTracker {
         return best.map { ($0.station, $0.position) }
     }
 
+    /// The scheduled train the hypothesis follows most likely, with its delay, when it
+    /// follows any.
+    private func followedTrain(of hypothesis: Hypothesis) -> (label: TripLabel, delay: Seconds)? {
+        var best: TripCandidate?
+        for candidate in hypothesis.trips where best.map({ candidate.logWeight > $0.logWeight }) ?? true {
+            best = candidate
+        }
+        let labels = model.timetable.tripLabels[line: hypothesis.line]
+        guard let best, labels.indices.contains(Int(best.trip)) else { return nil }
+        return (labels[Int(best.trip)], best.delay)
+    }
+
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
     /// The same rule as the ground truth; past the last station, the last station is `now`.
     private func focus(of line: LineDirection, walk: TrackWalk, at along: Meters) -> (station: Int, phase: FocusPhase) {
@@ -85,6 +97,7 @@ extension DefaultTracker {
                 eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
             }
             let terminal = isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]
+            let train = isBest ? followedTrain(of: hypotheses[index]) : nil
             candidates.append(
                 TrackingCandidate(
                     railwayID: network.railways[railwayIndex].id, direction: direction,
@@ -96,7 +109,8 @@ extension DefaultTracker {
                     score: hypotheses[index].score, nextStopID: stop.map { network.stations[stationIndices[$0.station]].id },
                     eta: eta,
                     trainTypeID: isBest ? hypotheses[index].trainTypeID : nil,
-                    confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil))
+                    confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil,
+                    trainID: train?.label.id, train: train?.label.name, delaySeconds: train?.delay))
         }
         return (TrackingResult(candidates: candidates, estimated: estimated), top.first.map { hypotheses[$0].line })
     }

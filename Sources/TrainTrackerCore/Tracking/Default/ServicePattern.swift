@@ -172,9 +172,29 @@ struct ScheduledTrip: Sendable {
 
 /// A line's trips as they are compiled or read: every trip's calls appended to one array,
 /// each trip a window on it.
+/// A scheduled trip as riders and feeds name it: the timetable's train id (a GTFS `trip_id`)
+/// and, when it differs, the number riders know (`trip_short_name`).
+struct TripLabel: Sendable, Hashable {
+    /// The timetable's id.
+    let id: String
+    /// The published number, when it is not the id.
+    let number: String?
+
+    /// The id and the number, the number left out when it repeats the id (or is empty).
+    init(id: String, number: String?) {
+        self.id = id
+        self.number = number.flatMap { $0.isEmpty || $0 == id ? nil : $0 }
+    }
+
+    /// What a rider is shown: the number, else the id.
+    var name: String { number ?? id }
+}
+
 struct LineTrips {
     private var calls = ContiguousArray<TripCall>()
     private var made: [(pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?)] = []
+    /// Each trip's id and name, in the order added.
+    private(set) var labels: [TripLabel] = []
     /// Where the trip being added began in `calls`.
     private var start = 0
 
@@ -188,8 +208,9 @@ struct LineTrips {
     mutating func append(_ call: TripCall) { calls.append(call) }
 
     /// Ends the trip being added: the calls appended since the last.
-    mutating func endTrip(pattern: Int32, service: Int32, arrival: TripCall?) {
+    mutating func endTrip(pattern: Int32, service: Int32, arrival: TripCall?, label: TripLabel) {
         made.append((pattern, service, start, calls.count - start, arrival))
+        labels.append(label)
         start = calls.count
     }
 

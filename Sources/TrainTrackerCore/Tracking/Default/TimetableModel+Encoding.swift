@@ -18,7 +18,7 @@ public struct CompiledTimetableError: Error, Equatable, CustomStringConvertible 
 extension TrackerModel {
     /// The version of the compiled form; a file of another version is compiled afresh from
     /// its trains. Raise it whenever what `TimetableModel` builds from a timetable changes.
-    public static let compiledTimetableVersion: UInt32 = 1
+    public static let compiledTimetableVersion: UInt32 = 2
 
     /// The timetable part of the model, compiled: a header, then one part per railway and
     /// direction (`LineDirection.index` order). `CompiledTimetableReader` reads them back into
@@ -60,7 +60,7 @@ extension TrackerModel {
             part.bools(pattern.runs)
         }
         part.count(trips.count)
-        for trip in trips {
+        for (trip, label) in zip(trips, timetable.tripLabels[line: line]) {
             part.int32(trip.pattern)
             part.int32(trip.service)
             part.count(trip.departures.count)
@@ -73,6 +73,9 @@ extension TrackerModel {
                 part.int32(arrival.slot)
                 part.float(arrival.time)
             }
+            part.string(label.id)
+            part.uint8(label.number == nil ? 0 : 1)
+            if let number = label.number { part.string(number) }
         }
         return part.bytes
     }
@@ -84,7 +87,7 @@ extension TrackerModel {
 ///
 ///     var reader = try CompiledTimetableReader(network: network, header: parts[0])
 ///     for part in parts.dropFirst() { try reader.add(part) }
-///     let model = try reader.model(calendar: calendar, utcOffset: 32_400)
+///     let model = try reader.model(calendar: calendar, zone: .fixed(32_400, identifier: "Asia/Tokyo"))
 public struct CompiledTimetableReader {
     private let network: RailwayNetwork
     private let hasTimetable: Bool
@@ -95,6 +98,7 @@ public struct CompiledTimetableReader {
     private var logPrior: [Double] = []
     private var segmentTraffic: [[Double]] = []
     private var trips: [[ScheduledTrip]] = []
+    private var tripLabels: [[TripLabel]] = []
 
     /// Most services, train type name bytes, calls per trip and trips per line a file may hold.
     static let maximumServices = 100_000
@@ -195,6 +199,7 @@ public struct CompiledTimetableReader {
         }
         let trips = lineTrips.trips
         guard reader.isAtEnd else { throw ByteReadError(problem: "bytes after the end") }
+        tripLabels.append(lineTrips.labels)
         self.patterns.append(patterns)
         logPrior.append(prior)
         segmentTraffic.append(traffic)
@@ -219,13 +224,17 @@ public struct CompiledTimetableReader {
         }
         for _ in 0..<callCount { trips.append(try call()) }
         let arrival = try reader.flag(what: "a trip's arrival flag") ? try call() : nil
-        trips.endTrip(pattern: Int32(pattern), service: Int32(service), arrival: arrival)
+        let id = try reader.string(maximumBytes: Self.maximumNameBytes, what: "a trip's id")
+        let number =
+            try reader.flag(what: "a trip's number flag")
+            ? try reader.string(maximumBytes: Self.maximumNameBytes, what: "a trip's number") : nil
+        trips.endTrip(pattern: Int32(pattern), service: Int32(service), arrival: arrival, label: TripLabel(id: id, number: number))
     }
 
     /// The model, once every line's part is read.
     ///
     /// - Throws: `CompiledTimetableError` when parts are missing.
-    public func model(calendar: ServiceCalendar, utcOffset: Seconds) throws(CompiledTimetableError) -> TrackerModel {
+    public func model(calendar: ServiceCalendar, zone: TimeZoneRules) throws(CompiledTimetableError) -> TrackerModel {
         let lines = network.railways.count * 2
         guard patterns.count == lines else {
             throw CompiledTimetableError(part: patterns.count + 1, problem: "missing: \(lines) lines, \(patterns.count) read")
@@ -233,7 +242,8 @@ public struct CompiledTimetableReader {
         let stationOrder = TrackerModel.stationOrder(of: network)
         let timetable = TimetableModel(
             hasTimetable: hasTimetable, patterns: patterns, logPrior: logPrior, segmentTraffic: segmentTraffic,
-            throughService: throughService, services: services, trips: trips, calendar: calendar, utcOffset: utcOffset)
+            throughService: throughService, services: services, trips: trips, tripLabels: tripLabels, calendar: calendar,
+            zone: zone)
         return TrackerModel(network: network, stationOrder: stationOrder, timetable: timetable)
     }
 }

@@ -21,10 +21,12 @@ struct TimetableModel: Sendable {
     let services: [String]
     /// `trips[key]`: the line's scheduled trains, for following one train's departures.
     let trips: [[ScheduledTrip]]
+    /// `tripLabels[key][i]`: the id and number of `trips[key][i]`, for naming the train.
+    let tripLabels: [[TripLabel]]
     /// The days each service runs on.
     let calendar: ServiceCalendar
-    /// The timetable's clock, seconds ahead of UTC.
-    let utcOffset: Seconds
+    /// The timetable's clock: its zone's offsets from UTC.
+    let zone: TimeZoneRules
 
     // What follows from the above (computed, never stored).
 
@@ -47,9 +49,10 @@ struct TimetableModel: Sendable {
     /// - Complexity: O(calls · log calls).
     init(
         hasTimetable: Bool, patterns: [[ServicePattern]], logPrior: [Double], segmentTraffic: [[Double]],
-        throughService: [Set<Int>], services: [String], trips: [[ScheduledTrip]], calendar: ServiceCalendar,
-        utcOffset: Seconds
+        throughService: [Set<Int>], services: [String], trips: [[ScheduledTrip]], tripLabels: [[TripLabel]],
+        calendar: ServiceCalendar, zone: TimeZoneRules
     ) {
+        self.tripLabels = tripLabels
         self.hasTimetable = hasTimetable
         self.patterns = patterns
         self.logPrior = logPrior
@@ -58,7 +61,7 @@ struct TimetableModel: Sendable {
         self.services = services
         self.trips = trips
         self.calendar = calendar
-        self.utcOffset = utcOffset
+        self.zone = zone
         patternPriors = patterns.map { list in
             let total = Double(list.reduce(0) { $0 + $1.trains })
             return list.map { Double.log(Double($0.trains) / total) }
@@ -180,7 +183,7 @@ extension TimetableModel {
             logPrior.append(timetable.trains.isEmpty ? 0 : Double.log1p(Double(trains)))
         }
         let services = Array(Set(timetable.trains.map(\.service))).sorted()
-        let trips = Self.trips(
+        let (trips, tripLabels) = Self.trips(
             of: timetable, network: network, stationSlots: stationSlots, patternOfTrain: patternOfTrain, services: services)
         let segmentTraffic = zip(LineDirection.all(railwayCount: railwayCount), collected).map { line, trains in
             let stations = stationOrder[line.railway].map(\.station)
@@ -209,14 +212,14 @@ extension TimetableModel {
         self.init(
             hasTimetable: !timetable.trains.isEmpty, patterns: patterns, logPrior: logPrior,
             segmentTraffic: segmentTraffic, throughService: links, services: services, trips: trips,
-            calendar: timetable.calendar, utcOffset: timetable.utcOffset)
+            tripLabels: tripLabels, calendar: timetable.calendar, zone: timetable.zone)
     }
 
     /// Each line's trips: every call but the last as a departure (slot, seconds), the last as the arrival.
     private static func trips(
         of timetable: Timetable, network: RailwayNetwork, stationSlots: [[String: Int]], patternOfTrain: [Int32],
         services: [String]
-    ) -> [[ScheduledTrip]] {
+    ) -> (trips: [[ScheduledTrip]], labels: [[TripLabel]]) {
         var lines = Array(repeating: LineTrips(), count: network.railways.count * 2)
         let serviceIndex = Dictionary(uniqueKeysWithValues: services.enumerated().map { ($0.element, Int32($0.offset)) })
         for (trainIndex, train) in timetable.trains.enumerated() {
@@ -236,8 +239,10 @@ extension TimetableModel {
             {
                 arrival = (Int32(slot), Float(time))
             }
-            lines[key].endTrip(pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, arrival: arrival)
+            lines[key].endTrip(
+                pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, arrival: arrival,
+                label: TripLabel(id: train.id, number: train.number))
         }
-        return lines.map(\.trips)
+        return (lines.map(\.trips), lines.map(\.labels))
     }
 }

@@ -75,8 +75,9 @@ public struct TrackerModel: Sendable {
     var longestTrip: [Seconds] { timetable.longestTrip }
     var services: [String] { timetable.services }
     var calendar: ServiceCalendar { timetable.calendar }
-    /// The timetables' clock: seconds ahead of UTC (`+32_400` for Tokyo); 0 without timetables.
-    public var utcOffset: Seconds { timetable.utcOffset }
+    /// The timetables' clock: their zone's offsets from UTC (`+32_400` all year for Tokyo;
+    /// UTC without timetables).
+    public var zone: TimeZoneRules { timetable.zone }
 }
 
 extension TrackerModel {
@@ -108,12 +109,16 @@ extension TrackerModel {
         return min(fromStart, toEnd)
     }
 
-    /// The service day `time` falls on: its midnight on the timetable's clock (seconds since
-    /// 1970), and which of `services` run on it and on the day before (whose trains run on
-    /// past midnight).
-    func serviceDay(at time: Timestamp) -> (midnight: Seconds, today: [Bool], yesterday: [Bool]) {
-        let day = CivilDay(time, utcOffset: utcOffset)
-        return (Double(day.daysSince1970) * 86_400, servicesRunning(on: day), servicesRunning(on: day.adding(-1)))
+    /// The service day `time` falls on (its local date on the timetable's clock): where its
+    /// clock and the day before's start (seconds since 1970, `TimeZoneRules.serviceDayOrigin`),
+    /// and which of `services` run on it and on the day before (whose trains run on past
+    /// midnight).
+    func serviceDay(at time: Timestamp) -> (origin: Seconds, previousOrigin: Seconds, today: [Bool], yesterday: [Bool]) {
+        let day = zone.day(of: time)
+        return (
+            zone.serviceDayOrigin(day), zone.serviceDayOrigin(day.adding(-1)), servicesRunning(on: day),
+            servicesRunning(on: day.adding(-1))
+        )
     }
 
     /// Which of `services` run on `day`.

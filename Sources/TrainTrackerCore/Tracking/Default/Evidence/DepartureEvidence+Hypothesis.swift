@@ -44,14 +44,14 @@ extension DepartureEvidence {
     private func firstDeparture(_ hypothesis: inout Hypothesis, model: TrackerModel, station: Int, at time: Timestamp)
         -> [Double]
     {
-        let local = time.secondsSince1970 + model.utcOffset
+        let local = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
-        let (midnight, today, yesterday) = model.serviceDay(at: time)
+        let (midnight, previousMidnight, today, yesterday) = model.serviceDay(at: time)
         var count = Array(repeating: 0, count: patternCount)
         for previousDay in [false, true] {
-            let origin = previousDay ? midnight - 86_400 : midnight
+            let origin = previousDay ? previousMidnight : midnight
             let clock = local - origin
             let scheduled = model.timetable.departures(
                 line: hypothesis.line.index, station: station, from: clock - Self.latestDelay,
@@ -97,7 +97,7 @@ extension DepartureEvidence {
         _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp,
         scheduled: (ScheduledTrip, _ clock: Seconds) -> Seconds?
     ) -> [Double] {
-        let local = time.secondsSince1970 + model.utcOffset
+        let local = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
