@@ -100,6 +100,10 @@ public struct DefaultTracker: TrackingAlgorithm {
     var leaderLine: LineDirection?
     /// The line the last answer named first: kept first while the rider stands still.
     var shownLine: LineDirection?
+    /// Per (railway, direction), the minute (since 1970) its calendar was last asked whether
+    /// a train runs, and the answer (`TimetableModel.hasTrainRunning`): asked once a minute.
+    var serviceMinute: [Int32]
+    var serviceRunning: [Bool]
     /// Whether each hypothesis keeps what each kind of evidence added at the latest fix
     /// (`explanation()`); off by default, as it costs a little per fix.
     public var explains = false
@@ -111,6 +115,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         nearestEdges = Array(repeating: -1, count: model.network.railways.count)
         slots = Array(repeating: -1, count: model.network.railways.count * 2)
         nearSlot = Array(repeating: -1, count: model.network.railways.count)
+        serviceMinute = Array(repeating: -1, count: model.network.railways.count * 2)
+        serviceRunning = Array(repeating: true, count: model.network.railways.count * 2)
     }
 
     /// Takes the next fix and returns the ranked answer.
@@ -123,10 +129,22 @@ public struct DefaultTracker: TrackingAlgorithm {
         }
         let fix = read(location)
         findRailways(near: fix)
+        // Calendars are law: a line with no train running now is no hypothesis.
+        var ended: [Int] = []
+        for index in hypotheses.indices where !isRunning(hypotheses[index].line, at: location.timestamp) {
+            ended.append(index)
+        }
+        if !ended.isEmpty {
+            for index in ended.reversed() {
+                slots[line: hypotheses[index].line] = -1
+                hypotheses.remove(at: index)
+            }
+            for index in hypotheses.indices { slots[line: hypotheses[index].line] = Int32(index) }
+        }
         var leaderScore = hypotheses.isEmpty ? 0 : -Double.infinity
         // (Fields read in place, by index: copying a hypothesis copies and retains its lists.)
         for index in hypotheses.indices { leaderScore = max(leaderScore, hypotheses[index].score) }
-        addHypotheses(score: leaderScore - parameters.switching.cost)
+        addHypotheses(score: leaderScore - parameters.switching.cost, at: location.timestamp)
 
         let leaderRailway = leaderLine?.railway
         var list = hypotheses  // taken out, so that updating them copies nothing
@@ -205,11 +223,11 @@ public struct DefaultTracker: TrackingAlgorithm {
     }
 
     /// Every railway within reach is a hypothesis in both directions: a new one starts at `score`.
-    private mutating func addHypotheses(score: Double) {
+    private mutating func addHypotheses(score: Double, at time: Timestamp) {
         for item in near {
             for direction in TravelDirection.allCases {
                 let line = LineDirection(railway: item.railway, direction: direction)
-                guard slots[line: line] < 0 else { continue }
+                guard slots[line: line] < 0, isRunning(line, at: time) else { continue }
                 slots[line: line] = Int32(hypotheses.count)
                 var hypothesis = Hypothesis(
                     line: line, score: score, offset: LateralOffset(spread: parameters.position.mapOffsetSpread),
@@ -219,6 +237,18 @@ public struct DefaultTracker: TrackingAlgorithm {
                 hypotheses.append(hypothesis)
             }
         }
+    }
+
+    /// Whether `line` has a train running at `time` by its calendar (asked of the model once a
+    /// minute per line).
+    mutating func isRunning(_ line: LineDirection, at time: Timestamp) -> Bool {
+        guard model.hasTimetable else { return true }
+        let minute = Int32(clamping: Int(flooring: time.secondsSince1970 / 60, within: -1_000_000_000...1_000_000_000))
+        if serviceMinute[line: line] != minute {
+            serviceMinute[line: line] = minute
+            serviceRunning[line: line] = model.timetable.hasTrainRunning(line: line.index, at: time)
+        }
+        return serviceRunning[line: line]
     }
 
     /// Whether `railway` runs through from the leader's railway, and the fix is near the end of
