@@ -21,8 +21,9 @@ struct RecordingEvaluation {
         (trip_id, latitude, longitude, timestamp[, zone]; local times without an offset are on the row's zone or \
         the feed's agency_timezone). One ride per trip and service day; exact repeats (a stale position published \
         again) and positions over 300 m off the track are left out; the truth is the trip's railway, direction, \
-        stops and train. Fixes are scored from 180 s after each ride's first fix; 'train': the answer names the \
-        trip; 'locked ≤ 5 min': locked within 300 s of the first fix and kept; per route and per hour of the day.
+        stops and train. A ride departs at its last fix within 300 m of its first (a train may stand at its \
+        origin for an hour); fixes are scored from 180 s after that; 'train': the answer names the trip; \
+        'locked ≤ 5 min': locked within 300 s of the departure and kept; per route and per hour of the day.
         """
 
     /// Scoring starts this long after a ride's first fix (the tracker is still learning).
@@ -135,8 +136,9 @@ struct RecordingEvaluation {
         let dropped = (recording.skipped.merging(rides.dropped, uniquingKeysWith: +)).sorted { $0.key < $1.key }
         return "\(recording.positions.count) positions: \(rides.cases.count) rides, \(fixes) fixes; left out: "
             + (dropped.isEmpty ? "none" : dropped.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
-            + "\nscored from \(Int(warmUp)) s after each ride's first fix; 'locked ≤ 5 min': locked within "
-            + "\(Int(lockTarget)) s of it and kept to the end"
+            + "\nscored from \(Int(warmUp)) s after each ride's departure (its last fix within "
+            + "\(Int(RecordedRides.departureDistance)) m of its first); 'locked ≤ 5 min': locked within \(Int(lockTarget)) s "
+            + "of the departure and kept to the end"
     }
 
     /// Per algorithm: all rides, each route, then the hours of the day.

@@ -18,6 +18,10 @@ public struct RecordedRides: Sendable {
 
     /// A position farther than this from its railway's track is off the trip's shape.
     public static let offTrack: Meters = 300
+    /// A ride departs at its last fix within this distance (along the track) of its first: a
+    /// train may stand at its origin for an hour before it leaves, and no rider there can be
+    /// told which train it will be.
+    public static let departureDistance: Meters = 300
     /// A ride with fewer fixes than this (after dropping) is left out: too short to score.
     public static let fewestFixes = 3
     /// How far outside a trip's scheduled span a position may be and still be dated to that
@@ -125,10 +129,12 @@ public struct RecordedRides: Sendable {
             dropped["in rides of fewer than \(fewestFixes) fixes", default: 0] += fixes.count
             return nil
         }
+        let origin = truths[0].alongTrack
+        let departure = truths.prefix { abs($0.alongTrack - origin) < departureDistance }.last?.time ?? start.secondsSince1970
         var truth = CaseTruth(
             sessionID: sessionID, scenario: railway.name, railwayID: railway.id, directionName: train.directionName,
             trainID: train.id, trainTypeID: train.trainTypeID, stops: train.stops.map(\.stationID),
-            departure: start.secondsSince1970, arrival: end.secondsSince1970, fixes: truths)
+            departure: departure, arrival: end.secondsSince1970, fixes: truths)
         truth.trainName = train.number ?? train.id
         return (fixes, truth)
     }
