@@ -255,7 +255,7 @@ import TrainTrackerTestSupport
         let both = try ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain, "--cases", directory.path("c"), "--log", directory.path("l.csv"),
         ])
-        #expect(both.status != 0 && both.standardError.contains("give either --cases DIR, or --sessions FILE with --log FILE"))
+        #expect(both.status != 0 && both.standardError.contains("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE"))
         let neither = try ToolRunner.run(["evaluate", "--railways", SharedPaths.caltrain])
         #expect(neither.status != 0 && neither.standardError.contains("give either --cases DIR"))
         let missing = try ToolRunner.run([

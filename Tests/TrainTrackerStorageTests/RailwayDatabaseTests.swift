@@ -170,7 +170,7 @@ import TrainTrackerTestSupport
         let timetable = try RailwayDatabase.loadDataset(path: path).timetable
         #expect(timetable.trains.map(\.id) == ["T1", "T2"])
         #expect(timetable.trains.first?.stops.map(\.departure) == [28_800, nil])
-        #expect(timetable.utcOffset == 32_400)
+        #expect(timetable.zone.offset(at: Timestamp(secondsSince1970: 0)) == 32_400)
     }
 
     /// Values a reader must not drop or let through: each is an error naming its table, row and column.

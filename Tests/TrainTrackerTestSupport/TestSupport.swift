@@ -20,6 +20,12 @@ public enum SharedPaths {
     public static var miniTokyo3D: String { data.appendingPathComponent("tokyo/mini-tokyo-3d").path }
     /// The Caltrain GTFS feed, as a folder.
     public static var caltrain: String { data.appendingPathComponent("gtfs/caltrain-2017-07-24").path }
+    /// Caltrain's 2024 GTFS feed, that the recorded trains ran on.
+    public static var caltrain2024: String { data.appendingPathComponent("caltrain-2024/gtfs").path }
+    /// Caltrain's trains' own positions, 2024-11-29 to 12-02.
+    public static var caltrainRecording: String {
+        data.appendingPathComponent("caltrain-2024/vehicle-positions-2024-11-29.sqlite").path
+    }
     /// The NYC subway routes 1 and 2 GTFS feed, zipped.
     public static var nycSubway: String { data.appendingPathComponent("gtfs/nyc-subway-1-2.zip").path }
 }

@@ -21,6 +21,24 @@ export function directionLabel(railwayID, direction) {
   return plain(prettyID(direction)) === plain(terminal.name) ? `→ ${terminal.name}` : `${prettyID(direction)} → ${terminal.name}`;
 }
 
+// "Train 102 · 4 min late": the scheduled train the tracker believes, and its delay, when it
+// names one (text only: the name comes from a feed).
+export function trainText(result) {
+  if (!result || typeof result.train !== "string" || result.train === "") return null;
+  let text = `Train ${result.train}`;
+  const delay = result.delaySeconds;
+  if (typeof delay === "number" && Number.isFinite(delay)) {
+    const minutes = Math.round(delay / 60);
+    text += minutes > 0 ? ` · ${minutes} min late` : minutes < 0 ? ` · ${-minutes} min early` : " · on time";
+  }
+  return text;
+}
+
+function trainLine(result) {
+  const text = trainText(result);
+  return text ? h("div", { className: "rider-train" }, text) : null;
+}
+
 // Shows `result` (the answer at `fix`) in the rider's view; a hint without an answer.
 // `sinceFix` (seconds) says how long the phone has given no fix, for an estimated answer.
 export function showRider(result, fix, sinceFix = null) {
@@ -53,6 +71,7 @@ export function showRider(result, fix, sinceFix = null) {
     h("div", { className: "rider-focus" },
       h("span", { className: `rider-phase phase ${result.phase}` }, phaseLabel[result.phase] || result.phase),
       h("span", { className: "rider-station" }, stationName(result.station))),
+    trainLine(result),
     nextStop,
     notes.length ? h("div", { className: "rider-note" }, notes.join(" · ")) : null];
   panel.replaceChildren(...parts.filter(Boolean));

@@ -45,7 +45,7 @@ import Testing
         let rides = generator.cases(count: 12, seed: 4, filter: RideFilter(railways: [DemoNetwork.localID]))
         #expect(Set(rides.map(\.truth.trainID)) == ["L1", "L2"])
         for ride in rides {
-            let day = CivilDay(Timestamp(secondsSince1970: ride.truth.departure), utcOffset: dataset.timetable.utcOffset)
+            let day = dataset.timetable.zone.day(of: Timestamp(secondsSince1970: ride.truth.departure))
             #expect(day.weekday == (ride.truth.trainID == "L1" ? 5 : 0), "\(ride.truth.trainID) left on \(day)")
         }
         // A service that never runs gives no rides.

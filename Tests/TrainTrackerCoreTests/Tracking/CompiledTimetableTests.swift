@@ -12,7 +12,7 @@ import Testing
     static func read(_ parts: [[UInt8]]) throws(CompiledTimetableError) -> TrackerModel {
         var reader = try CompiledTimetableReader(network: network, header: parts.first ?? [])
         for part in parts.dropFirst() { try reader.add(part) }
-        return try reader.model(calendar: built.calendar, utcOffset: built.utcOffset)
+        return try reader.model(calendar: built.calendar, zone: built.zone)
     }
 
     @Test func readBackItIsTheSameModelAndTracksTheSame() throws {
@@ -72,7 +72,9 @@ import Testing
                 part.int32(slot)
                 part.float(time)
             }
-            part.uint8(0)
+            part.uint8(0)  // no arrival
+            part.string("T")  // the trip's id
+            part.uint8(0)  // no number of its own
         }
         return part.bytes + trailing
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TrainTrackerCore
@@ -67,7 +68,10 @@ import Testing
                 charges += item.terms.filter { $0.term == .passages }.map(\.nats)
             }
         }
-        // Once, as a train off its timetable (at the first look's cap), not every 30 s.
-        #expect(charges == [-PassageEvidence().firstCap], "\(charges)")
+        // Once, as a train off its timetable (a share of the window, at most the first look's
+        // cap), not every 30 s.
+        let offTimetable = Foundation.log(DepartureEvidence().offTimetableShare)
+        #expect(charges.count == 1, "\(charges)")
+        #expect(charges.allSatisfy { abs($0 - max(-PassageEvidence().firstCap, offTimetable)) < 1e-9 }, "\(charges)")
     }
 }

@@ -1,7 +1,8 @@
 import TrainTrackerCore
 
 /// What a Live Activity or the Dynamic Island shows for an answer:
-/// `Toyoko Line → Shibuya · Next: Kikuna · 11:08`.
+/// `Toyoko Line → Shibuya · Next: Kikuna · 11:08`, and with timetables the train the
+/// tracker believes: `Limited → San Francisco · Next: Palo Alto · 16:06 · Train 417 · 4 min late`.
 struct LiveActivityLine: Equatable {
     var text: String
 
@@ -23,6 +24,11 @@ struct LiveActivityLine: Equatable {
         // The arrival at the next stop, when the timetable gives one.
         if let eta = best.eta, best.phase != .now {
             parts.append(String(eta.timeOfDay(utcOffset: utcOffset).prefix(5)))
+        }
+        if let train = best.train {
+            let minutes = Int(flooring: ((best.delaySeconds ?? 0) / 60).rounded(), within: -10_000...10_000)
+            let delay = minutes > 0 ? "\(minutes) min late" : minutes < 0 ? "\(-minutes) min early" : "on time"
+            parts.append("Train \(train)" + (best.delaySeconds == nil ? "" : " · \(delay)"))
         }
         text = parts.joined(separator: " · ") + (result.estimated ? "  (estimated)" : "")
     }

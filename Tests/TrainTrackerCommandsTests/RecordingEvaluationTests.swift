@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TrainTrackerTestSupport
+
+/// `evaluate --recording` as a researcher runs it on Caltrain's recorded trains.
+@Suite struct RecordingEvaluationTests {
+    @Test func theSharedRecordingIsScoredPerRouteAndHourWithAPictureAndItsRidesSaved() throws {
+        let directory = try TemporaryDirectory()
+        let picture = directory.path("real.svg")
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
+            "--algorithm", "default", "--format", "json", "--svg", picture, "--save-cases", directory.path("cases"),
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let reports = try #require(
+            JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
+        let report = try #require(reports.first)
+        #expect(report["railwayWithoutTrain"] as? Int == 0)
+        let all = try #require((report["all"] as? [String: Any])?["score"] as? [String: Any])
+        #expect((all["sessions"] as? Int ?? 0) > 250)
+        #expect((all["railwayAccuracy"] as? Double ?? 0) > 0.95)
+        let routes = try #require(report["routes"] as? [String: Any])
+        #expect(Set(routes.keys).isSuperset(of: ["Local Weekday", "Local Weekend", "Limited", "Express"]))
+        #expect((report["hours"] as? [String: Any])?.isEmpty == false)
+        let svg = try String(contentsOfFile: picture, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("Local Weekend"))
+        // The saved rides replay and score like simulated cases.
+        let cases = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--cases", directory.path("cases"), "--algorithm", "default",
+        ])
+        #expect(cases.status == 0 && cases.standardOutput.contains("Local Weekend"))
+    }
+
+    @Test func aRecordingWithoutTheTableIsOneLineAndExitStatus2() throws {
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.tokyoRailways,
+        ])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardOutput.isEmpty)
+        #expect(outcome.standardError.hasPrefix("traintracker: error: \(SharedPaths.tokyoRailways): no table train_locations"))
+    }
+}
