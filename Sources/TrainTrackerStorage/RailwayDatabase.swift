@@ -153,30 +153,30 @@ public enum RailwayDatabase {
             }
             utcOffset = offset
         }
-        var zone = TimeZoneRules.fixed(utcOffset)
-        if try db.tableExists("timetableInfo"),
-            let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = 'timeZone'")
-        {
-            do {
-                zone = try JSONDecoder().decode(TimeZoneRules.self, from: Data(text.utf8))
-            } catch {
-                throw StorageError.invalidValue(
-                    path: path, table: "timetableInfo", row: "timeZone", column: "value", problem: "not a time zone's rules")
-            }
-        }
+        let zone =
+            try stored(TimeZoneRules.self, key: "timeZone", what: "a time zone's rules", db, path: path)
+            ?? TimeZoneRules.fixed(utcOffset)
         // The calendar, when stored; older files: the weekly rules the services' names stand for.
-        var calendar = ServiceCalendar.weekly(named: services)
-        if try db.tableExists("timetableInfo"),
-            let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = 'calendar'")
-        {
-            do {
-                calendar = try JSONDecoder().decode(ServiceCalendar.self, from: Data(text.utf8))
-            } catch {
-                throw StorageError.invalidValue(
-                    path: path, table: "timetableInfo", row: "calendar", column: "value", problem: "not a service calendar")
-            }
-        }
+        let calendar =
+            try stored(ServiceCalendar.self, key: "calendar", what: "a service calendar", db, path: path)
+            ?? ServiceCalendar.weekly(named: services)
         return (zone, calendar)
+    }
+
+    /// The JSON value `timetableInfo` stores under `key`, if any.
+    ///
+    /// - Throws: `StorageError.invalidValue` naming the row when it is not `what`.
+    private static func stored<Value: Decodable>(_ type: Value.Type, key: String, what: String, _ db: Database, path: String)
+        throws -> Value?
+    {
+        guard try db.tableExists("timetableInfo"),
+            let text = try String.fetchOne(db, sql: "SELECT value FROM timetableInfo WHERE key = ?", arguments: [key])
+        else { return nil }
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+        } catch {
+            throw StorageError.invalidValue(path: path, table: "timetableInfo", row: key, column: "value", problem: "not \(what)")
+        }
     }
 
     /// One segment's vertices as read.
