@@ -192,7 +192,11 @@ struct EvaluateCommand: ParsableCommand {
                 utcOffset: parseUTCOffset(utcOffset) ?? 0, algorithms: algorithms, format: format
             ).run()
         }
-        let timetabled = try railways.loadModel(timetables: untimed || algorithms.contains { $0.usesTimetables })
+        // Real rides take their truth from the trips: the feed is read once, for them and the model.
+        let dataset = try recording.map { _ throws(CommandFailure) in try railways.loadDataset(timetables: true) }
+        let timetabled =
+            try dataset.map(TrackerModel.init(dataset:))
+            ?? railways.loadModel(timetables: untimed || algorithms.contains { $0.usesTimetables })
         let untimedModel = TrackerModel(network: timetabled.network)
         let parameters = try parameters()
         var variants: [(name: String, make: () -> any TrackingAlgorithm)] = algorithms.map { algorithm in
@@ -200,10 +204,10 @@ struct EvaluateCommand: ParsableCommand {
             return (algorithm.rawValue, { DefaultTracker(model: timetabled, parameters: parameters) })
         }
         if untimed { variants.append(("default-untimed", { DefaultTracker(model: untimedModel, parameters: parameters) })) }
-        if let recording {
+        if let recording, let dataset {
             return try RecordingEvaluation(
-                railways: railways, recordingPath: recording, variants: variants, format: format, svgPath: svg,
-                casesFolder: saveCases
+                dataset: dataset, railwaysPath: railways.railways, recordingPath: recording, variants: variants,
+                format: format, svgPath: svg, casesFolder: saveCases
             ).run()
         }
         var reports: [EvaluationReport] = []

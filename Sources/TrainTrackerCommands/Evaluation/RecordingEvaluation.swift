@@ -7,7 +7,9 @@ import TrainTrackerStorage
 /// `evaluate --recording FILE`: scores algorithms on real rides, one per trip and service day
 /// of a recording of trains' own positions, against the trips of the timetable they ran on.
 struct RecordingEvaluation {
-    var railways: RailwaysOption
+    /// The feed the trains ran on, with its timetable.
+    var dataset: TransitDataset
+    var railwaysPath: String
     var recordingPath: String
     var variants: [(name: String, make: () -> any TrackingAlgorithm)]
     var format: EvaluateCommand.Format
@@ -26,9 +28,9 @@ struct RecordingEvaluation {
         'locked ≤ 5 min': locked within 300 s of the departure and kept; per route and per hour of the day.
         """
 
-    /// Scoring starts this long after a ride's first fix (the tracker is still learning).
+    /// Scoring starts this long after a ride's departure (the tracker is still learning).
     static let warmUp: Seconds = 180
-    /// A ride counts as locked in time when it locks within this long of its first fix.
+    /// A ride counts as locked in time when it locks within this long of its departure.
     static let lockTarget: Seconds = 300
 
     /// One algorithm's scores on every ride, and per hour of the day on the timetable's clock.
@@ -62,16 +64,15 @@ struct RecordingEvaluation {
     }
 
     func run() throws(CommandFailure) {
-        let dataset = try railways.loadDataset(timetables: true)
-        let model = TrackerModel(dataset: dataset)
+        let zone = dataset.timetable.zone
         let recording = try CommandFailure.wrapping { () throws(ImportError) in
-            try VehiclePositionRecording.read(path: recordingPath, zone: dataset.timetable.zone)
+            try VehiclePositionRecording.read(path: recordingPath, zone: zone)
         }
         let rides = RecordedRides(positions: recording.positions, dataset: dataset)
         guard !rides.cases.isEmpty else {
-            throw CommandFailure("\(recordingPath): no ride of a trip in \(railways.railways) (trip ids must be the feed's trip_id)")
+            throw CommandFailure("\(recordingPath): no ride of a trip in \(railwaysPath) (trip ids must be the feed's trip_id)")
         }
-        if let casesFolder { try CasesFolder.write(rides.cases, railways: railways.railways, to: casesFolder) }
+        if let casesFolder { try CasesFolder.write(rides.cases, railways: railwaysPath, to: casesFolder) }
         var evaluator = Evaluator()
         evaluator.warmUp = Self.warmUp
         let running = RunningRailways(dataset: dataset)
@@ -87,7 +88,7 @@ struct RecordingEvaluation {
                         if let named = verdict.railwayID, !running.runs(named, at: Timestamp(secondsSince1970: verdict.time)) {
                             withoutTrain += 1
                         }
-                        let hour = Self.hour(of: verdict.time, zone: model.zone)
+                        let hour = Self.hour(of: verdict.time, zone: zone)
                         hours[hour, default: HourTally()].fixes += 1
                         if verdict.railway { hours[hour, default: HourTally()].railway += 1 }
                         if verdict.nextStop { hours[hour, default: HourTally()].nextStop += 1 }

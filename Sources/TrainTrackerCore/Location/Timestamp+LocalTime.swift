@@ -15,7 +15,7 @@ extension Timestamp {
     }
 
     /// Whether a date-time text ends in `Z` or carries a `±HH:MM` / `±HHMM` offset after its time.
-    private static func hasZone(_ text: some StringProtocol) -> Bool {
+    package static func hasZone(_ text: some StringProtocol) -> Bool {
         if text.hasSuffix("Z") || text.hasSuffix("z") { return true }
         guard let timeStart = text.firstIndex(where: { $0 == "T" || $0 == " " }) else { return false }
         return text[timeStart...].contains { $0 == "+" || $0 == "-" }

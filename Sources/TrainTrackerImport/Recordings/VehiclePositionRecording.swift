@@ -127,7 +127,7 @@ private struct RowReader {
         }
         // Read as if UTC: the zone's offset, when it has none, comes next.
         guard let parsed = Timestamp(parsing: text) else { return nil }
-        if Timestamp(parsing: text, utcOffset: 3_600) == parsed { return parsed }  // it carries its own zone
+        if Timestamp.hasZone(text) { return parsed }
         var rules = zone
         if let name = zoneName?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
             if zones[name] == nil {

@@ -38,12 +38,15 @@ public struct RecordedRides: Sendable {
             timetable.trains.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
         var dropped: [String: Int] = [:]
         var rides: [RideKey: [VehiclePosition]] = [:]
+        // Each trip's scheduled span, worked out once (not once per position).
+        let spans = timetable.trains.map(Self.span(of:))
         for position in positions {
             guard let index = trainIndex[position.tripID] else {
                 dropped["trip not in the timetable", default: 0] += 1
                 continue
             }
-            let day = Self.serviceDay(of: position.time, train: timetable.trains[index], timetable: timetable)
+            let day = Self.serviceDay(
+                of: position.time, train: timetable.trains[index], span: spans[index], timetable: timetable)
             rides[RideKey(train: index, day: day), default: []].append(position)
         }
         var cases: [(fixes: [RecordedFix], truth: CaseTruth)] = []
@@ -57,14 +60,22 @@ public struct RecordedRides: Sendable {
         self.dropped = dropped
     }
 
-    /// The service day `time` belongs to for `train`: of the local date and its neighbours,
-    /// a day the train runs on whose scheduled span is nearest `time` (service runs past
-    /// midnight, and a train may stand at its terminal before it leaves).
-    static func serviceDay(of time: Timestamp, train: TimetabledTrain, timetable: Timetable) -> CivilDay {
+    /// From `train`'s first scheduled time to its last (seconds of its service day), if it has any.
+    static func span(of train: TimetabledTrain) -> ClosedRange<Seconds>? {
+        let times = train.stops.flatMap { [$0.arrival, $0.departure] }.compactMap { $0 }
+        guard let first = times.min(), let last = times.max() else { return nil }
+        return first...last
+    }
+
+    /// The service day `time` belongs to for `train` (scheduled over `span`): of the local
+    /// date and its neighbours, a day the train runs on whose span is nearest `time` (service
+    /// runs past midnight, and a train may stand at its terminal before it leaves).
+    static func serviceDay(
+        of time: Timestamp, train: TimetabledTrain, span: ClosedRange<Seconds>?, timetable: Timetable
+    ) -> CivilDay {
         let zone = timetable.zone
         let local = zone.day(of: time)
-        let times = train.stops.flatMap { [$0.arrival, $0.departure] }.compactMap { $0 }
-        guard let first = times.min(), let last = times.max() else { return local }
+        guard let first = span?.lowerBound, let last = span?.upperBound else { return local }
         var best = (day: local, cost: Double.infinity)
         for day in [local.adding(-1), local, local.adding(1)] {
             let clock = time.secondsSince1970 - zone.serviceDayOrigin(day)

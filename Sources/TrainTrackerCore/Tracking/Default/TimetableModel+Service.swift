@@ -12,6 +12,11 @@ extension TimetableModel {
     /// Saturday 40 min), and a line lost to a late train is not found again.
     static let serviceLag: Seconds = 7_200
 
+    /// Which of `services` run on `day`.
+    func servicesRunning(on day: CivilDay) -> [Bool] {
+        services.map { calendar.runs($0, on: day) }
+    }
+
     /// Whether line `key` has a train running at `time` on the calendar: one that runs on its
     /// service day and is between `serviceLead` before its first departure and `serviceLag`
     /// after its last call. Always true for a line without timetabled trains (nothing is
@@ -24,7 +29,7 @@ extension TimetableModel {
         let byStart = tripsByStart[key]
         for day in [today, today.adding(-1), today.adding(1)] {
             let clock = time.secondsSince1970 - zone.serviceDayOrigin(day)
-            let runsToday = services.map { calendar.runs($0, on: day) }
+            let runsToday = servicesRunning(on: day)
             // A trip that wraps past midnight or runs backwards is found by no search by start.
             for trip in irregularTrips[key] where runsToday[Int(trips[key][Int(trip)].service)] { return true }
             var index = byStart.partitioningIndex { $0.start >= clock - Self.serviceLag - longestTrip[key] }

@@ -122,9 +122,7 @@ extension TrackerModel {
     }
 
     /// Which of `services` run on `day`.
-    func servicesRunning(on day: CivilDay) -> [Bool] {
-        services.map { calendar.runs($0, on: day) }
-    }
+    func servicesRunning(on day: CivilDay) -> [Bool] { timetable.servicesRunning(on: day) }
 
     /// Pattern probabilities from their log weights.
     func probabilities(_ weights: [Double]) -> [Double] {
