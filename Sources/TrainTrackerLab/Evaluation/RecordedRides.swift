@@ -95,7 +95,7 @@ public struct RecordedRides: Sendable {
     ) -> (fixes: [RecordedFix], truth: CaseTruth)? {
         guard let railway = network.railway(id: train.railwayID), let direction = railway.direction(named: train.directionName)
         else {
-            dropped["trip on a railway the network lacks", default: positions.count] += positions.count
+            dropped["trip on a railway the network lacks", default: 0] += positions.count
             return nil
         }
         let positionsAlong = network.stationPositions(of: railway)
