@@ -174,27 +174,3 @@ struct RecordingEvaluation {
         return alignedTable(rows) + "\n\nper hour of the day, on the timetable's clock:\n" + alignedTable(hours)
     }
 }
-
-/// Which railways run a train on a service day: the calendar's verdict per railway, for
-/// checking that no answer names a railway without a train that day.
-struct RunningRailways: Sendable {
-    private let services: [String: Set<String>]
-    private let calendar: ServiceCalendar
-    private let zone: TimeZoneRules
-
-    init(dataset: TransitDataset) {
-        var services: [String: Set<String>] = [:]
-        for train in dataset.timetable.trains { services[train.railwayID, default: []].insert(train.service) }
-        self.services = services
-        calendar = dataset.timetable.calendar
-        zone = dataset.timetable.zone
-    }
-
-    /// Whether `railway` runs a train on the service day of `time` or the day before (whose
-    /// trains run past midnight); a railway without timetabled trains always does.
-    func runs(_ railway: String, at time: Timestamp) -> Bool {
-        guard let services = services[railway] else { return true }
-        let day = zone.day(of: time)
-        return services.contains { calendar.runs($0, on: day) || calendar.runs($0, on: day.adding(-1)) }
-    }
-}
