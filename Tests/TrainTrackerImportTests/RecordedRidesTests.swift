@@ -29,7 +29,8 @@ import TrainTrackerTestSupport
             // Each ride is dated to a day its trip runs on (the day after Thanksgiving is a weekday).
             let day: String = try #require(ride.truth.sessionID.split(separator: "-", maxSplits: 1).last.map(String.init))
             let civil = try #require(
-                CivilDay(year: Int(day.prefix(4)) ?? 0, month: Int(day.dropFirst(5).prefix(2)) ?? 0, day: Int(day.suffix(2)) ?? 0))
+                CivilDay(year: Int(day.prefix(4)) ?? 0, month: Int(day.dropFirst(5).prefix(2)) ?? 0, day: Int(day.suffix(2)) ?? 0)
+            )
             #expect(dataset.timetable.calendar.runs(train.service, on: civil), "\(ride.truth.sessionID)")
             let times = ride.fixes.map { (fix: RecordedFix) in fix.location.timestamp }
             #expect(times == times.sorted())

@@ -6,8 +6,14 @@ import TrainTrackerTestSupport
 @testable import TrainTrackerImport
 
 @Suite struct VehiclePositionRecordingTests {
+    /// Pacific time over the feed's dates, 2024-09-21 to 2025-05-31.
     let pacific = TimeZoneCompiler.rules(
-        for: "America/Los_Angeles", from: CivilDay(year: 2024, month: 9, day: 21)!, through: CivilDay(year: 2025, month: 5, day: 31)!)
+        for: "America/Los_Angeles", from: CivilDay(daysSince1970: 19_987), through: CivilDay(daysSince1970: 20_239))
+
+    @Test func theFeedsDatesAreTheDaysNamed() {
+        #expect(CivilDay(daysSince1970: 19_987) == CivilDay(year: 2024, month: 9, day: 21))
+        #expect(CivilDay(daysSince1970: 20_239) == CivilDay(year: 2025, month: 5, day: 31))
+    }
 
     @Test func theSharedRecordingIsReadWholeOnThePacificClock() throws {
         let zone = try #require(pacific)

@@ -28,7 +28,8 @@ enum RecordingChart {
         var legendX = 10.0
         for (index, report) in reports.enumerated() {
             for measure in measures {
-                svg += "<rect x=\"\(legendX)\" y=\"30\" width=\"10\" height=\"10\" fill=\"\(measure.colour)\" "
+                svg +=
+                    "<rect x=\"\(legendX)\" y=\"30\" width=\"10\" height=\"10\" fill=\"\(measure.colour)\" "
                     + "fill-opacity=\"\(index == 0 ? 1 : 0.45)\"/>"
                 svg += "<text x=\"\(legendX + 14)\" y=\"39\">\(report.algorithm.xmlEscaped) \(measure.name)</text>\n"
                 legendX += 24 + Double(report.algorithm.count + measure.name.count) * 6.5
@@ -42,7 +43,8 @@ enum RecordingChart {
                 for measure in measures {
                     let value = measure.value(summary.score)
                     let height = plot * value
-                    svg += "<rect x=\"\(x)\" y=\"\(top + plot - height)\" width=\"\(bar)\" height=\"\(height)\" "
+                    svg +=
+                        "<rect x=\"\(x)\" y=\"\(top + plot - height)\" width=\"\(bar)\" height=\"\(height)\" "
                         + "fill=\"\(measure.colour)\" fill-opacity=\"\(index == 0 ? 1 : 0.45)\">"
                         + "<title>\(report.algorithm.xmlEscaped) · \(route.xmlEscaped) · \(measure.name): \(percent(value))</title></rect>\n"
                     x += bar + 1
@@ -52,9 +54,11 @@ enum RecordingChart {
             let fixes = reports.first.flatMap { route == "all" ? $0.all : $0.routes[route] }?.score.fixes ?? 0
             let middle = left + Double(group) * groupWidth + groupWidth / 2
             svg += "<text x=\"\(middle)\" y=\"\(top + plot + 16)\" text-anchor=\"middle\">\(route.xmlEscaped)</text>"
-            svg += "<text x=\"\(middle)\" y=\"\(top + plot + 30)\" text-anchor=\"middle\" fill=\"#666666\">\(fixes) fixes</text>\n"
+            svg +=
+                "<text x=\"\(middle)\" y=\"\(top + plot + 30)\" text-anchor=\"middle\" fill=\"#666666\">\(fixes) fixes</text>\n"
         }
-        svg += "<text x=\"10\" y=\"\(hourTop - 14)\" font-weight=\"bold\">Railway right per hour of the day "
+        svg +=
+            "<text x=\"10\" y=\"\(hourTop - 14)\" font-weight=\"bold\">Railway right per hour of the day "
             + "(timetable's clock); numbers: fixes scored</text>\n"
         svg += axis(left: left, top: hourTop, plot: plot, width: 24 * 30)
         for (index, report) in reports.enumerated() {
@@ -63,17 +67,20 @@ enum RecordingChart {
                 let share = Double(tally.railway) / Double(tally.fixes)
                 let x = left + Double(hour) * 30 + 3 + Double(index) * (24 / Double(reports.count))
                 let w = 24 / Double(reports.count) - 1
-                svg += "<rect x=\"\(x)\" y=\"\(hourTop + plot * (1 - share))\" width=\"\(w)\" height=\"\(plot * share)\" "
+                svg +=
+                    "<rect x=\"\(x)\" y=\"\(hourTop + plot * (1 - share))\" width=\"\(w)\" height=\"\(plot * share)\" "
                     + "fill=\"#2E86DE\" fill-opacity=\"\(index == 0 ? 1 : 0.45)\"><title>\(report.algorithm.xmlEscaped) "
                     + "\(hour):00 · \(percent(share)) of \(tally.fixes)</title></rect>\n"
                 if index == 0 {
-                    svg += "<text x=\"\(left + Double(hour) * 30 + 15)\" y=\"\(hourTop + plot + 28)\" text-anchor=\"middle\" "
+                    svg +=
+                        "<text x=\"\(left + Double(hour) * 30 + 15)\" y=\"\(hourTop + plot + 28)\" text-anchor=\"middle\" "
                         + "fill=\"#666666\" font-size=\"9\">\(tally.fixes)</text>"
                 }
             }
         }
         for hour in stride(from: 0, to: 24, by: 2) {
-            svg += "<text x=\"\(left + Double(hour) * 30 + 15)\" y=\"\(hourTop + plot + 14)\" text-anchor=\"middle\">"
+            svg +=
+                "<text x=\"\(left + Double(hour) * 30 + 15)\" y=\"\(hourTop + plot + 14)\" text-anchor=\"middle\">"
                 + "\(String(format: "%02d", hour))</text>"
         }
         return svg + "\n</svg>\n"

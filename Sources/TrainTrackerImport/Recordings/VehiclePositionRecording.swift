@@ -53,7 +53,8 @@ public struct VehiclePositionRecording: Sendable {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.read { db in
                 guard try db.tableExists("train_locations") else {
-                    throw ImportError(file: path, problem: "no table train_locations (trip_id, vehicle_lat, vehicle_lon, timestamp)")
+                    throw ImportError(
+                        file: path, problem: "no table train_locations (trip_id, vehicle_lat, vehicle_lon, timestamp)")
                 }
                 let columns = Set(try db.columns(in: "train_locations").map(\.name))
                 for column in ["trip_id", "vehicle_lat", "vehicle_lon", "timestamp"] where !columns.contains(column) {
