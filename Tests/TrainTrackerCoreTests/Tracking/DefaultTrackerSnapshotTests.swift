@@ -59,7 +59,7 @@ import Testing
 
     /// Snapshots broken one way, and what the error must say.
     @Test(arguments: [
-        ("another version", #""version":1"#, #""version":7"#, "version 7, this build restores 1"),
+        ("another version", #""version":2"#, #""version":7"#, "version 7, this build restores 2"),
         ("another network", #""stationCounts":["#, #""stationCounts":[99,"#, "taken on another network"),
         ("a line not there", #""line":{"index":"#, #""line":{"index":4000"#, "hypothesis 0: line 4000"),
         ("an edge too many", #""nearestEdges":["#, #""nearestEdges":[123456,"#, "3 nearest edges for 2 railways"),

@@ -12,8 +12,9 @@ extension DefaultTracker {
     /// Scores may be infinite: encode with a strategy for non-finite numbers (JSON has none;
     /// `JSONEncoder.nonConformingFloatEncodingStrategy`), or with a property-list encoder.
     public struct Snapshot: Codable, Sendable {
-        /// The form's version; a snapshot of another is refused.
-        static let currentVersion = 1
+        /// The form's version; a snapshot of another is refused. (2: a followed train's service
+        /// day origin is in UTC, by the zone's rules; version 1 held local midnight.)
+        static let currentVersion = 2
         var version = Self.currentVersion
         /// Railways and stations of the network it was taken on: a snapshot from another is refused.
         var stationCounts: [Int]

@@ -111,7 +111,8 @@ struct TripCandidate: Sendable, Codable {
     var logWeight: Double
     /// Seconds it left the last station after its published time.
     var delay: Seconds
-    /// Its service day's midnight, in seconds of the timetable's clock since 1970.
+    /// Where its service day's clock starts (`TimeZoneRules.serviceDayOrigin`), in seconds
+    /// since 1970 (UTC).
     var origin: Seconds
     /// How much its delay may change by the next observation, as the last one left it: a
     /// departure's delay is sharp, a passage's less so.

@@ -44,15 +44,15 @@ extension DepartureEvidence {
     private func firstDeparture(_ hypothesis: inout Hypothesis, model: TrackerModel, station: Int, at time: Timestamp)
         -> [Double]
     {
-        let local = time.secondsSince1970
+        let now = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
-        let (midnight, previousMidnight, today, yesterday) = model.serviceDay(at: time)
+        let (todayOrigin, yesterdayOrigin, today, yesterday) = model.serviceDay(at: time)
         var count = Array(repeating: 0, count: patternCount)
         for previousDay in [false, true] {
-            let origin = previousDay ? previousMidnight : midnight
-            let clock = local - origin
+            let origin = previousDay ? yesterdayOrigin : todayOrigin
+            let clock = now - origin
             let scheduled = model.timetable.departures(
                 line: hypothesis.line.index, station: station, from: clock - Self.latestDelay,
                 through: clock - Self.earliestDelay)
@@ -97,7 +97,7 @@ extension DepartureEvidence {
         _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp,
         scheduled: (ScheduledTrip, _ clock: Seconds) -> Seconds?
     ) -> [Double] {
-        let local = time.secondsSince1970
+        let now = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
@@ -109,8 +109,8 @@ extension DepartureEvidence {
             let pattern = Int(trip.pattern)
             let weight = Double.exp(candidate.logWeight - top)
             var density = missedCallDensity / Self.window
-            if let scheduled = scheduled(trip, local - candidate.origin) {
-                let delay = local - candidate.origin - scheduled
+            if let scheduled = scheduled(trip, now - candidate.origin) {
+                let delay = now - candidate.origin - scheduled
                 density = delayChangeDensity(delay - candidate.delay, scale: max(delayChangeScale, candidate.delayScale))
                 hypothesis.trips[index].delay = delay
                 hypothesis.trips[index].delayScale = delayChangeScale

@@ -181,12 +181,12 @@ extension DepartureEvidence {
         _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp,
         scheduled: (ScheduledTrip, _ clock: Seconds) -> Seconds?
     ) -> [Double] {
-        let local = time.secondsSince1970
+        let now = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patternWeights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
         var count = Array(repeating: 0, count: patternCount)
-        let (midnight, previousMidnight, today, yesterday) = model.serviceDay(at: time)
+        let (todayOrigin, yesterdayOrigin, today, yesterday) = model.serviceDay(at: time)
         // Only a trip running about now can be due here about now: its first departure is
         // at most `earliestDelay` ahead, and its last call at most `latestDelay` behind.
         // (Found in the index by start, then taken in trip order, today before yesterday.)
@@ -194,7 +194,7 @@ extension DepartureEvidence {
         let longest = model.longestTrip[line: hypothesis.line]
         var running: [(trip: Int, previousDay: Bool)] = []
         for previousDay in [false, true] {
-            let clock = local - (previousDay ? previousMidnight : midnight)
+            let clock = now - (previousDay ? yesterdayOrigin : todayOrigin)
             var index = byStart.partitioningIndex { $0.start >= clock - Self.latestDelay - longest }
             while index < byStart.count, byStart[index].start <= clock - Self.earliestDelay {
                 running.append((Int(byStart[index].trip), previousDay))
@@ -209,12 +209,12 @@ extension DepartureEvidence {
             guard pattern >= 0, pattern < patternCount, (previousDay ? yesterday : today)[service],
                 let first = trip.departures.first?.time, let last = trip.arrival?.time ?? trip.departures.last?.time
             else { continue }
-            let origin = previousDay ? previousMidnight : midnight
-            let clock = local - origin
+            let origin = previousDay ? yesterdayOrigin : todayOrigin
+            let clock = now - origin
             guard clock - Seconds(last) <= Self.latestDelay, clock - Seconds(first) >= Self.earliestDelay,
                 let due = scheduled(trip, clock)
             else { continue }
-            let delay = local - origin - due
+            let delay = now - origin - due
             guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
             let density = delayDensity(delay)
             count[pattern] += 1
