@@ -18,13 +18,14 @@ public struct PassageEvidence: Hashable, Sendable {
     /// Only a train at least this fast is between stations (a stop's time is its dwell).
     public var minimumSpeed: MetersPerSecond = 3
     /// How much wider the on-time window is than a departure's, either side: a time
-    /// interpolated between calls is that much less sharp (60 s chosen on Caltrain's recording).
-    public var slack: Seconds = 60
+    /// interpolated between calls is that much less sharp.
+    public var slack: Seconds = 30
     /// How much a train's delay typically changes from one passage to the next: Caltrain's
     /// recorded trains change theirs by a Laplace scale of 37 s between positions a minute
-    /// apart and 52 s five minutes apart; 60 s was chosen there (30 s lost the train on 5 %
-    /// of the fixes, 120 s could not tell trains minutes apart).
-    public var delayChangeScale: Seconds = 60
+    /// apart and 52 s five minutes apart. 45 s was chosen on the recording and simulated seed
+    /// 1409 (30 s lost the recorded train on 1.2 % more fixes, 60 s the simulated sparse and
+    /// background phones on disrupted days, 120 s could not tell trains minutes apart).
+    public var delayChangeScale: Seconds = 45
     /// Only a place at least this far from every station of the line is judged: at a
     /// station a train's time is its dwell, and a place just short of a train's first call
     /// is outside its run.
@@ -40,8 +41,8 @@ public struct PassageEvidence: Hashable, Sendable {
     /// The most one passage can say, in nats either way (0: off).
     /// (Span, slack and scale were first chosen on seeds 307 and 401 among 30–120 s each, the
     /// change window among 120, 240 and 1,920 s, the first cap among 0.5, 1.5 and 3 nats;
-    /// slack, scale and first cap were chosen again on Caltrain's recorded trains: 60 s, 60 s
-    /// and 3 nats.)
+    /// scale and first cap were chosen again on Caltrain's recorded trains and seed 1409:
+    /// 45 s and 3 nats.)
     public var cap = 3.0
     /// The dwell a call's time allows for: a train arrives this long before it leaves.
     static let dwell: Seconds = 30
