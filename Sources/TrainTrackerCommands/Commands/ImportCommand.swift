@@ -8,7 +8,7 @@ import TrainTrackerStorage
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Convert mini-tokyo-3d, GTFS or Eki railway data into an Eki railway SQLite file with timetables.",
+        abstract: "Convert mini-tokyo-3d, GTFS, rail-lines or Eki railway data into an Eki railway SQLite file with timetables.",
         discussion: """
             The output is the Eki Live railway schema (railway, station, segment, coordinate, segmentCoordinate \
             and their R-trees), readable by the Eki Live viewer, plus TrainTracker's trainType, train, trainStop, \
@@ -22,8 +22,16 @@ struct ImportCommand: ParsableCommand {
     var from: TransitFormat?
 
     @Argument(
-        help: ArgumentHelp("The input: a mini-tokyo-3d folder, a GTFS zip or folder, or an Eki railway file.", valueName: "path"))
+        help: ArgumentHelp(
+            "The input: a mini-tokyo-3d folder, a GTFS zip or folder, an Eki railway file or a rail-lines JSON file.",
+            valueName: "path"))
     var input: String
+
+    @Option(
+        help: ArgumentHelp(
+            "With a rail-lines JSON input: the station list its codes come from (Finland's trainStations.json).",
+            valueName: "file"))
+    var stations: String?
 
     @Option(help: ArgumentHelp("The Eki railway file to write.", valueName: "path"))
     var out: String
@@ -48,6 +56,7 @@ struct ImportCommand: ParsableCommand {
             throw CommandFailure(error.description)
         }
         var railways = try RailwaysOption.parse(["--railways", input])
+        railways.stations = stations
         railways.routeTypes = routeTypes
         let dataset = try railways.loadDataset(timetables: true, format: from)
         try CommandFailure.wrapping { () throws(StorageError) in try RailwayDatabase.write(dataset, to: out, replacing: force) }

@@ -18,7 +18,8 @@ public struct TrainTrackerCommand: ParsableCommand {
         subcommands: [
             DemoCommand.self, ReplayCommand.self, SessionsCommand.self, NetworkCommand.self, BenchCommand.self,
             JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self, SimulateCommand.self,
-            EvaluateCommand.self, ServeCommand.self, TokenCommand.self, ExportSessionsCommand.self, LoadCommand.self, SpeedCommand.self, ModesCommand.self,
+            EvaluateCommand.self, ServeCommand.self, TokenCommand.self, ExportSessionsCommand.self, LoadCommand.self,
+            SpeedCommand.self, ModesCommand.self,
             DiaryCommand.self, BudgetCommand.self, SightCommand.self,
         ]
     )
@@ -51,9 +52,16 @@ struct RailwaysOption: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Railway data: an Eki railway SQLite file, a mini-tokyo-3d folder or a GTFS feed (zip or folder).",
+            "Railway data: an Eki railway SQLite file, a mini-tokyo-3d folder, a GTFS feed (zip or folder) or a rail-lines JSON file.",
             valueName: "path"))
     var railways: String
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With a rail-lines JSON file: the station list its codes come from (Finland's trainStations.json).",
+            valueName: "file"))
+    var stations: String?
 
     @Option(
         name: .long, parsing: .upToNextOption,
@@ -70,7 +78,7 @@ struct RailwaysOption: ParsableArguments {
     func loadModel(timetables: Bool) throws(CommandFailure) -> TrackerModel {
         try loading { options, warn, progress throws(ImportError) in
             try TransitSource.loadModel(
-                path: railways, timetables: timetables, options: options, warn: warn, progress: progress)
+                path: railways, timetables: timetables, options: options, warn: warn, progress: progress, stationList: stations)
         }
     }
 
@@ -78,7 +86,8 @@ struct RailwaysOption: ParsableArguments {
     func loadDataset(timetables: Bool, format: TransitFormat? = nil) throws(CommandFailure) -> TransitDataset {
         try loading { options, warn, progress throws(ImportError) in
             try TransitSource.load(
-                path: railways, format: format, timetables: timetables, options: options, warn: warn, progress: progress)
+                path: railways, format: format, timetables: timetables, options: options, warn: warn, progress: progress,
+                stationList: stations)
         }
     }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
-import TrainTrackerLab
 import TrainTrackerImport
+import TrainTrackerLab
 import TrainTrackerStorage
 
 /// The cases of a `simulate` folder, loaded for scoring.
@@ -76,7 +76,8 @@ struct EvaluateCommand: ParsableCommand {
             keeps it to the end; lock time: from the first departure (from the second train's departure \
             after a change of trains). Several --cases folders (simulated under different conditions) are \
             reported side by side, one condition per folder; --matrix shows one measure as scenario × condition.
-            """ + "\n\n" + RecordingEvaluation.discussion + "\n\n" + LogEvaluation.discussion
+            """ + "\n\n" + RecordingEvaluation.discussion + "\n\n" + LogEvaluation.discussion + "\n\n"
+                + PhoneLegEvaluation.discussion
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -177,7 +178,8 @@ struct EvaluateCommand: ParsableCommand {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let path = DefaultTracker.Parameters.tunable[parts[0]] else {
                 throw ValidationError(
-                    "--tune \(setting): expected NAME=VALUE with a NAME of \(DefaultTracker.Parameters.tunable.keys.sorted().joined(separator: ", "))")
+                    "--tune \(setting): expected NAME=VALUE with a NAME of \(DefaultTracker.Parameters.tunable.keys.sorted().joined(separator: ", "))"
+                )
             }
             guard let value = Double(parts[1]), value.isFinite else { throw ValidationError("--tune \(setting): not a number") }
             parameters[keyPath: path] = value
@@ -186,6 +188,12 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let sessions, let log, PhoneLegEvaluation.isManualLog(path: log) {
+            return try PhoneLegEvaluation(
+                railways: railways, sessionsPath: sessions, logPath: log, utcOffset: parseUTCOffset(utcOffset) ?? 0,
+                algorithms: algorithms, format: format
+            ).run()
+        }
         if let sessions, let log {
             return try LogEvaluation(
                 railways: railways, sessionsPath: sessions, logPath: log, sessionIDs: sessionIDs,
@@ -216,7 +224,8 @@ struct EvaluateCommand: ParsableCommand {
             let loaded = try EvaluationCases.load(directory: folder)
             let condition = loaded.conditionLabel(trackedOn: railways.railways)
             for variant in variants {
-                reports.append(EvaluationReport(condition: condition, algorithm: variant.name, scores: loaded.score(variant.make)))
+                reports.append(
+                    EvaluationReport(condition: condition, algorithm: variant.name, scores: loaded.score(variant.make)))
                 progress.update(reports.count)
             }
         }

@@ -10,6 +10,9 @@ public enum TransitFormat: String, Sendable, CaseIterable {
     case miniTokyo3D = "mini-tokyo-3d"
     /// A GTFS feed, zipped or as a folder.
     case gtfs
+    /// A JSON file of metro and commuter-rail lines (`docs/helsinki/rail-lines-2016.json`):
+    /// stations and stopping patterns, track drawn straight between stations.
+    case railLines = "rail-lines"
 }
 
 /// Loads railway data in any of the formats TrainTracker reads, detecting which.
@@ -17,8 +20,8 @@ public enum TransitSource {
     /// The format of the data at `path`, or `nil` when it is none of them.
     ///
     /// A folder with `railways.json`, `stations.json` and `coordinates.json` is mini-tokyo-3d;
-    /// a folder with `stops.txt` or a `.zip` file is GTFS; any other file is taken as Eki SQLite
-    /// (and reported as such if it is not).
+    /// a folder with `stops.txt` or a `.zip` file is GTFS; a `.json` file is rail lines; any
+    /// other file is taken as Eki SQLite (and reported as such if it is not).
     public static func detectFormat(at path: String) -> TransitFormat? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
@@ -27,17 +30,20 @@ public enum TransitSource {
             if GTFSFeed.isFeed(at: path) { return .gtfs }
             return nil
         }
+        if path.lowercased().hasSuffix(".json") { return .railLines }
         return path.lowercased().hasSuffix(".zip") ? .gtfs : .eki
     }
 
     /// Loads the dataset at `path` in `format` (detected when `nil`), with its timetable
-    /// unless `timetables` is false.
+    /// unless `timetables` is false. Rail lines look up station codes they lack in
+    /// `stationList` (Finland's `trainStations.json`) and have no timetable.
     ///
     /// - Throws: `ImportError` naming the file, record and field at fault; for Eki files,
     ///   the storage error's line as the problem.
     public static func load(
         path: String, format: TransitFormat? = nil, timetables: Bool = true, options: GTFSImporter.Options = .init(),
-        warn: @Sendable (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil
+        warn: @Sendable (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        stationList: String? = nil
     ) throws(ImportError) -> TransitDataset {
         guard let format = format ?? detectFormat(at: path) else {
             var isDirectory: ObjCBool = false
@@ -55,6 +61,13 @@ public enum TransitSource {
             return try MiniTokyo3DImporter.load(path: path, timetables: timetables, progress: progress)
         case .gtfs:
             return try GTFSImporter.load(path: path, options: options, warn: warn)
+        case .railLines:
+            let lines = try RailLinesFile.lines(path: path, stationList: stationList)
+            do {
+                return TransitDataset(network: try RailwayNetwork(lines: lines))
+            } catch {
+                throw ImportError(file: path, problem: error.description)
+            }
         case .eki:
             do {
                 return timetables
@@ -74,7 +87,8 @@ extension TransitSource {
     /// - Throws: as `load`.
     public static func loadModel(
         path: String, format: TransitFormat? = nil, timetables: Bool = true, options: GTFSImporter.Options = .init(),
-        warn: @Sendable (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil
+        warn: @Sendable (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        stationList: String? = nil
     ) throws(ImportError) -> TrackerModel {
         if (format ?? detectFormat(at: path)) == .eki {
             do {
@@ -85,7 +99,8 @@ extension TransitSource {
         }
         return TrackerModel(
             dataset: try load(
-                path: path, format: format, timetables: timetables, options: options, warn: warn, progress: progress))
+                path: path, format: format, timetables: timetables, options: options, warn: warn, progress: progress,
+                stationList: stationList))
     }
 }
 

@@ -1,0 +1,164 @@
+import Foundation
+import TrainTrackerCore
+import TrainTrackerImport
+import TrainTrackerLab
+import TrainTrackerStorage
+
+/// `traintracker evaluate --railways LINES.json --sessions PHONES --log manual_log.csv`: scores
+/// algorithms on every metro and train leg of a TrafficSense manual log (the Helsinki
+/// dataset), ridden with the phones of the session file (`PhoneRailLegs`).
+struct PhoneLegEvaluation {
+    /// The rail-lines file and its station list.
+    var railways: RailwaysOption
+    /// The session file of the phones: one session per phone, noted "device_id N".
+    var sessionsPath: String
+    /// The manual log.
+    var logPath: String
+    /// Offset of the log's local times from UTC, and of the times printed.
+    var utcOffset: Seconds
+    /// The algorithms to score.
+    var algorithms: [TrackingAlgorithmName]
+    /// table or json.
+    var format: EvaluateCommand.Format
+
+    /// The help's paragraph on this mode.
+    static let discussion = """
+        With a TrafficSense manual log as --log (manual_log.csv: vehicle_dep_time, vehicle_arr_time, line_type, \
+        line_name, vehicle_dep_stop, vehicle_arr_stop) and --railways a rail-lines file, every SUBWAY and TRAIN \
+        leg is replayed from the phone's fixes (the session noted device_id N) from 60 s before its departure to \
+        its arrival, and scored from 120 s after departure: the line (the logged line, or one with the same stops \
+        between the two stations), its direction, the next stop, and the alighting station as the next stop on \
+        the last stretch.
+        """
+
+    /// Whether the file at `path` is a TrafficSense manual log (its header names vehicle_dep_time).
+    static func isManualLog(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4_096)) ?? Data()
+        let firstLine = String(decoding: head.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        return firstLine.contains("vehicle_dep_time")
+    }
+
+    /// One algorithm's score on one leg.
+    struct Row: Encodable {
+        var algorithm: String
+        var device: Int
+        var logged: String
+        var departure: String
+        var from: String?
+        var to: String?
+        var rightLines: [String]
+        var problem: String?
+        var score: PhoneLegScore
+    }
+
+    func run() throws(CommandFailure) {
+        guard TransitSource.detectFormat(at: railways.railways) == .railLines else {
+            throw CommandFailure(
+                "\(railways.railways): a manual log is scored on a rail-lines JSON file (docs/helsinki/rail-lines-2016.json)")
+        }
+        let lines = try CommandFailure.wrapping { () throws(ImportError) in
+            try RailLinesFile.lines(path: railways.railways, stationList: railways.stations)
+        }
+        let log = try CommandFailure.wrapping { () throws(ImportError) in
+            try DiaryLogs.manualLog(path: logPath, utcOffset: utcOffset)
+        }
+        let fixes = try phoneFixes()
+        let legs: PhoneRailLegs
+        do {
+            legs = try PhoneRailLegs(log: log, fixes: fixes, lines: lines)
+        } catch {
+            throw CommandFailure("\(railways.railways): \(error.description)")
+        }
+        guard !legs.legs.isEmpty else { throw CommandFailure("\(logPath): no SUBWAY or TRAIN legs with both times") }
+        let model = TrackerModel(network: legs.network)
+        var rows: [Row] = []
+        var progress = ProgressBar(label: "evaluate", total: algorithms.count * legs.legs.count)
+        for algorithm in algorithms {
+            for leg in legs.legs {
+                let names = Set(leg.accepted.map(\.railwayID)).sorted()
+                rows.append(
+                    Row(
+                        algorithm: algorithm.rawValue, device: leg.logged.device, logged: leg.logged.label,
+                        departure: leg.logged.start.timeOfDay(utcOffset: utcOffset), from: leg.from?.name, to: leg.to?.name,
+                        rightLines: names, problem: leg.problem, score: leg.score(algorithm.makeTracker(model: model))))
+                progress.update(rows.count)
+            }
+        }
+        progress.finish()
+        let output = OutputSink.standardOutput()
+        switch format {
+        case .table: output.line(Self.table(rows))
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            guard let data = try? encoder.encode(rows) else { throw CommandFailure("cannot encode the report") }
+            output.line(String(decoding: data, as: UTF8.self))
+        }
+        output.flush()
+    }
+
+    /// Each phone's fixes, by device number, from sessions noted "device_id N".
+    private func phoneFixes() throws(CommandFailure) -> [Int: [Location]] {
+        let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessionsPath) }
+        let summaries = try CommandFailure.wrapping { () throws(StorageError) in try database.sessions() }
+        var fixes: [Int: [Location]] = [:]
+        for summary in summaries {
+            guard let device = DiaryCommand.device(in: summary.session.notes) else { continue }
+            let recorded = try CommandFailure.wrapping { () throws(StorageError) in
+                try database.fixes(sessionID: summary.session.id).fixes
+            }
+            fixes[device, default: []] += recorded.map(\.location)
+        }
+        guard !fixes.isEmpty else {
+            throw CommandFailure(
+                "\(sessionsPath): no session names its phone by \"device_id N\" in its notes (import-sessions writes that)")
+        }
+        return fixes.mapValues { $0.sorted { $0.timestamp < $1.timestamp } }
+    }
+
+    /// Per leg, then the totals per algorithm and kind.
+    static func table(_ rows: [Row]) -> String {
+        func share(_ part: Int, _ whole: Int) -> String { whole == 0 ? "-" : percent(Double(part) / Double(whole)) }
+        var table = [
+            [
+                "algorithm", "device", "leg", "departed", "from → to", "fixes", "line", "direction", "next stop", "alighting",
+                "right lines",
+            ]
+        ]
+        for row in rows {
+            let score = row.score
+            table.append([
+                row.algorithm, "\(row.device)", row.logged, row.departure, "\(row.from ?? "?") → \(row.to ?? "?")",
+                "\(score.fixes)", share(score.line, score.fixes), share(score.direction, score.fixes),
+                share(score.nextStop, score.nextStopKnown), "\(score.alightingNamed)/\(score.approach)",
+                row.problem ?? row.rightLines.joined(separator: ", "),
+            ])
+        }
+        var totals = [["algorithm", "legs", "legs scored", "fixes", "line", "direction", "next stop", "alighting"]]
+        for algorithm in rows.map(\.algorithm).uniqued() {
+            for (kind, prefix) in [("all", ""), ("train", "TRAIN"), ("metro", "SUBWAY")] {
+                let chosen = rows.filter { $0.algorithm == algorithm && $0.logged.uppercased().hasPrefix(prefix) }
+                let sum = chosen.reduce(PhoneLegScore()) { $0 + $1.score }
+                totals.append([
+                    "\(algorithm) \(kind)", "\(chosen.count)", "\(chosen.filter { $0.score.fixes > 0 }.count)", "\(sum.fixes)",
+                    share(sum.line, sum.fixes), share(sum.direction, sum.fixes), share(sum.nextStop, sum.nextStopKnown),
+                    share(sum.alightingNamed, sum.approach),
+                ])
+            }
+        }
+        return alignedTable(table) + "\n\n" + alignedTable(totals)
+            + "\n\nscored from \(Int(PhoneRailLegs.warmUp)) s after each logged departure to its arrival; 'next stop' over fixes "
+            + "within \(Int(PhoneRailLegs.offTrack)) m of the line; 'alighting': fixes on the last stretch whose next stop was the "
+            + "alighting station; track drawn straight between stations"
+    }
+}
+
+extension Sequence where Element: Hashable {
+    /// The elements in order, each once.
+    fileprivate func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,75 @@
+import TrainTrackerCore
+
+/// How a tracker did on one logged rail leg ridden with a phone (`PhoneRailLegs`).
+public struct PhoneLegScore: Hashable, Sendable, Codable {
+    /// Fixes scored: from `PhoneRailLegs.warmUp` after the logged departure to the arrival.
+    public var fixes = 0
+    /// ... whose best answer named a right line (`PhoneRailLegs`), ...
+    public var line = 0
+    /// ... and ran the right way.
+    public var direction = 0
+    /// Scored fixes within `PhoneRailLegs.offTrack` of the leg's railway: the next stop there
+    /// is known (the focus rule over the leg's stops), ...
+    public var nextStopKnown = 0
+    /// ... and the answer's next stop was it (any railway; stations compared by code).
+    public var nextStop = 0
+    /// Of those, fixes on the way to the alighting station (its last stretch), ...
+    public var approach = 0
+    /// ... whose answer named the alighting station as the next stop.
+    public var alightingNamed = 0
+
+    /// Nothing scored yet.
+    public init() {}
+
+    init(fixes: Int, line: Int, direction: Int, nextStopKnown: Int, nextStop: Int, approach: Int, alightingNamed: Int) {
+        self.fixes = fixes
+        self.line = line
+        self.direction = direction
+        self.nextStopKnown = nextStopKnown
+        self.nextStop = nextStop
+        self.approach = approach
+        self.alightingNamed = alightingNamed
+    }
+
+    /// Sums scores.
+    public static func + (lhs: PhoneLegScore, rhs: PhoneLegScore) -> PhoneLegScore {
+        PhoneLegScore(
+            fixes: lhs.fixes + rhs.fixes, line: lhs.line + rhs.line, direction: lhs.direction + rhs.direction,
+            nextStopKnown: lhs.nextStopKnown + rhs.nextStopKnown, nextStop: lhs.nextStop + rhs.nextStop,
+            approach: lhs.approach + rhs.approach, alightingNamed: lhs.alightingNamed + rhs.alightingNamed)
+    }
+}
+
+extension PhoneRailLegs.Leg {
+    /// Replays the leg's fixes through `tracker` and scores its answers.
+    ///
+    /// - Complexity: O(n) in the leg's fixes, plus the tracker's own cost.
+    public func score(_ tracker: some TrackingAlgorithm) -> PhoneLegScore {
+        var tracker = tracker
+        var score = PhoneLegScore()
+        let focus = truth.map { FocusRule(stations: $0.stops, walk: TrackWalk(railway: $0.railway, direction: $0.direction)) }
+        for fix in fixes {
+            let best = tracker.process(fix).best
+            guard fix.timestamp.seconds(since: logged.start) >= PhoneRailLegs.warmUp, problem == nil else { continue }
+            score.fixes += 1
+            let along = truth?.railway.track.polyline.projection(of: fix.coordinate, within: PhoneRailLegs.offTrack)?.alongTrack
+            let expected = along.flatMap { focus?.focus(at: $0) }.map { RailLineRailways.code(ofStationID: $0.station) }
+            let right = accepted(toward: expected)
+            // Any metro railway is the metro; a train's line must have the logged stops.
+            let lines = kind == "metro" ? Set(paths.map(\.answer.railwayID)) : Set(right.map(\.railwayID))
+            if let best, lines.contains(best.railwayID) { score.line += 1 }
+            if let best, right.contains(PhoneRailLegs.Answer(railwayID: best.railwayID, directionName: best.directionName)) {
+                score.direction += 1
+            }
+            guard let expected else { continue }
+            let answered = (best?.nextStopID ?? best?.focusStationID).map(RailLineRailways.code(ofStationID:))
+            score.nextStopKnown += 1
+            if answered == expected { score.nextStop += 1 }
+            if expected == to?.code {
+                score.approach += 1
+                if answered == expected { score.alightingNamed += 1 }
+            }
+        }
+        return score
+    }
+}

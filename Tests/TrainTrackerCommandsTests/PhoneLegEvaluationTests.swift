@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TrainTrackerTestSupport
+
+/// `evaluate` on every metro and train leg of the Helsinki phones' manual log, on the 2016
+/// rail lines (docs/helsinki/rail-lines-2016.json).
+@Suite struct PhoneLegEvaluationTests {
+    static var helsinki: URL { SharedPaths.data.appendingPathComponent("helsinki") }
+    static var stationList: String { helsinki.appendingPathComponent("trainStations.json").path }
+    static var manualLog: String { helsinki.appendingPathComponent("manual_log.csv").path }
+
+    @Test func everyRailLegIsScoredAndTheMetroIsNamed() throws {
+        let directory = try TemporaryDirectory()
+        let (phones, _) = try ModesCommandTests.imported(into: directory)
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.helsinkiLines, "--stations", Self.stationList, "--sessions", phones, "--log",
+            Self.manualLog, "--utc-offset", "+03:00", "--algorithm", "default",
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        // One row per logged SUBWAY and TRAIN leg: 58 and 9.
+        #expect(lines.filter { $0.hasPrefix("default ") && $0.contains("SUBWAY") }.count == 58)
+        #expect(lines.filter { $0.hasPrefix("default ") && $0.contains("TRAIN") }.count == 9)
+        // Phone 2's ring-rail ride is scored on the half of the I/P ring it ran on.
+        let ring = try #require(lines.first { $0.contains("TRAIN I") && $0.contains("Vantaankoski → Huopalahti") })
+        #expect(ring.contains("I/P "))
+        // Totals: measured line 86.8 % of 863 fixes (metro 100 %, train 39.7 %), direction
+        // 81.5 %, next stop 93.2 %.
+        func shares(_ label: String) throws -> [Double] {
+            let row = try #require(lines.first { $0.hasPrefix(label) }, "\(label) in \(outcome.standardOutput)")
+            return row.split(separator: "%").compactMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        let all = try shares("default all ")
+        let metro = try shares("default metro ")
+        #expect(all.count == 4 && metro.count == 4)
+        #expect(metro[0] >= 95 && all[0] >= 80 && all[1] >= 75 && all[2] >= 88, "\(all) \(metro)")
+    }
+
+    @Test func theRailLinesImportAsAnEkiFileOtherCommandsRead() throws {
+        let directory = try TemporaryDirectory()
+        let out = directory.path("helsinki-rail.sqlite")
+        let imported = try ToolRunner.run(["import", SharedPaths.helsinkiLines, "--stations", Self.stationList, "--out", out])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let network = try ToolRunner.run(["network", "--railways", out])
+        #expect(network.status == 0, "\(network.standardError)")
+        // Two metro branches, the I/P ring in two halves, and A, E, K, L, U.
+        #expect(network.standardOutput.contains("railways         9"), "\(network.standardOutput)")
+    }
+
+    @Test func railLinesWithoutTheirStationListAreRefusedNamingTheFile() throws {
+        let outcome = try ToolRunner.run(["network", "--railways", SharedPaths.helsinkiLines])
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains(SharedPaths.helsinkiLines) && outcome.standardError.contains("--stations"))
+    }
+
+    @Test func aManualLogNeedsRailLinesToBeScoredOn() throws {
+        let directory = try TemporaryDirectory()
+        let (phones, _) = try ModesCommandTests.imported(into: directory)
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--sessions", phones, "--log", Self.manualLog, "--utc-offset",
+            "+03:00",
+        ])
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains("rail-lines"), "\(outcome.standardError)")
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+import TrainTrackerCore
+import TrainTrackerLab
+
+/// What counts as right on a logged rail leg: the logged line, or one with the same stops there.
+@Suite struct PhoneRailLegsTests {
+    let origin = LocalProjection(origin: Coordinate(latitude: 60.2, longitude: 24.9))
+
+    func station(_ code: String, _ east: Double) -> RailStation {
+        RailStation(code: code, name: "Station \(code)", coordinate: origin.coordinate(at: PlanarVector(east: east, north: 0)))
+    }
+
+    /// A local L stopping at A, B, C, D and an express X at A and D only, on one track.
+    var lines: [RailLine] {
+        let all = [station("A", 0), station("B", 2_000), station("C", 4_000), station("D", 6_000)]
+        return [
+            RailLine(name: "L", kind: "train", stations: all, bothWays: true),
+            RailLine(name: "X", kind: "train", stations: [all[0], all[3]], bothWays: true),
+        ]
+    }
+
+    func leg(_ line: String, _ from: String, _ to: String, fixes: [Location] = []) -> LoggedLeg {
+        LoggedLeg(
+            device: 1, start: Timestamp(secondsSince1970: 1_000), end: Timestamp(secondsSince1970: 2_000), kind: .rail,
+            label: "TRAIN \(line)", line: line, from: "Station \(from)", to: "Station \(to)")
+    }
+
+    @Test func onlyLinesWithTheLoggedStopsAreRight() throws {
+        let legs = try PhoneRailLegs(log: [leg("X", "A", "D"), leg("L", "A", "D"), leg("L", "C", "B")], fixes: [:], lines: lines)
+        #expect(legs.legs.map { Set($0.accepted.map(\.railwayID)) } == [["X"], ["L"], ["L"]])
+        #expect(legs.legs[2].accepted.map(\.directionName) == ["L to Station A"])
+        #expect(legs.legs.allSatisfy { $0.problem == nil })
+    }
+
+    @Test func aLegTheLineDoesNotRunOrAStationNobodyKnowsIsNotScored() throws {
+        let legs = try PhoneRailLegs(
+            log: [leg("X", "A", "B"), leg("L", "A", "Nowhere"), leg("Z", "A", "B")], fixes: [:], lines: lines)
+        #expect(
+            legs.legs.map(\.problem) == [
+                "line X does not run Station A → Station B", "stations not found", "line Z does not run Station A → Station B",
+            ])
+        // Nothing of an unscorable leg is counted.
+        let score = legs.legs[0].score(DefaultTracker(model: TrackerModel(network: legs.network)))
+        #expect(score.fixes == 0)
+    }
+
+    @Test func aRideAlongTheLocalIsScoredFromTwoMinutesAfterDeparture() throws {
+        // 10 m/s from A to D, a fix every 10 s, stopping 30 s at B and C.
+        var fixes: [Location] = []
+        var time = 1_000.0
+        var east = 0.0
+        while east <= 6_000 {
+            let coordinate = origin.coordinate(at: PlanarVector(east: east, north: 5))
+            fixes.append(Location(coordinate: coordinate, timestamp: Timestamp(secondsSince1970: time), horizontalAccuracy: 10))
+            time += 10
+            if [2_000.0, 4_000].contains(east) {
+                for _ in 0..<3 {
+                    fixes.append(
+                        Location(coordinate: coordinate, timestamp: Timestamp(secondsSince1970: time), horizontalAccuracy: 10))
+                    time += 10
+                }
+            }
+            east += 100
+        }
+        var logged = leg("L", "A", "D")
+        logged.end = Timestamp(secondsSince1970: time)
+        let legs = try PhoneRailLegs(log: [logged], fixes: [1: fixes], lines: lines)
+        let score = legs.legs[0].score(DefaultTracker(model: TrackerModel(network: legs.network)))
+        #expect(score.fixes == fixes.filter { $0.timestamp.secondsSince1970 >= 1_120 }.count)
+        #expect(score.line == score.fixes && score.direction == score.fixes, "\(score)")
+        #expect(score.approach > 0 && score.alightingNamed == score.approach, "\(score)")
+    }
+}
