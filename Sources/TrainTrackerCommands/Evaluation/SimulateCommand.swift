@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
-import TrainTrackerLab
 import TrainTrackerImport
+import TrainTrackerLab
 import TrainTrackerStorage
 
 /// The cases file beside `sessions.sqlite`.
@@ -54,13 +54,18 @@ struct SimulateCommand: ParsableCommand {
     var scenarios: [String] = []
 
     @Option(
-        help: "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes), sparse (a fix every 10 s) or background (a fix every 8-60 s, no speed or course, some 50-150 m off).")
+        help:
+            "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes), sparse (a fix every 10 s) or background (a fix every 8-60 s, no speed or course, some 50-150 m off)."
+    )
     var phone: PhoneModel.Preset = .good
 
     @Option(help: "The map: drawn (trains run on the drawn track) or shifted (5-40 m beside it, sometimes past a parallel line).")
     var map: RideConditions.Map = .drawn
 
-    @Option(help: "The day: normal, or disrupted (every train 4-25 minutes late).")
+    @Option(
+        help:
+            "The day: normal (as late as Caltrain's recorded trains: median 2.5 min, staying late), punctual (on time to the second), or disrupted (every train 4-25 minutes late)."
+    )
     var day: RideConditions.Day = .normal
 
     @Option(help: "The rider at the last stop: leaves, or lingers (2-6 minutes on the platform).")
@@ -132,7 +137,8 @@ struct SimulateCommand: ParsableCommand {
             throw CommandFailure("\(railways.railways): no ride matches; check --railway and --scenario")
         }
         try write(cases)
-        StandardError.line("wrote \(cases.count) sessions (\(conditions.label)), \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)")
+        StandardError.line(
+            "wrote \(cases.count) sessions (\(conditions.label)), \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)")
     }
 
     /// Writes both files, each all or nothing, and the second only once the first is in place.

@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// A simulated recording with its ground truth.
 public struct SimulatedCase: Sendable {
     /// The session as it is written to the sessions file.
@@ -53,8 +54,9 @@ public struct CaseGenerator: Sendable {
     /// How the drawn map differs from the real track, if it does: trains then run on the real
     /// track, and the network's own (drawn) track is what a tracker is given.
     public var mapDistortion: MapDistortion?
-    /// A disrupted day: every train late, if set.
-    public var disruption: Disruption?
+    /// How the day's trains run against their timetable (ordinarily late, or disrupted); on
+    /// time when nil.
+    public var disruption: (any TrainDelays)?
     /// How long the rider stays on the platform at the last stop, if longer than the train's
     /// own `limits.finalWait`.
     public var platformStay: ClosedRange<Seconds>?
@@ -160,7 +162,8 @@ public struct CaseGenerator: Sendable {
         let plan = TimetabledRide(
             stops: stretch.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
         let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
-        let start = Timestamp(secondsSince1970: dataset.timetable.zone.serviceDayOrigin(day)).adding(scheduledDeparture - plan.departureOffset)
+        let start = Timestamp(secondsSince1970: dataset.timetable.zone.serviceDayOrigin(day)).adding(
+            scheduledDeparture - plan.departureOffset)
         let sessionID = "\(idPrefix)\(filter.name.map { "\($0)-" } ?? "")\(String(index + 1).leftPadded(3))-\(train.id)"
         let railwayTruth = FocusRule(stations: Array(zip(stationIDs, positions)).map { ($0.0, $0.1) }, walk: walk)
         let stopTruth = FocusRule(stations: stretch.map { ($0.stationID, positionOf[$0.stationID] ?? 0) }, walk: walk)

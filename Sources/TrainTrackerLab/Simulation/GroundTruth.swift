@@ -68,7 +68,7 @@ public struct CaseTruth: Hashable, Sendable, Codable {
     public var fixes: [TruthFix]
     /// For a rider who changed trains: the first train's railway, and when the second departed.
     public var transfer: Transfer?
-    /// On a disrupted day, how many seconds late the train left its first station.
+    /// On a late (normal) or disrupted day, how many seconds late the train left its first station.
     public var delay: Seconds?
 
     /// The first leg of a ride with a change of trains.

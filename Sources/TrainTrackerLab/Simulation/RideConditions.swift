@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// The conditions a simulated ride is recorded under: the phone, how the map differs from the
 /// track, whether trains run late, what the rider does at the end, and urban canyons.
 ///
@@ -15,8 +16,12 @@ public struct RideConditions: Hashable, Sendable, Codable {
 
     /// Whether the day's trains keep to their timetable.
     public enum Day: String, Hashable, Sendable, Codable, CaseIterable {
-        /// Trains keep to their timetable.
+        /// Trains as late as Caltrain's recorded ones: median 2.5 min, a late train stays
+        /// late, its delay drifting (`EverydayDelays`).
         case normal
+        /// Trains keep to their timetable to the second (the simulator's normal day until
+        /// real rides showed otherwise).
+        case punctual
         /// Every train 4–25 minutes late (`Disruption`).
         case disrupted
     }
@@ -73,7 +78,11 @@ public struct RideConditions: Hashable, Sendable, Codable {
         if canyons { phone.canyonBias = Self.canyonBias }
         generator.phone = phone
         generator.mapDistortion = map == .shifted ? MapDistortion(seed: seed ^ 0x4D41_5053) : nil
-        generator.disruption = day == .disrupted ? Disruption(seed: seed ^ 0x4C41_5445) : nil
+        switch day {
+        case .normal: generator.disruption = EverydayDelays(seed: seed ^ 0x4C41_5445)
+        case .punctual: generator.disruption = nil
+        case .disrupted: generator.disruption = Disruption(seed: seed ^ 0x4C41_5445)
+        }
         generator.platformStay = rider == .lingers ? Self.lingeringStay : nil
     }
 }

@@ -137,8 +137,8 @@ import TrainTrackerStorage
         #expect(delays.allSatisfy { (240...1_500 + 20 * Double(train.stops.count)).contains($0) })
         #expect(zip(delays, delays.dropFirst()).allSatisfy { $0 <= $1 })
         #expect(abs(delays[0] - disruption.lateness(of: train.id)) <= 20)
-        // The rides leave late by that much.
-        let normal = rides(RideConditions(), count: 3, seed: 12)
+        // The rides leave late by that much (against a punctual day's).
+        let normal = rides(RideConditions(day: .punctual), count: 3, seed: 12)
         let disrupted = rides(RideConditions(day: .disrupted), count: 3, seed: 12)
         for (plain, late) in zip(normal, disrupted) {
             #expect(plain.truth.trainID == late.truth.trainID)
@@ -146,6 +146,40 @@ import TrainTrackerStorage
             #expect((240...1_700).contains(lateness))
             #expect(late.truth.delay.map { $0 <= lateness && lateness - $0 <= 200 } == true)
         }
+    }
+
+    @Test func onANormalDayTrainsAreAsLateAsCaltrainsRecordedOnesAndStayLate() throws {
+        let train = try #require(Self.dataset.timetable.trains.first { $0.stops.count >= 8 })
+        var starts: [Double] = []
+        var persistent = 0
+        var late = 0
+        for seed in 0..<400 {
+            let delays = EverydayDelays(seed: UInt64(seed))
+            let stops = delays.stops(of: train)
+            let lateness = zip(train.stops, stops).map { ($1.departure ?? 0) - ($0.departure ?? 0) }
+            starts.append(lateness[0])
+            #expect(abs(lateness[0] - delays.lateness(of: train.id)) < 0.001)
+            #expect(lateness.allSatisfy { $0 >= -EverydayDelays.earliest })
+            // A train five minutes late is still late at its last call.
+            if lateness[0] >= 300 {
+                late += 1
+                if (lateness.last ?? 0) >= 120 { persistent += 1 }
+            }
+        }
+        starts.sort()
+        let median = starts[starts.count / 2]
+        let ninetieth = starts[starts.count * 9 / 10]
+        #expect((120...180).contains(median), "median \(median) s (recorded 150 s)")
+        #expect((360...520).contains(ninetieth), "90th percentile \(ninetieth) s (recorded 6-8.5 min)")
+        #expect(late > 40 && persistent >= late * 9 / 10, "\(persistent) of \(late)")
+        // The simulated rides of a normal day leave later than a punctual day's, on the whole.
+        let punctual = rides(RideConditions(day: .punctual), count: 6, seed: 21)
+        let normal = rides(RideConditions(), count: 6, seed: 21)
+        let lateness = zip(punctual, normal).filter { $0.truth.trainID == $1.truth.trainID }.map {
+            $1.truth.departure - $0.truth.departure
+        }
+        #expect(lateness.count >= 3 && lateness.reduce(0, +) / Double(lateness.count) > 60, "\(lateness)")
+        #expect(normal.allSatisfy { $0.truth.delay != nil } && punctual.allSatisfy { $0.truth.delay == nil })
     }
 
     @Test func aLingeringRiderStandsOnThePlatformForMinutes() throws {
@@ -163,7 +197,10 @@ import TrainTrackerStorage
     @Test(arguments: [
         (RideConditions(), "good"),
         (RideConditions(phone: .background, map: .shifted), "background · shifted map"),
-        (RideConditions(phone: .sparse, day: .disrupted, rider: .lingers, canyons: true), "sparse · disrupted day · rider lingers · canyons"),
+        (
+            RideConditions(phone: .sparse, day: .disrupted, rider: .lingers, canyons: true),
+            "sparse · disrupted day · rider lingers · canyons"
+        ),
     ])
     func conditionsHaveShortNames(conditions: RideConditions, label: String) {
         #expect(conditions.label == label)
