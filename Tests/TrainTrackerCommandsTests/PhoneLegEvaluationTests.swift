@@ -14,7 +14,7 @@ import TrainTrackerTestSupport
         let (phones, _) = try ModesCommandTests.imported(into: directory)
         let outcome = try ToolRunner.run([
             "evaluate", "--railways", SharedPaths.helsinkiLines, "--stations", Self.stationList, "--sessions", phones, "--log",
-            Self.manualLog, "--utc-offset", "+03:00", "--algorithm", "default",
+            Self.manualLog, "--utc-offset", "+03:00", "--algorithm", "default", "--svg", directory.path("legs.svg"),
         ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
@@ -34,6 +34,13 @@ import TrainTrackerTestSupport
         let metro = try shares("default metro ")
         #expect(all.count == 4 && metro.count == 4)
         #expect(metro[0] >= 95 && all[0] >= 80 && all[1] >= 75 && all[2] >= 88, "\(all) \(metro)")
+        // The picture: a row per leg with fixes, a mark per fix, the answer in its title.
+        let picture = try String(contentsOfFile: directory.path("legs.svg"), encoding: .utf8)
+        #expect(picture.contains("phone 2 · TRAIN I · 15:39 Vantaankoski → Huopalahti</text>"))
+        #expect(picture.components(separatedBy: "<circle").count > 800)
+        #expect(
+            picture.contains("#27AE60") && picture.contains("#C0392B")
+                && picture.contains(": metro Ruoholahti–Vuosaari: metro to"))
     }
 
     @Test func theRailLinesImportAsAnEkiFileOtherCommandsRead() throws {

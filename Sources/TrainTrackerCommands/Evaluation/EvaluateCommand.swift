@@ -147,7 +147,8 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also draw the scores as SVG: bars per scenario, or with --matrix, the matrix as a heat map.", valueName: "file"))
+            "Also draw the scores as SVG: bars per scenario, or with --matrix, the matrix as a heat map; with a manual log, every leg's answers.",
+            valueName: "file"))
     var svg: String?
 
     func validate() throws {
@@ -162,8 +163,11 @@ struct EvaluateCommand: ParsableCommand {
         guard !caseFolders.isEmpty != (sessions != nil && log != nil), (sessions == nil) == (log == nil) else {
             throw ValidationError("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE")
         }
-        guard !caseFolders.isEmpty || (!perSession && svg == nil && matrix == nil && !untimed && tune.isEmpty) else {
-            throw ValidationError("--per-session, --svg, --matrix, --untimed and --tune go with --cases")
+        let drawsLegs = svg != nil && log.map(PhoneLegEvaluation.isManualLog(path:)) == true
+        guard !caseFolders.isEmpty || (!perSession && (svg == nil || drawsLegs) && matrix == nil && !untimed && tune.isEmpty)
+        else {
+            throw ValidationError(
+                "--per-session, --svg, --matrix, --untimed and --tune go with --cases (--svg also with a manual log)")
         }
         guard parseUTCOffset(utcOffset) != nil else {
             throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
@@ -191,7 +195,7 @@ struct EvaluateCommand: ParsableCommand {
         if let sessions, let log, PhoneLegEvaluation.isManualLog(path: log) {
             return try PhoneLegEvaluation(
                 railways: railways, sessionsPath: sessions, logPath: log, utcOffset: parseUTCOffset(utcOffset) ?? 0,
-                algorithms: algorithms, format: format
+                algorithms: algorithms, format: format, svgPath: svg
             ).run()
         }
         if let sessions, let log {

@@ -20,6 +20,8 @@ struct PhoneLegEvaluation {
     var algorithms: [TrackingAlgorithmName]
     /// table or json.
     var format: EvaluateCommand.Format
+    /// Where to draw the first algorithm's answers, leg by leg, if anywhere.
+    var svgPath: String?
 
     /// The help's paragraph on this mode.
     static let discussion = """
@@ -74,19 +76,31 @@ struct PhoneLegEvaluation {
         guard !legs.legs.isEmpty else { throw CommandFailure("\(logPath): no SUBWAY or TRAIN legs with both times") }
         let model = TrackerModel(network: legs.network)
         var rows: [Row] = []
+        var drawn: [PhoneLegChart.Leg] = []
         var progress = ProgressBar(label: "evaluate", total: algorithms.count * legs.legs.count)
         for algorithm in algorithms {
             for leg in legs.legs {
                 let names = Set(leg.accepted.map(\.railwayID)).sorted()
-                rows.append(
-                    Row(
-                        algorithm: algorithm.rawValue, device: leg.logged.device, logged: leg.logged.label,
-                        departure: leg.logged.start.timeOfDay(utcOffset: utcOffset), from: leg.from?.name, to: leg.to?.name,
-                        rightLines: names, problem: leg.problem, score: leg.score(algorithm.makeTracker(model: model))))
+                var verdicts: [PhoneFixVerdict] = []
+                let score = leg.score(algorithm.makeTracker(model: model)) { verdicts.append($0) }
+                let row = Row(
+                    algorithm: algorithm.rawValue, device: leg.logged.device, logged: leg.logged.label,
+                    departure: leg.logged.start.timeOfDay(utcOffset: utcOffset), from: leg.from?.name, to: leg.to?.name,
+                    rightLines: names, problem: leg.problem, score: score)
+                rows.append(row)
+                if algorithm == algorithms.first, !verdicts.isEmpty {
+                    drawn.append(PhoneLegChart.Leg(label: Self.label(row), verdicts: verdicts))
+                }
                 progress.update(rows.count)
             }
         }
         progress.finish()
+        if let svgPath, let first = algorithms.first {
+            let picture = PhoneLegChart.svg(
+                title: "\(first.rawValue) on the metro and train legs of \(URL(fileURLWithPath: logPath).lastPathComponent), "
+                    + "\(drawn.count) legs with fixes", legs: drawn)
+            try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(picture.utf8), to: svgPath) }
+        }
         let output = OutputSink.standardOutput()
         switch format {
         case .table: output.line(Self.table(rows))
@@ -116,6 +130,11 @@ struct PhoneLegEvaluation {
                 "\(sessionsPath): no session names its phone by \"device_id N\" in its notes (import-sessions writes that)")
         }
         return fixes.mapValues { $0.sorted { $0.timestamp < $1.timestamp } }
+    }
+
+    /// "phone 1 · SUBWAY V · 09:31 Ruoholahti → Helsingin yliopisto".
+    static func label(_ row: Row) -> String {
+        "phone \(row.device) · \(row.logged) · \(row.departure.prefix(5)) \(row.from ?? "?") → \(row.to ?? "?")"
     }
 
     /// Per leg, then the totals per algorithm and kind.

@@ -40,27 +40,67 @@ public struct PhoneLegScore: Hashable, Sendable, Codable {
     }
 }
 
+/// How the answer to one fix of a logged rail leg went, for drawing a leg.
+public struct PhoneFixVerdict: Hashable, Sendable {
+    /// What the answer named.
+    public enum Outcome: Hashable, Sendable {
+        /// No railway.
+        case none
+        /// A railway that is not the leg's line.
+        case wrongLine
+        /// The line, the wrong way.
+        case wrongDirection
+        /// The line and its direction.
+        case right
+    }
+
+    /// Seconds after the logged departure (negative before it).
+    public var secondsFromDeparture: Seconds
+    /// Whether the fix is scored (from `PhoneRailLegs.warmUp` after departure).
+    public var scored: Bool
+    /// How the answer went.
+    public var outcome: Outcome
+    /// The answer's railway and direction, as a rider reads them ("K to Helsinki").
+    public var named: String?
+}
+
 extension PhoneRailLegs.Leg {
-    /// Replays the leg's fixes through `tracker` and scores its answers.
+    /// Replays the leg's fixes through `tracker` and scores its answers; `observe` hears how
+    /// every fix went, before the warm-up too.
     ///
     /// - Complexity: O(n) in the leg's fixes, plus the tracker's own cost.
-    public func score(_ tracker: some TrackingAlgorithm) -> PhoneLegScore {
+    public func score(_ tracker: some TrackingAlgorithm, observe: ((PhoneFixVerdict) -> Void)? = nil) -> PhoneLegScore {
         var tracker = tracker
         var score = PhoneLegScore()
+        guard problem == nil else { return score }
         let focus = truth.map { FocusRule(stations: $0.stops, walk: TrackWalk(railway: $0.railway, direction: $0.direction)) }
         for fix in fixes {
             let best = tracker.process(fix).best
-            guard fix.timestamp.seconds(since: logged.start) >= PhoneRailLegs.warmUp, problem == nil else { continue }
-            score.fixes += 1
+            let elapsed = fix.timestamp.seconds(since: logged.start)
             let along = truth?.railway.track.polyline.projection(of: fix.coordinate, within: PhoneRailLegs.offTrack)?.alongTrack
             let expected = along.flatMap { focus?.focus(at: $0) }.map { RailLineRailways.code(ofStationID: $0.station) }
             let right = accepted(toward: expected)
             // Any metro railway is the metro; a train's line must have the logged stops.
             let lines = kind == "metro" ? Set(paths.map(\.answer.railwayID)) : Set(right.map(\.railwayID))
-            if let best, lines.contains(best.railwayID) { score.line += 1 }
-            if let best, right.contains(PhoneRailLegs.Answer(railwayID: best.railwayID, directionName: best.directionName)) {
-                score.direction += 1
+            let outcome: PhoneFixVerdict.Outcome
+            if let best {
+                if right.contains(PhoneRailLegs.Answer(railwayID: best.railwayID, directionName: best.directionName)) {
+                    outcome = .right
+                } else {
+                    outcome = lines.contains(best.railwayID) ? .wrongDirection : .wrongLine
+                }
+            } else {
+                outcome = .none
             }
+            let scored = elapsed >= PhoneRailLegs.warmUp
+            observe?(
+                PhoneFixVerdict(
+                    secondsFromDeparture: elapsed, scored: scored, outcome: outcome,
+                    named: best.map { "\($0.railwayID): \($0.directionName)" }))
+            guard scored else { continue }
+            score.fixes += 1
+            if outcome == .right || outcome == .wrongDirection { score.line += 1 }
+            if outcome == .right { score.direction += 1 }
             guard let expected else { continue }
             let answered = (best?.nextStopID ?? best?.focusStationID).map(RailLineRailways.code(ofStationID:))
             score.nextStopKnown += 1
