@@ -24,8 +24,13 @@ import TrainTrackerTestSupport
         // Phone 2's ring-rail ride is scored on the half of the I/P ring it ran on.
         let ring = try #require(lines.first { $0.contains("TRAIN I") && $0.contains("Vantaankoski → Huopalahti") })
         #expect(ring.contains("I/P "))
+        // Phone 3's fixes from a Wi-Fi access point placed 27 km away, again and again on its
+        // ride from Kamppi to Kulosaari, are left out: the direction holds (it was 0 % right).
+        let wild = try #require(lines.first { $0.contains("14:42:40") && $0.contains("Kamppi → Kulosaari") })
+        let wildShares = wild.split(separator: "%").compactMap { Double($0.split(separator: " ").last ?? "") }
+        #expect(wildShares.count >= 2 && wildShares[1] >= 90, "\(wild)")
         // Totals: measured line 86.8 % of 863 fixes (metro 100 %, train 39.7 %), direction
-        // 81.5 %, next stop 93.2 %.
+        // 84.0 %, next stop 93.8 %.
         func shares(_ label: String) throws -> [Double] {
             let row = try #require(lines.first { $0.hasPrefix(label) }, "\(label) in \(outcome.standardOutput)")
             return row.split(separator: "%").compactMap { Double($0.split(separator: " ").last ?? "") }
@@ -33,7 +38,7 @@ import TrainTrackerTestSupport
         let all = try shares("default all ")
         let metro = try shares("default metro ")
         #expect(all.count == 4 && metro.count == 4)
-        #expect(metro[0] >= 95 && all[0] >= 80 && all[1] >= 75 && all[2] >= 88, "\(all) \(metro)")
+        #expect(metro[0] >= 95 && all[0] >= 80 && all[1] >= 78 && all[2] >= 88, "\(all) \(metro)")
         // The picture: a row per leg with fixes, a mark per fix, the answer in its title.
         let picture = try String(contentsOfFile: directory.path("legs.svg"), encoding: .utf8)
         #expect(picture.contains("phone 2 · TRAIN I · 15:39 Vantaankoski → Huopalahti</text>"))

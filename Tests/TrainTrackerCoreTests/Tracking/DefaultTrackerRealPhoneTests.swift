@@ -74,7 +74,8 @@ import Testing
             ("South", PlanarVector(east: 0, north: 0), PlanarVector(east: 6_000, north: 0), [0, 5_900]),
             ("North", PlanarVector(east: 0, north: 25), PlanarVector(east: 6_000, north: 25), [0, 5_900]),
         ])
-        let fixes = Self.run(from: PlanarVector(east: 0, north: 0), to: PlanarVector(east: 6_000, north: 0), stops: [], start: morning)
+        let fixes = Self.run(
+            from: PlanarVector(east: 0, north: 0), to: PlanarVector(east: 6_000, north: 0), stops: [], start: morning)
         func northScore(every step: Int, seconds: Int) throws -> Double {
             let thinned = stride(from: 0, to: seconds, by: step).map { fixes[$0] }
             let last = try #require(answers(thinned, network: network).last)
@@ -88,18 +89,58 @@ import Testing
         #expect(everyTenSeconds / everySecond > 0.5 && everyTenSeconds / everySecond < 2, "\(everySecond) vs \(everyTenSeconds)")
     }
 
-    @Test func aPhoneWithoutCourseOrSpeedStillTellsTheDirection() throws {
-        let network = try Self.network([
+    /// An 8 km line with a station every 2 km.
+    static func straightLine() throws -> RailwayNetwork {
+        try network([
             ("Line", PlanarVector(east: 0, north: 0), PlanarVector(east: 8_000, north: 0), [0, 2_000, 4_000, 6_000, 8_000])
         ])
-        // Westbound, a fix every 25 s, no speed, no course.
-        let fixes = Self.run(
-            from: PlanarVector(east: 8_000, north: 0), to: PlanarVector(east: 0, north: 0), stops: [], start: morning
-        ).enumerated().filter { $0.offset % 25 == 0 }.map { item in
-            Location(coordinate: item.element.coordinate, timestamp: item.element.timestamp, horizontalAccuracy: 15)
+    }
+
+    /// A westbound run along `straightLine()`, a fix every `every` seconds without speed or course.
+    static func westboundWithoutSpeed(every: Int) -> [Location] {
+        run(from: PlanarVector(east: 8_000, north: 0), to: PlanarVector(east: 0, north: 0), stops: [], start: morning)
+            .enumerated().filter { $0.offset % every == 0 }.map { item in
+                Location(coordinate: item.element.coordinate, timestamp: item.element.timestamp, horizontalAccuracy: 15)
+            }
+    }
+
+    @Test func aWildFixTensOfKilometresOffIsLeftOutUnlessThreeInARowAgree() throws {
+        let network = try Self.straightLine()
+        // Westbound, a fix every 20 s without speed or course, as Helsinki's phones give them.
+        let fixes = Self.westboundWithoutSpeed(every: 20)
+        // A Wi-Fi position 27 km away, with an honest-looking accuracy, every third fix from the sixth on.
+        let far = Self.origin.coordinate(at: PlanarVector(east: -20_000, north: 18_000))
+        let wild = fixes.enumerated().map { index, fix in
+            index >= 6 && index % 3 == 0 ? Location(coordinate: far, timestamp: fix.timestamp, horizontalAccuracy: 36) : fix
         }
+        let clean = answers(fixes, network: network)
+        let noisy = answers(wild, network: network)
+        // The answers to the true fixes are the clean ride's, and a wild fix's holds the last.
+        for index in fixes.indices.dropFirst(6) where index % 3 != 0 {
+            #expect(noisy[index].best?.directionName == "In", "fix \(index)")
+            #expect(noisy[index].best?.railwayID == clean[index].best?.railwayID)
+        }
+        for index in fixes.indices.dropFirst(6) where index % 3 == 0 {
+            #expect(noisy[index].best?.directionName == noisy[index - 1].best?.directionName, "wild fix \(index)")
+        }
+        // The rider really is elsewhere after three fixes that agree: the tracker follows.
+        var tracker = DefaultTracker(model: TrackerModel(network: network))
+        for fix in fixes.prefix(8) { _ = tracker.process(fix) }
+        let last = try #require(fixes.prefix(8).last)
+        for step in 1...3 {
+            _ = tracker.process(
+                Location(coordinate: far, timestamp: last.timestamp.adding(20 * Double(step)), horizontalAccuracy: 20))
+            #expect((tracker.lastFix?.coordinate == far) == (step == 3), "after \(step) fixes there")
+        }
+    }
+
+    @Test func aPhoneWithoutCourseOrSpeedStillTellsTheDirection() throws {
+        let network = try Self.straightLine()
+        // Westbound, a fix every 25 s, no speed, no course.
+        let fixes = Self.westboundWithoutSpeed(every: 25)
         let direction = { (parameters: DefaultTracker.Parameters) in
-            self.answers(fixes, network: network, parameters: parameters).dropFirst(4).filter { $0.best?.directionName == "In" }.count
+            self.answers(fixes, network: network, parameters: parameters).dropFirst(4).filter { $0.best?.directionName == "In" }
+                .count
         }
         let judged = fixes.count - 4
         #expect(direction(.init()) == judged)

@@ -11,13 +11,15 @@ import Testing
     /// JSON with names for the infinite scores a tracker may hold.
     static func encoded(_ snapshot: DefaultTracker.Snapshot) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return try encoder.encode(snapshot)
     }
 
     static func decoded(_ data: Data) throws -> DefaultTracker.Snapshot {
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return try decoder.decode(DefaultTracker.Snapshot.self, from: data)
     }
 
@@ -94,16 +96,33 @@ import Testing
             ("railway 0: edge 123456 of", { $0.nearestEdges[0] = 123_456 }),
             ("railway 1: edge -7 of", { $0.nearestEdges[1] = -7 }),
             ("hypothesis 0: 1 stop chances for", { $0.hypotheses[0].stopChance = [0.5] }),
-            ("hypothesis 0: station 99 of a railway with", { $0.hypotheses[0].pending = [PendingStation(station: 99, position: 0)] }),
-            ("hypothesis 0: trip 99999 of", {
-                $0.hypotheses[0].trips = [TripCandidate(trip: 99_999, logWeight: 0, delay: 0, origin: 0, delayScale: 20)]
-            }),
+            (
+                "hypothesis 0: station 99 of a railway with",
+                { $0.hypotheses[0].pending = [PendingStation(station: 99, position: 0)] }
+            ),
+            (
+                "hypothesis 0: trip 99999 of",
+                {
+                    $0.hypotheses[0].trips = [TripCandidate(trip: 99_999, logWeight: 0, delay: 0, origin: 0, delayScale: 20)]
+                }
+            ),
             ("or twice", { $0.hypotheses.append($0.hypotheses[0]) }),
-            ("railway 5 in reach", {
-                $0.near = [DefaultTracker.Reach(railway: 5, distance: 0, lateral: 0, along: 0, course: 0, underground: false)]
-            }),
+            (
+                "railway 5 in reach",
+                {
+                    $0.near = [DefaultTracker.Reach(railway: 5, distance: 0, lateral: 0, along: 0, course: 0, underground: false)]
+                }
+            ),
         ]
         breakings.append(("line 99 of", { $0.shownLine = LineDirection(railway: 49, direction: .descending) }))
+        breakings.append(
+            (
+                "5 wild fixes held",
+                {
+                    $0.wildFixes = Array(
+                        repeating: Location(coordinate: .init(latitude: 1, longitude: 1), timestamp: morning), count: 5)
+                }
+            ))
         for (problem, breaking) in breakings {
             var broken = snapshot
             breaking(&broken)

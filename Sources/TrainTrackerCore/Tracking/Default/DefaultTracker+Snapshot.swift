@@ -28,6 +28,8 @@ extension DefaultTracker {
         var leaderLine: LineDirection?
         var shownLine: LineDirection?
         var explains: Bool
+        /// Wild fixes left out, awaiting confirmation (absent in snapshots of earlier builds).
+        var wildFixes: [Location]?
     }
 
     /// Why a snapshot cannot be restored onto a model: it describes another network or
@@ -44,7 +46,7 @@ extension DefaultTracker {
         Snapshot(
             stationCounts: model.network.railways.map(\.stationIDs.count), hypotheses: hypotheses, near: near,
             nearestEdges: nearestEdges, motion: motion, lastFix: lastFix, lastSpeed: lastSpeed, cadence: cadence,
-            leaderLine: leaderLine, shownLine: shownLine, explains: explains)
+            leaderLine: leaderLine, shownLine: shownLine, explains: explains, wildFixes: wildFixes)
     }
 
     /// The tracker `snapshot` was taken of, on `model` (which must be the network it was
@@ -69,6 +71,7 @@ extension DefaultTracker {
         leaderLine = snapshot.leaderLine
         shownLine = snapshot.shownLine
         explains = snapshot.explains
+        wildFixes = snapshot.wildFixes ?? []
     }
 
     /// Every index the snapshot holds, against the model.
@@ -79,6 +82,9 @@ extension DefaultTracker {
         }
         guard snapshot.stationCounts == railways.map(\.stationIDs.count) else {
             throw SnapshotError(problem: "taken on another network")
+        }
+        guard (snapshot.wildFixes?.count ?? 0) < jumpConfirmations else {
+            throw SnapshotError(problem: "\(snapshot.wildFixes?.count ?? 0) wild fixes held, at most \(jumpConfirmations - 1)")
         }
         let lines = 0..<(railways.count * 2)
         var seen = Set<Int>()

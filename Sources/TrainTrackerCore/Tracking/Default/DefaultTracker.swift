@@ -100,6 +100,9 @@ public struct DefaultTracker: TrackingAlgorithm {
     var leaderLine: LineDirection?
     /// The line the last answer named first: kept first while the rider stands still.
     var shownLine: LineDirection?
+    /// Wild fixes left out since the last fix taken, that agree with one another
+    /// (`isWild(_:)`).
+    var wildFixes: [Location] = []
     /// Per (railway, direction), the minute (since 1970) its calendar was last asked whether
     /// a train runs, and the answer (`TimetableModel.hasTrainRunning`): asked once a minute.
     var serviceMinute: [Int32]
@@ -124,6 +127,8 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// - Complexity: O(R log V) for the railways within reach, plus O(H · S) for the
     ///   hypotheses' station bookkeeping.
     public mutating func process(_ location: Location) -> TrackingResult {
+        // A wild fix (farther than any train goes since the last) is left out: the answer holds.
+        if isWild(location) { return estimate(at: location.timestamp) }
         if explains {
             for index in hypotheses.indices { hypotheses[index].startExplaining() }
         }
@@ -303,7 +308,9 @@ public struct DefaultTracker: TrackingAlgorithm {
         let departed = parameters.stops.observe(
             &hypothesis, model: model, change: fix.change, stopped: fix.stopped,
             travelled: fix.stopped ? 0 : fix.speed * fix.dt * 1.5 + 40, gap: fix.dt)
-        if let departed { parameters.departures.observe(&hypothesis, model: model, station: departed, at: fix.location.timestamp) }
+        if let departed {
+            parameters.departures.observe(&hypothesis, model: model, station: departed, at: fix.location.timestamp)
+        }
         parameters.stops.judgeLeftBehind(&hypothesis, model: model)
     }
 
@@ -362,7 +369,9 @@ public struct DefaultTracker: TrackingAlgorithm {
         guard let last = lastFix else { return TrackingResult(candidates: []) }
         let elapsed = time.seconds(since: last.timestamp)
         let held = parameters.holdsLineWhileStanding && motion.isStopped ? shownLine : nil
-        guard elapsed > parameters.staleAfter else { return answer(at: time, speed: lastSpeed, estimated: false, held: held).result }
+        guard elapsed > parameters.staleAfter else {
+            return answer(at: time, speed: lastSpeed, estimated: false, held: held).result
+        }
         var projected = self
         for index in projected.hypotheses.indices {
             guard let along = projected.hypotheses[index].along else { continue }

@@ -27,9 +27,10 @@ import Testing
         // (what, seconds between the fixes, metres covered, whether a stop may hide in between)
         ("close fixes are no gap", 5.0, 100.0, false),
         ("a minute over 500 m: time to stop", 60.0, 500.0, true),
-        // (A stop costs 10 s over running through at 40 m/s.)
+        // (A stop costs 25 s over running through at 40 m/s.)
         ("a minute over 2.4 km: too fast to stop", 60.0, 2_400.0, false),
-        ("a minute over 1.8 km: just time", 60.0, 1_800.0, true),
+        ("a minute over 1.5 km: too fast to stop", 60.0, 1_500.0, false),
+        ("a minute over 1.4 km: just time", 60.0, 1_400.0, true),
         ("ten minutes over 10 km", 600.0, 10_000.0, true),
     ])
     func unseenStops(_ what: String, gap: Seconds, distance: Meters, mayHaveStopped: Bool) {
