@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrainTrackerCore
+import TrainTrackerImport
 import TrainTrackerStorage
 import TrainTrackerTestSupport
 
@@ -33,13 +34,15 @@ import TrainTrackerTestSupport
     }
 
     /// The index of the selected row of the fixes table.
-    static let selectedFix = "[...document.querySelectorAll('#fixes tbody tr')].findIndex((row) => row.classList.contains('selected'))"
+    static let selectedFix =
+        "[...document.querySelectorAll('#fixes tbody tr')].findIndex((row) => row.classList.contains('selected'))"
 
     @Test func aRideReadsAsTheRiderSawItAndPlaysWithTheKeys() async throws {
         let live = try LiveFixture()
         defer { live.server.stop() }
         let phone = APIClient(server: live.server, token: live.phone)
-        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"VIEW-1","startDate":"2025-09-20T08:00:00Z","notes":"Hiyoshi to Kikuna"}"#)
+        _ = try await phone.request(
+            .POST, "/v1/sessions", body: #"{"id":"VIEW-1","startDate":"2025-09-20T08:00:00Z","notes":"Hiyoshi to Kikuna"}"#)
         let batches = try LiveServerTests.rideBatches(prefix: "VIEW-1", batch: 200)
         for body in batches { #expect(try await phone.request(.POST, "/v1/sessions/VIEW-1/locations", body: body).status == .ok) }
         #expect(try await phone.request(.POST, "/v1/sessions/VIEW-1/end").status == .ok)
@@ -67,7 +70,8 @@ import TrainTrackerTestSupport
         // The station story of the Toyoko Line towards Yokohama.
         let story = try #require(
             try browser.evaluate(
-                "[...document.querySelectorAll('#stations li')].map((item) => [item.querySelector('.name').textContent, item.className])")
+                "[...document.querySelectorAll('#stations li')].map((item) => [item.querySelector('.name').textContent, item.className])"
+            )
                 as? [[String]])
         let status = Dictionary(story.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
         #expect(story.first?.first == "Shibuya", "travel order from Shibuya: \(story.map { $0[0] })")
@@ -93,7 +97,9 @@ import TrainTrackerTestSupport
         try browser.press("Home")
         try browser.wait(for: "\(Self.selectedFix) === 0")
         // The story so far: at the first fix, Kikuna is still ahead.
-        #expect(try browser.text("document.querySelector('#stations li[data-station=\"Tokyu.Toyoko.Kikuna\"]').className").contains("not-reached"))
+        #expect(
+            try browser.text("document.querySelector('#stations li[data-station=\"Tokyu.Toyoko.Kikuna\"]').className").contains(
+                "not-reached"))
         // Nothing missing is ever written out as "null" or "undefined".
         let page = try browser.text("document.body.innerText")
         #expect(!page.contains("null") && !page.contains("undefined"), "\(page)")
@@ -105,12 +111,13 @@ import TrainTrackerTestSupport
         try browser.press(" ")
         #expect(try browser.text("document.getElementById('play').getAttribute('aria-pressed')") == "false")
         // The selected row is in view inside the table's scroll box.
-        let inView = try browser.evaluate(
-            """
-            (() => { const box = document.getElementById('fixes-scroll').getBoundingClientRect();
-              const row = document.querySelector('#fixes tr.selected').getBoundingClientRect();
-              return row.top >= box.top && row.bottom <= box.bottom; })()
-            """) as? Bool
+        let inView =
+            try browser.evaluate(
+                """
+                (() => { const box = document.getElementById('fixes-scroll').getBoundingClientRect();
+                  const row = document.querySelector('#fixes tr.selected').getBoundingClientRect();
+                  return row.top >= box.top && row.bottom <= box.bottom; })()
+                """) as? Bool
         #expect(inView == true)
         let paused = Int(try browser.number(Self.selectedFix))
         try browser.press("ArrowRight")
@@ -125,15 +132,16 @@ import TrainTrackerTestSupport
         for (width, height) in [(1024, 768), (1920, 1080)] {
             try browser.viewport(width: width, height: height)
             try browser.wait(for: "window.innerWidth === \(width)")
-            let fits = try browser.evaluate(
-                """
-                (() => { const panel = document.getElementById('inspector').getBoundingClientRect();
-                  const score = document.querySelector('#candidates th.score').getBoundingClientRect();
-                  const rider = document.querySelector('#rider .rider-station').getBoundingClientRect();
-                  const map = document.getElementById('map-panel').getBoundingClientRect();
-                  return document.documentElement.scrollWidth <= window.innerWidth && score.right <= panel.right + 1
-                    && panel.right <= window.innerWidth && rider.right <= map.right; })()
-                """) as? Bool
+            let fits =
+                try browser.evaluate(
+                    """
+                    (() => { const panel = document.getElementById('inspector').getBoundingClientRect();
+                      const score = document.querySelector('#candidates th.score').getBoundingClientRect();
+                      const rider = document.querySelector('#rider .rider-station').getBoundingClientRect();
+                      const map = document.getElementById('map-panel').getBoundingClientRect();
+                      return document.documentElement.scrollWidth <= window.innerWidth && score.right <= panel.right + 1
+                        && panel.right <= window.innerWidth && rider.right <= map.right; })()
+                    """) as? Bool
             #expect(fits == true, "layout at \(width) px")
             try browser.screenshot(Self.picture("viewer-\(width).png"))
         }
@@ -148,12 +156,15 @@ import TrainTrackerTestSupport
         let batches = try LiveServerTests.rideBatches(prefix: "LIVE-2", batch: 40)
         #expect(try await phone.request(.POST, "/v1/sessions/OLD-1/locations", body: batches[0]).status == .ok)
         #expect(try await phone.request(.POST, "/v1/sessions/OLD-1/end").status == .ok)
-        for body in batches.prefix(3) { #expect(try await phone.request(.POST, "/v1/sessions/LIVE-2/locations", body: body).status == .ok) }
+        for body in batches.prefix(3) {
+            #expect(try await phone.request(.POST, "/v1/sessions/LIVE-2/locations", body: body).status == .ok)
+        }
         // Enough sessions for two pages of the list (50 a page).
         let operator_ = APIClient(server: live.server, token: live.admin)
         for index in 1...55 {
             let id = "BULK-\(String(index).leftPadded(2))"
-            _ = try await operator_.request(.POST, "/v1/sessions", body: "{\"id\":\"\(id)\",\"startDate\":\"2025-01-01T00:00:00Z\"}")
+            _ = try await operator_.request(
+                .POST, "/v1/sessions", body: "{\"id\":\"\(id)\",\"startDate\":\"2025-01-01T00:00:00Z\"}")
             _ = try await operator_.request(.POST, "/v1/sessions/\(id)/end")
         }
         let browser = try await Self.openViewer(live, session: "LIVE-2")
@@ -225,13 +236,15 @@ import TrainTrackerTestSupport
         let browser = try await Self.openViewer(live, session: "LOOP-1")
         #expect(try browser.text("document.getElementById('rider').innerText").contains("Yamanote Line"))
         let names = try #require(
-            try browser.evaluate("[...document.querySelectorAll('#stations li .name')].map((item) => item.textContent)") as? [String])
+            try browser.evaluate("[...document.querySelectorAll('#stations li .name')].map((item) => item.textContent)")
+                as? [String])
         #expect(Set(names).count == names.count, "each station once: \(names)")
         let (tamachi, osaki) = (names.firstIndex(of: "Tamachi"), names.firstIndex(of: "Osaki"))
         #expect(tamachi != nil && osaki != nil && tamachi! < osaki!, "in the order ridden: \(names)")
         let kinds = try #require(
             try browser.evaluate(
-                "Object.fromEntries([...document.querySelectorAll('#stations li')].map((item) => [item.querySelector('.name').textContent, item.className]))")
+                "Object.fromEntries([...document.querySelectorAll('#stations li')].map((item) => [item.querySelector('.name').textContent, item.className]))"
+            )
                 as? [String: String])
         // The simulated train goes the long way round (the line's list runs Osaki … Shinagawa,
         // Osaki): departed Tamachi, stopped at every station to Osaki, never reached Shinagawa.
@@ -267,7 +280,8 @@ import TrainTrackerTestSupport
         #expect(try browser.text("document.getElementById('clock').textContent").contains("no fix since fix 150"))
         try browser.screenshot(Self.picture("viewer-estimated.png"))
         // After the gap, fixes again: no longer muted.
-        try browser.wait(for: "\(Self.selectedFix) >= 152 && !document.getElementById('rider').className.includes('muted')", timeout: 30)
+        try browser.wait(
+            for: "\(Self.selectedFix) >= 152 && !document.getElementById('rider').className.includes('muted')", timeout: 30)
         try browser.press(" ")
     }
 
@@ -285,7 +299,8 @@ import TrainTrackerTestSupport
         let live = try LiveFixture(railways: SharedPaths.miniTokyo3D)
         defer { live.server.stop() }
         let phone = APIClient(server: live.server, token: live.phone)
-        _ = try await phone.request(.POST, "/v1/sessions", body: "{\"id\":\"TIMED-1\",\"startDate\":\"\(session.startDate.iso8601)\"}")
+        _ = try await phone.request(
+            .POST, "/v1/sessions", body: "{\"id\":\"TIMED-1\",\"startDate\":\"\(session.startDate.iso8601)\"}")
         let items = fixes.map { fix in
             locationJSON(
                 id: fix.id, latitude: fix.location.coordinate.latitude, longitude: fix.location.coordinate.longitude,
@@ -306,12 +321,49 @@ import TrainTrackerTestSupport
         let next = try browser.text("document.querySelector('#rider .rider-next')?.textContent ?? ''")
         #expect(next.range(of: #"^Next stop .+ · \d\d:\d\d$"#, options: .regularExpression) != nil, "\(next)")
         // On the timetables' clock, Tokyo's: the fix's time in the table is nine hours on from UTC.
-        #expect(try browser.text("document.getElementById('time-header').textContent") == "Time (UTC+09:00)")
+        #expect(try browser.text("document.getElementById('time-header').textContent") == "Time (Asia/Tokyo)")
         let shown = try browser.text("document.querySelector('#fixes tr.selected td:nth-child(2)').textContent")
         let utc = fixes[middle].location.timestamp.iso8601
         let utcHour = try #require(Int(utc.dropFirst(11).prefix(2)))
         #expect(shown == String(format: "%02d:", (utcHour + 9) % 24) + utc.dropFirst(14).prefix(5), "\(shown) for \(utc)")
         try browser.screenshot(Self.picture("viewer-timetables.png"))
+    }
+
+    @Test func theTimetablesClockFollowsDaylightSaving() async throws {
+        // A real Caltrain ride of 2024-11-29 (Pacific Standard Time, UTC−08:00), and before it
+        // a fix at its first place four weeks earlier, on 2024-11-01 (daylight time, UTC−07:00).
+        let recording = try VehiclePositionRecording.read(path: SharedPaths.caltrainRecording, zone: .utc)
+        let trip = try #require(Dictionary(grouping: recording.positions, by: \.tripID).values.first { $0.count > 40 })
+        let ride = trip.sorted { $0.time < $1.time }
+        let first = try #require(ride.first)
+        let live = try LiveFixture(railways: SharedPaths.caltrain2024)
+        defer { live.server.stop() }
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"DST-1","startDate":"2024-11-01T16:00:00Z"}"#)
+        let summer = Timestamp(secondsSince1970: 1_730_476_800)  // 2024-11-01T16:00:00Z: 09:00 PDT
+        var items = [
+            locationJSON(
+                id: "DST-0", latitude: first.coordinate.latitude, longitude: first.coordinate.longitude,
+                timestamp: summer.iso8601, accuracy: 10, speed: nil, course: nil)
+        ]
+        for (index, position) in ride.enumerated() {
+            items.append(
+                locationJSON(
+                    id: "DST-\(index + 1)", latitude: position.coordinate.latitude, longitude: position.coordinate.longitude,
+                    timestamp: position.time.iso8601, accuracy: 10, speed: nil, course: nil))
+        }
+        let body = "{\"locations\":[" + items.joined(separator: ",") + "]}"
+        #expect(try await phone.request(.POST, "/v1/sessions/DST-1/locations", body: body).status == .ok)
+        let browser = try await Self.openViewer(live, session: "DST-1")
+        #expect(try browser.text("document.getElementById('time-header').textContent") == "Time (America/Los_Angeles)")
+        // The same wall clock either side of 3 November: UTC−07:00 before, UTC−08:00 after.
+        let cell = { (row: Int) in
+            try browser.text("document.querySelector('#fixes tbody tr:nth-child(\(row)) td:nth-child(2)').textContent")
+        }
+        #expect(try cell(1) == "09:00:00")
+        let winter = ride[0].time.iso8601
+        let winterHour = try #require(Int(winter.dropFirst(11).prefix(2)))
+        #expect(try cell(2) == String(format: "%02d:", (winterHour + 24 - 8) % 24) + winter.dropFirst(14).prefix(5), "\(winter)")
     }
 
     @Test func aTileServerIsTheBaseMapAndItsOriginAloneIsAllowed() async throws {

@@ -51,14 +51,30 @@ export function formatDuration(seconds) {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-// The viewer shows times in UTC, on the timetables' clock ("network", `offset` seconds ahead
-// of UTC) or in the browser's zone ("local"): the header's choice.
-export const clock = { zone: "UTC", offset: 0 };
+// The viewer shows times in UTC, on the timetables' clock ("network": their IANA zone
+// `timeZone`, daylight saving included, or failing that `offset` seconds ahead of UTC) or in
+// the browser's zone ("local"): the header's choice.
+export const clock = { zone: "UTC", offset: 0, timeZone: null };
+
+// `name` if the browser knows it as a time zone ("America/Los_Angeles"), else null: the
+// server's word is not trusted to be one.
+export function knownTimeZone(name) {
+  if (typeof name !== "string" || name.length === 0 || name.length > 64) return null;
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: name });
+    return name;
+  } catch (_) {
+    return null;
+  }
+}
 
 // The instant to format and the zone to format it in.
 function shifted(iso) {
   const date = new Date(iso);
-  if (clock.zone === "network") return [new Date(date.getTime() + clock.offset * 1000), "UTC"];
+  if (clock.zone === "network") {
+    if (clock.timeZone) return [date, clock.timeZone];
+    return [new Date(date.getTime() + clock.offset * 1000), "UTC"];
+  }
   return [date, clock.zone === "UTC" ? "UTC" : undefined];
 }
 
@@ -86,10 +102,11 @@ export function offsetName(seconds) {
   return `UTC${seconds < 0 ? "−" : "+"}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
-// The zone's short name for headers: "UTC", "UTC+09:00" or the browser's, e.g. "JST".
+// The zone's name for headers: "UTC", the timetables' ("Asia/Tokyo", or "UTC+09:00" without a
+// zone) or the browser's short one, e.g. "JST".
 export function zoneName() {
   if (clock.zone === "UTC") return "UTC";
-  if (clock.zone === "network") return offsetName(clock.offset);
+  if (clock.zone === "network") return clock.timeZone ?? offsetName(clock.offset);
   const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" }).formatToParts(new Date())
     .find((item) => item.type === "timeZoneName");
   return part ? part.value : "local";

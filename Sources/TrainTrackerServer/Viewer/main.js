@@ -3,7 +3,7 @@
 // Talks only to this server. The admin token is sent once, to log in, and never kept: the
 // server answers with an HttpOnly cookie.
 
-import { h, $, clock, formatTime, zoneName, offsetName } from "./dom.js";
+import { h, $, clock, formatTime, zoneName, offsetName, knownTimeZone } from "./dom.js";
 import { api, state, sessionPath, learnStations, railwayName, stationName } from "./api.js";
 import { ensureMap, drawBase, drawRide, addFix, drawSelection } from "./map.js";
 import { showRider, directionLabel } from "./rider.js";
@@ -257,11 +257,13 @@ function onKey(event) {
 let baseDrawn = false;
 
 // With timetables, times are shown on their clock (the riders' own) unless chosen otherwise.
-function offerNetworkClock(offset) {
-  if (typeof offset !== "number" || !Number.isFinite(offset) || Math.abs(offset) > 18 * 3600) return;
-  clock.offset = offset;
+function offerNetworkClock(offset, timeZone) {
+  const validOffset = typeof offset === "number" && Number.isFinite(offset) && Math.abs(offset) <= 18 * 3600;
+  clock.timeZone = knownTimeZone(timeZone);
+  if (!validOffset && !clock.timeZone) return;
+  clock.offset = validOffset ? offset : 0;
   const chooser = $("zone");
-  chooser.prepend(h("option", { value: "network" }, `the timetables' (${offsetName(offset)})`));
+  chooser.prepend(h("option", { value: "network" }, `the timetables' (${clock.timeZone ?? offsetName(clock.offset)})`));
   chooser.value = "network";
   clock.zone = "network";
   fillFixes();
@@ -276,7 +278,7 @@ async function afterLogin() {
   if (!baseDrawn) {
     baseDrawn = true;
     try { state.config = await api("/v1/viewer-config"); } catch (_) { /* the offline base, UTC */ }
-    offerNetworkClock(state.config.utcOffsetSeconds);
+    offerNetworkClock(state.config.utcOffsetSeconds, state.config.timeZone);
     drawBase().catch((error) => setStatus("Could not draw the base map: " + error.message));
   }
   const wanted = wantedSession;
