@@ -92,3 +92,30 @@ fixes = [{"id": f"h-{i}", "latitude": float(r["lat"]), "longitude": float(r["lng
 seed("upload", "helsinki.json", json.dumps({"locations": fixes}))
 seed("upload", "epoch.json", json.dumps({"locations": [{"id": "e", "latitude": 60.2, "longitude": 24.8, "timestamp": 1472202000}]}))
 os.makedirs(work, exist_ok=True)
+
+# Recordings: Caltrain's 2024 positions as a CSV, on the feed they ran on (linked, not copied).
+import sqlite3
+def link(source, name):
+    target = os.path.join(work, name)
+    if os.path.lexists(target):
+        os.remove(target)
+    os.symlink(os.path.abspath(source), target)
+link(os.path.join(shared, "caltrain-2024", "gtfs"), "caltrain-2024-gtfs")
+database = sqlite3.connect("file:" + os.path.join(shared, "caltrain-2024", "vehicle-positions-2024-11-29.sqlite") + "?mode=ro", uri=True)
+rows = database.execute("SELECT trip_id, vehicle_lat, vehicle_lon, timestamp FROM train_locations ORDER BY trip_id, timestamp LIMIT 300").fetchall()
+seed("recording", "caltrain.csv", "trip_id,latitude,longitude,timestamp\n" + "".join(f"{t},{a},{o},{s}\n" for t, a, o, s in rows))
+seed("recording", "local-times.csv", "trip_id,latitude,longitude,timestamp,zone\n" + "".join(
+    f"{t},{a},{o},2024-11-29 08:{i % 60:02d}:00,America/Los_Angeles\n" for i, (t, a, o, s) in enumerate(rows[:60])))
+
+# Rail lines and the manual log: the repository's Helsinki lines, the shared station list and log.
+repository = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+link(os.path.join(repository, "docs", "helsinki", "rail-lines-2016.json"), "rail-lines-2016.json")
+link(os.path.join(shared, "helsinki", "trainStations.json"), "trainStations.json")
+lines = json.load(open(os.path.join(repository, "docs", "helsinki", "rail-lines-2016.json")))
+lines["lines"] = [line for line in lines["lines"] if line["kind"] == "metro"]
+seed("raillines", "metro.json", json.dumps(lines, ensure_ascii=False))
+seed("raillines", "ring.json", json.dumps({"stations": [
+    {"code": c, "name": c, "latitude": 60.1 + 0.01 * (i % 3), "longitude": 24.9 + 0.01 * (i // 3)} for i, c in enumerate("ABCDE")],
+    "lines": [{"name": "I", "kind": "train", "stations": list("ABCDEA"), "bothWays": False},
+              {"name": "P", "kind": "train", "stations": list("AEDCBA"), "bothWays": False}]}))
+seed("manuallog", "manual_log.csv", open(os.path.join(shared, "helsinki", "manual_log.csv"), encoding="utf-8").read())

@@ -1,8 +1,8 @@
 import Foundation
 import NIOCore
 import TrainTrackerCore
-import TrainTrackerLab
 import TrainTrackerImport
+import TrainTrackerLab
 import TrainTrackerServer
 
 // The readers of outside input under libFuzzer, one chosen by FUZZ_TARGET:
@@ -12,6 +12,11 @@ import TrainTrackerServer
 //   minitokyo3d        the first byte picks one file of a small mini-tokyo-3d dataset to replace
 //   srtm               the first byte picks a raw tile, a zipped tile or a peaks GeoJSON
 //   upload             the body of POST /v1/sessions/{id}/locations, its fixes then tracked
+//   recording          a CSV recording of vehicle positions (VehiclePositionRecording), made
+//                      into rides on Caltrain's 2024 feed (RecordedRides) and one of them tracked
+//   raillines          a rail-lines JSON file (RailLinesFile), made into a network, a fix tracked
+//   manuallog          a TrafficSense manual log (DiaryLogs.manualLog), its rail legs on the
+//                      Helsinki lines (PhoneRailLegs)
 // FUZZ_WORK is a scratch folder `scripts/fuzz.sh` prepares with the base feed and dataset.
 // A finding is a crash (a trap, a precondition) or a timeout; a thrown error is the reader
 // doing its job.
@@ -20,7 +25,9 @@ enum Fuzz {
     static let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
     static let work = URL(fileURLWithPath: ProcessInfo.processInfo.environment["FUZZ_WORK"] ?? "/tmp/traintracker-fuzz")
 
-    static let gtfsFiles = ["routes.txt", "stops.txt", "trips.txt", "stop_times.txt", "shapes.txt", "calendar.txt", "directions.txt"]
+    static let gtfsFiles = [
+        "routes.txt", "stops.txt", "trips.txt", "stop_times.txt", "shapes.txt", "calendar.txt", "directions.txt",
+    ]
     static let miniTokyoFiles = [
         "railways.json", "stations.json", "coordinates.json", "train-types.json", "rail-directions.json",
         "train-timetables/keio-dobutsuen.json",
@@ -38,8 +45,14 @@ enum Fuzz {
             replacing(bytes, in: "minitokyo3d", files: miniTokyoFiles, whole: nil) { _ = try? MiniTokyo3DImporter.load(path: $0) }
         case "srtm": terrain(bytes)
         case "upload": upload(bytes)
+        case "recording": recording(bytes)
+        case "raillines": railLines(bytes)
+        case "manuallog": manualLog(bytes)
         default:
-            FileHandle.standardError.write(Data("FUZZ_TARGET must be csv, gpx, geojson, gtfs, minitokyo3d, srtm or upload\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "FUZZ_TARGET must be csv, gpx, geojson, gtfs, minitokyo3d, srtm, upload, recording, raillines or manuallog\n"
+                        .utf8))
             exit(2)
         }
     }
@@ -88,6 +101,43 @@ enum Fuzz {
         var tracker = DefaultTracker(model: demoModel)
         for fix in upload.fixes { _ = tracker.process(fix.location).jsonLine(sessionID: "FUZZ", fix: fix) }
         _ = upload.skips.json
+    }
+
+    /// Caltrain's 2024 feed (linked into FUZZ_WORK by scripts/fuzz-seeds.py), read once.
+    static let caltrain = try? GTFSImporter.load(path: work.appendingPathComponent("caltrain-2024-gtfs").path)
+    /// Helsinki's rail lines (the repository's file and the shared station list, linked likewise).
+    static let helsinkiLines = try? RailLinesFile.lines(
+        path: work.appendingPathComponent("rail-lines-2016.json").path,
+        stationList: work.appendingPathComponent("trainStations.json").path)
+
+    static func recording(_ bytes: [UInt8]) {
+        let file = work.appendingPathComponent("recording.csv")
+        write(bytes[...], to: file)
+        guard let dataset = caltrain, let read = try? VehiclePositionRecording.read(path: file.path, zone: dataset.timetable.zone)
+        else { return }
+        let rides = RecordedRides(positions: read.positions, dataset: dataset)
+        guard let ride = rides.cases.first else { return }
+        var tracker = DefaultTracker(model: TrackerModel(dataset: dataset))
+        for fix in ride.fixes.prefix(50) { _ = tracker.process(fix.location) }
+    }
+
+    static func railLines(_ bytes: [UInt8]) {
+        let file = work.appendingPathComponent("lines.json")
+        write(bytes[...], to: file)
+        guard let lines = try? RailLinesFile.lines(path: file.path, stationList: nil),
+            let network = try? RailwayNetwork(lines: lines), let station = network.stations.first
+        else { return }
+        var tracker = DefaultTracker(model: TrackerModel(network: network))
+        _ = tracker.process(Location(coordinate: station.coordinate, timestamp: Timestamp(secondsSince1970: 1_472_202_000)))
+    }
+
+    static func manualLog(_ bytes: [UInt8]) {
+        let file = work.appendingPathComponent("manual_log.csv")
+        write(bytes[...], to: file)
+        guard let lines = helsinkiLines, let log = try? DiaryLogs.manualLog(path: file.path, utcOffset: 10_800),
+            let legs = try? PhoneRailLegs(log: log, fixes: [:], lines: lines)
+        else { return }
+        _ = legs.legs.map(\.accepted.count)
     }
 
     static func write(_ bytes: ArraySlice<UInt8>, to file: URL) {

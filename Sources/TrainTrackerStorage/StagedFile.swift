@@ -41,6 +41,11 @@ public struct StagedFile: Sendable {
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw .isDirectory(path: destination) }
             if !replacing { throw .fileExists(path: destination) }
+            // A device, a pipe or a socket is not a file to replace (as root, /dev/null would go).
+            let type = (try? FileManager.default.attributesOfItem(atPath: destination))?[.type] as? FileAttributeType
+            if let type, type != .typeRegular, type != .typeSymbolicLink {
+                throw .cannotWrite(path: destination, problem: "not a regular file; not replacing it")
+            }
         }
         self.destination = destination
         self.replacing = replacing

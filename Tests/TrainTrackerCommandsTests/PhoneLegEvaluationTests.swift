@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TrainTrackerTestSupport
 
+@testable import TrainTrackerCommands
+
 /// `evaluate` on every metro and train leg of the Helsinki phones' manual log, on the 2016
 /// rail lines (docs/helsinki/rail-lines-2016.json).
 @Suite struct PhoneLegEvaluationTests {
@@ -63,6 +65,28 @@ import TrainTrackerTestSupport
         let outcome = try ToolRunner.run(["network", "--railways", SharedPaths.helsinkiLines])
         #expect(outcome.status != 0)
         #expect(outcome.standardError.contains(SharedPaths.helsinkiLines) && outcome.standardError.contains("--stations"))
+    }
+
+    @Test func aPhoneIsNamedByAWholeNumberInItsSessionsNotes() {
+        #expect(DiaryCommand.device(in: "imported from device_data.csv (device_id 8)") == 8)
+        #expect(DiaryCommand.device(in: "device_id 1.5") == nil)
+        #expect(DiaryCommand.device(in: "device_id 99999999999999999999") == nil)
+        #expect(DiaryCommand.device(in: "device_id -1") == nil)
+        #expect(DiaryCommand.device(in: nil) == nil)
+    }
+
+    @Test func aLogThatIsNoLogIsNamedBeforeAnyOptionIsBlamed() throws {
+        let directory = try TemporaryDirectory()
+        let garbage = directory.path("garbage.csv")
+        try Data([0xFF, 0xFE, 0x00, 0x41]).write(to: URL(fileURLWithPath: garbage))
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.helsinkiLines, "--stations", Self.stationList, "--sessions",
+            directory.path("none.sqlite"), "--log", garbage, "--svg", directory.path("legs.svg"),
+        ])
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains(garbage), "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("Usage"), "\(outcome.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("legs.svg")))
     }
 
     @Test func aManualLogNeedsRailLinesToBeScoredOn() throws {

@@ -37,6 +37,20 @@ import TrainTrackerTestSupport
         #expect(try contents(directory) == ["out.txt"])
     }
 
+    @Test func aPipeOrDeviceAtTheDestinationIsNeverReplaced() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("picture.svg")
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect {
+            try StagedFile.write(Data("<svg/>".utf8), to: path)
+        } throws: { error in
+            (error as? StorageError)?.description == "\(path): cannot be written (not a regular file; not replacing it)"
+        }
+        let type = try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
+        #expect(type != nil && type != .typeRegular, "still the pipe: \(String(describing: type))")
+        #expect(try contents(directory) == ["picture.svg"])
+    }
+
     @Test func anExistingFileIsReplacedOnlyWhenAsked() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("out.txt")

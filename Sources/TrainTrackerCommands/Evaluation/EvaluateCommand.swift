@@ -163,8 +163,8 @@ struct EvaluateCommand: ParsableCommand {
         guard !caseFolders.isEmpty != (sessions != nil && log != nil), (sessions == nil) == (log == nil) else {
             throw ValidationError("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE")
         }
-        let drawsLegs = svg != nil && log.map(PhoneLegEvaluation.isManualLog(path:)) == true
-        guard !caseFolders.isEmpty || (!perSession && (svg == nil || drawsLegs) && matrix == nil && !untimed && tune.isEmpty)
+        // (--svg with a log is judged once the log is read: only a manual log is drawn.)
+        guard !caseFolders.isEmpty || (!perSession && (svg == nil || log != nil) && matrix == nil && !untimed && tune.isEmpty)
         else {
             throw ValidationError(
                 "--per-session, --svg, --matrix, --untimed and --tune go with --cases (--svg also with a manual log)")
@@ -199,6 +199,13 @@ struct EvaluateCommand: ParsableCommand {
             ).run()
         }
         if let sessions, let log {
+            if svg != nil {
+                // The log's own problem first, then the option's.
+                _ = try CommandFailure.wrapping { () throws(ImportError) in
+                    try RiderLogFile.read(path: log, utcOffset: parseUTCOffset(utcOffset) ?? 0)
+                }
+                throw CommandFailure("--svg goes with --cases, --recording or a TrafficSense manual log as --log")
+            }
             return try LogEvaluation(
                 railways: railways, sessionsPath: sessions, logPath: log, sessionIDs: sessionIDs,
                 utcOffset: parseUTCOffset(utcOffset) ?? 0, algorithms: algorithms, format: format

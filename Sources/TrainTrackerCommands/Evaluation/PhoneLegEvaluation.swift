@@ -149,10 +149,11 @@ struct PhoneLegEvaluation {
         for row in rows {
             let score = row.score
             table.append([
-                row.algorithm, "\(row.device)", row.logged, row.departure, "\(row.from ?? "?") → \(row.to ?? "?")",
+                row.algorithm, "\(row.device)", row.logged.printable, row.departure,
+                "\(row.from ?? "?") → \(row.to ?? "?")".printable,
                 "\(score.fixes)", share(score.line, score.fixes), share(score.direction, score.fixes),
                 share(score.nextStop, score.nextStopKnown), "\(score.alightingNamed)/\(score.approach)",
-                row.problem ?? row.rightLines.joined(separator: ", "),
+                (row.problem ?? row.rightLines.joined(separator: ", ")).printable,
             ])
         }
         var totals = [["algorithm", "legs", "legs scored", "fixes", "line", "direction", "next stop", "alighting"]]

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
-import TrainTrackerLab
 import TrainTrackerImport
+import TrainTrackerLab
 import TrainTrackerStorage
 
 /// `traintracker diary`: a travel diary of each recorded day, scored against a manual log.
@@ -81,21 +81,26 @@ struct DiaryCommand: ParsableCommand {
             discussion: "The halves have about as many logged legs each; --fold names one of them."))
     var crossValidate = false
 
-    @Option(help: ArgumentHelp("With --cross-validate: one half's devices, e.g. 1,2,5 (the rest are the other).", valueName: "list"))
+    @Option(
+        help: ArgumentHelp("With --cross-validate: one half's devices, e.g. 1,2,5 (the rest are the other).", valueName: "list"))
     var fold: String?
 
     func run() throws {
         let offset = parseUTCOffset(utcOffset) ?? 0
-        let railLines = try lines.map { path in
-            try CommandFailure.wrapping { () throws(ImportError) in try RailLinesFile.lines(path: path, stationList: stations) }
-        } ?? []
+        let railLines =
+            try lines.map { path in
+                try CommandFailure.wrapping { () throws(ImportError) in try RailLinesFile.lines(path: path, stationList: stations)
+                }
+            } ?? []
         let railStations = try loadRailStations()
         let diaries = try loadDiaries()
         let days = diaries.map { DiaryDay(device: $0.device ?? 0, fixes: $0.fixes, activities: $0.activities) }
         let output = OutputSink.standardOutput()
         defer { output.flush() }
         if crossValidate, let log {
-            let logged = try CommandFailure.wrapping { () throws(ImportError) in try DiaryLogs.manualLog(path: log, utcOffset: offset) }
+            let logged = try CommandFailure.wrapping { () throws(ImportError) in
+                try DiaryLogs.manualLog(path: log, utcOffset: offset)
+            }
             try requireDevices(diaries)
             output.line(
                 try Self.crossValidation(days: days, log: logged, railStations: railStations, railLines: railLines, fold: fold))
@@ -110,12 +115,14 @@ struct DiaryCommand: ParsableCommand {
             output.line(Self.table(zip(diaries, legs).map { ($0.id, $0.device, $1) }, names: names, offset: offset))
         case .geojson: output.line(Self.geoJSON(zip(diaries, legs).map { ($0.id, $1) }, names: names))
         }
-        let logged = try log.map { log in
-            try CommandFailure.wrapping { () throws(ImportError) in try DiaryLogs.manualLog(path: log, utcOffset: offset) }
-        } ?? []
+        let logged =
+            try log.map { log in
+                try CommandFailure.wrapping { () throws(ImportError) in try DiaryLogs.manualLog(path: log, utcOffset: offset) }
+            } ?? []
         if let svg {
             let pictured = zip(days, zip(legs, names)).map { day, diary in
-                DiaryTimeline.Day(device: day.device, logged: logged.filter { $0.device == day.device }, legs: diary.0, names: diary.1)
+                DiaryTimeline.Day(
+                    device: day.device, logged: logged.filter { $0.device == day.device }, legs: diary.0, names: diary.1)
             }
             let picture = DiaryTimeline.svg(days: pictured.sorted { $0.device < $1.device }, utcOffset: offset)
             try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(picture.utf8), to: svg) }
@@ -177,7 +184,8 @@ struct DiaryCommand: ParsableCommand {
         for (index, summary) in summaries.enumerated() {
             let id = summary.session.id
             let fixes = try CommandFailure.wrapping { () throws(StorageError) in try database.fixes(sessionID: id).fixes }
-            let activities = try CommandFailure.wrapping { () throws(StorageError) in try database.motionActivities(sessionID: id) }
+            let activities = try CommandFailure.wrapping { () throws(StorageError) in try database.motionActivities(sessionID: id)
+            }
             diaries.append(
                 (
                     id, Self.device(in: summary.session.notes), fixes.map(\.location),
@@ -202,9 +210,12 @@ struct DiaryCommand: ParsableCommand {
         ]
     }
 
-    /// The device number in notes such as "imported from device_data.csv (device_id 8)".
+    /// The device number in notes such as "imported from device_data.csv (device_id 8)": a
+    /// whole number of up to nine digits ("device_id 1.5" names no device).
     static func device(in notes: String?) -> Int? {
-        guard let notes, let range = notes.range(of: #"device_id (\d+)"#, options: .regularExpression) else { return nil }
+        guard let notes, let range = notes.range(of: #"device_id (\d{1,9})(?![\d.,])"#, options: .regularExpression) else {
+            return nil
+        }
         return Int(notes[range].split(separator: " ").last ?? "")
     }
 
@@ -225,7 +236,9 @@ struct DiaryCommand: ParsableCommand {
     }
 
     static func namingTable(_ score: RailNamingScore) -> String {
-        func share(_ count: Int) -> String { "\(count) (" + String(format: "%.0f %%", Double(count) / Double(max(1, score.logged)) * 100) + ")" }
+        func share(_ count: Int) -> String {
+            "\(count) (" + String(format: "%.0f %%", Double(count) / Double(max(1, score.logged)) * 100) + ")"
+        }
         return alignedTable([
             ["logged rail legs", "named", "line right", "line alone", "stations right"],
             ["\(score.logged)", share(score.named), share(score.lineRight), share(score.lineAlone), share(score.stationsRight)],

@@ -53,23 +53,31 @@ public struct RailLineRailways: Sendable {
     }
 
     /// Builds the railways of `lines`.
+    ///
+    /// - Complexity: O(l · s) for l lines of s stations.
     public init(lines: [RailLine]) {
         var parts: [Part] = []
+        // Parts by their station codes: a twin run the other way round, or the same line again.
+        var byCodes: [[String]: [Int]] = [:]
         for line in lines {
             for stations in Self.halves(of: line.stations) {
                 let part = Part(line: line.name, kind: line.kind, stations: stations, bothWays: line.bothWays)
-                if let twin = parts.firstIndex(where: { $0.codes == part.codes.reversed() && $0.reverseLine == nil }) {
+                let codes = part.codes
+                if let twin = byCodes[codes.reversed(), default: []].first(where: { parts[$0].reverseLine == nil }) {
                     parts[twin].reverseLine = line.name
-                } else if !parts.contains(where: { $0.codes == part.codes && $0.line == part.line }) {
+                } else if !byCodes[codes, default: []].contains(where: { parts[$0].line == part.line }) {
+                    byCodes[codes, default: []].append(parts.count)
                     parts.append(part)
                 }
             }
         }
         let bases = parts.map(Self.baseName(of:))
+        var baseCounts: [String: Int] = [:]
+        for base in bases { baseCounts[base, default: 0] += 1 }
         for (index, part) in parts.enumerated() {
             let base = bases[index]
             guard let first = part.stations.first, let last = part.stations.last else { continue }
-            let id = bases.filter { $0 == base }.count > 1 ? "\(base) \(first.name)–\(last.name)" : base
+            let id = (baseCounts[base] ?? 0) > 1 ? "\(base) \(first.name)–\(last.name)" : base
             var stationIDs: [String] = []
             for station in part.stations {
                 let stationID = "\(id)/\(station.code)"
@@ -108,10 +116,15 @@ public struct RailLineRailways: Sendable {
                 stations[$0].coordinate.distance(to: first.coordinate) < stations[$1].coordinate.distance(to: first.coordinate)
             })
         else { return [stations] }
-        let overlap = ringOverlap
-        return [
-            Array(stations[...min(far + overlap, stations.count - 2)]), Array(stations[max(far - overlap, 1)...]),
-        ]
+        // Each half reaches up to `ringOverlap` stations past the split, but never to a station
+        // it already has (a ring that passes a station on its way out and back).
+        var end = far
+        var seen = Set(stations[...far].map(\.code))
+        while end < far + ringOverlap, end + 1 < stations.count - 1, seen.insert(stations[end + 1].code).inserted { end += 1 }
+        var start = far
+        seen = Set(stations[far...].map(\.code))
+        while start > far - ringOverlap, start - 1 > 0, seen.insert(stations[start - 1].code).inserted { start -= 1 }
+        return [Array(stations[...end]), Array(stations[start...])]
     }
 
     /// "K", or "I/P" for a line merged with the one that runs it the other way round.

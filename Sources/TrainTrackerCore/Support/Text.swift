@@ -15,21 +15,33 @@ extension String {
     }
 
     /// The string with the characters XML reserves escaped (`&`, `<`, `>`, `"`), for text
-    /// and attribute values.
+    /// and attribute values, and those XML does not allow at all (control characters other
+    /// than tab, line feed and carriage return; lone surrogates cannot occur in a `String`)
+    /// replaced by U+FFFD, so that a name from outside never breaks a picture.
     ///
     /// - Complexity: O(n).
     package var xmlEscaped: String {
         var escaped = ""
-        for character in self {
-            switch character {
+        for scalar in unicodeScalars {
+            switch scalar {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
-            default: escaped.append(character)
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: escaped += "\u{FFFD}"
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
+    }
+
+    /// The string with control characters (which move a terminal's cursor, clear its screen or
+    /// ring its bell) replaced by U+FFFD, for text from outside printed in a table.
+    ///
+    /// - Complexity: O(n).
+    package var printable: String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
     }
 }
 

@@ -35,35 +35,71 @@ public enum RailLinesFile {
         let file = try JSONFile.decode(File.self, path: path)
         var stations: [String: RailStation] = [:]
         if let stationList { stations = try DiaryLogs.namedStations(path: stationList) }
+        var ownCodes = Set<String>()
         for (index, station) in (file.stations ?? []).enumerated() {
+            guard ownCodes.insert(station.code).inserted else {
+                throw ImportError(
+                    file: path, location: "station \(index + 1)", field: "code", problem: "code '\(station.code)' is used twice")
+            }
             let coordinate = Coordinate(latitude: station.latitude, longitude: station.longitude)
             guard coordinate.isValid else {
                 throw ImportError(file: path, location: "station \(index + 1)", field: "latitude", problem: "not a position")
             }
             guard Self.isName(station.code), Self.isName(station.name) else {
-                throw ImportError(file: path, location: "station \(index + 1)", field: "code", problem: "code and name must be 1-80 characters, no control characters")
+                throw ImportError(
+                    file: path, location: "station \(index + 1)", field: "code",
+                    problem: "code and name must be 1-80 characters, no control characters")
             }
             stations[station.code] = RailStation(
-                code: station.code, name: station.name, aliases: (station.aliases ?? []).filter(Self.isName), coordinate: coordinate)
+                code: station.code, name: station.name, aliases: (station.aliases ?? []).filter(Self.isName),
+                coordinate: coordinate)
         }
         for (code, aliases) in file.stationAliases ?? [:] {
             stations[code]?.aliases += aliases.filter(Self.isName)
         }
+        guard !file.lines.isEmpty else { throw ImportError(file: path, field: "lines", problem: "no lines") }
         var lines: [RailLine] = []
+        var namedEnds: [String: Int] = [:]
         for (index, line) in file.lines.enumerated() {
             let location = "line \(index + 1)"
             guard Self.isName(line.name), Self.isName(line.kind) else {
-                throw ImportError(file: path, location: location, field: "name", problem: "name and kind must be 1-80 characters, no control characters")
+                throw ImportError(
+                    file: path, location: location, field: "name",
+                    problem: "name and kind must be 1-80 characters, no control characters")
             }
             guard line.stations.count >= 2 else {
-                throw ImportError(file: path, location: location, field: "stations", problem: "a line needs at least two stations")
+                throw ImportError(
+                    file: path, location: location, field: "stations", problem: "a line needs at least two stations")
+            }
+            // A station once in a line, but for a ring (four or more stations, ending where it
+            // starts), which may pass a station twice on its way out and back (Helsinki's I
+            // and P through Pasila); never twice in a row.
+            let isRing = line.stations.count > 3 && line.stations.first == line.stations.last
+            var listed = Set<String>()
+            for (position, code) in line.stations.enumerated() {
+                let again = position > 0 && line.stations[position - 1] == code
+                guard again || isRing || listed.insert(code).inserted else {
+                    throw ImportError(
+                        file: path, location: location, field: "stations", problem: "station '\(code)' is listed twice")
+                }
+                if again {
+                    throw ImportError(
+                        file: path, location: location, field: "stations", problem: "station '\(code)' is listed twice in a row")
+                }
+            }
+            let ends = "\(line.name)\u{0}\(line.stations.first ?? "")\u{0}\(line.stations.last ?? "")"
+            if let earlier = namedEnds.updateValue(index + 1, forKey: ends) {
+                throw ImportError(
+                    file: path, location: location, field: "name",
+                    problem: "line \(earlier) has the same name and ends; give one of them another name")
             }
             var stops: [RailStation] = []
             for code in line.stations {
                 guard let station = stations[code] else {
                     let elsewhere = stationList.map { " nor in \($0)" } ?? " (give the station list with --stations)"
                     throw ImportError(
-                        file: path, location: location, field: "stations", problem: "station '\(code)' is not in this file\(elsewhere)")
+                        file: path, location: location, field: "stations",
+                        problem: "station '\(code)' is not in this file\(elsewhere)")
                 }
                 stops.append(station)
             }

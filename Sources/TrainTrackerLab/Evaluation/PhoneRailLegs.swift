@@ -31,6 +31,9 @@ public struct PhoneRailLegs: Sendable {
     public static let nearestStationReach: Meters = 1_000
     /// A fix farther than this from the leg's railway has no geometric truth (next stop).
     public static let offTrack: Meters = 1_000
+    /// A logged leg longer than this is a slip of the log, not a ride (the Helsinki legs take
+    /// 1–27 minutes).
+    public static let longestLeg: Seconds = 4 * 3_600
 
     /// A railway and direction, as an answer names them.
     public struct Answer: Hashable, Sendable {
@@ -76,7 +79,13 @@ public struct PhoneRailLegs: Sendable {
             let ridden = (fixes[logged.device] ?? []).filter {
                 $0.timestamp.seconds(since: logged.start) >= -Self.lead && $0.timestamp <= logged.end
             }
-            legs.append(Self.leg(logged, kind: kind, fixes: ridden, lines: lines, built: built, network: network))
+            var leg = Self.leg(logged, kind: kind, fixes: ridden, lines: lines, built: built, network: network)
+            let duration = logged.end.seconds(since: logged.start)
+            if let problem = Self.problem(duration: duration, knownPhone: fixes[logged.device] != nil, device: logged.device) {
+                leg.problem = problem
+                leg.fixes = []
+            }
+            legs.append(leg)
         }
     }
 
@@ -87,8 +96,12 @@ public struct PhoneRailLegs: Sendable {
         let from = station(named: logged.from, among: stations, near: fixes.first?.coordinate)
         let to = station(named: logged.to, among: stations, near: fixes.last?.coordinate)
         var leg = Leg(logged: logged, from: from, to: to, fixes: fixes, accepted: [], kind: kind, problem: nil, truth: nil)
-        guard let from, let to, from.code != to.code else {
+        guard let from, let to else {
             leg.problem = "stations not found"
+            return leg
+        }
+        guard from.code != to.code else {
+            leg.problem = "boards and alights at \(from.name)"
             return leg
         }
         if kind == "train" {
@@ -119,6 +132,14 @@ public struct PhoneRailLegs: Sendable {
         }
         if leg.accepted.isEmpty { leg.problem = "no railway runs \(from.name) → \(to.name)" }
         return leg
+    }
+
+    /// What makes a logged leg of `duration` seconds on phone `device` unscorable, if anything.
+    static func problem(duration: Seconds, knownPhone: Bool, device: Int) -> String? {
+        if duration < 0 { return "arrival before departure" }
+        if duration > longestLeg { return "longer than \(Int(longestLeg / 3_600)) hours" }
+        if !knownPhone { return "no phone \(device) among the sessions" }
+        return nil
     }
 
     /// The station a log's words name, or the one nearest `coordinate` when they name none.

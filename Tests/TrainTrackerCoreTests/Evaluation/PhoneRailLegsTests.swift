@@ -26,18 +26,31 @@ import TrainTrackerLab
     }
 
     @Test func onlyLinesWithTheLoggedStopsAreRight() throws {
-        let legs = try PhoneRailLegs(log: [leg("X", "A", "D"), leg("L", "A", "D"), leg("L", "C", "B")], fixes: [:], lines: lines)
+        let legs = try PhoneRailLegs(
+            log: [leg("X", "A", "D"), leg("L", "A", "D"), leg("L", "C", "B")], fixes: [1: []], lines: lines)
         #expect(legs.legs.map { Set($0.accepted.map(\.railwayID)) } == [["X"], ["L"], ["L"]])
         #expect(legs.legs[2].accepted.map(\.directionName) == ["L to Station A"])
         #expect(legs.legs.allSatisfy { $0.problem == nil })
     }
 
     @Test func aLegTheLineDoesNotRunOrAStationNobodyKnowsIsNotScored() throws {
+        var backwards = leg("L", "A", "B")
+        backwards.end = backwards.start.adding(-60)
+        var endless = leg("L", "A", "B")
+        endless.end = endless.start.adding(5 * 3_600)
+        var otherPhone = leg("L", "A", "B")
+        otherPhone.device = 7
         let legs = try PhoneRailLegs(
-            log: [leg("X", "A", "B"), leg("L", "A", "Nowhere"), leg("Z", "A", "B")], fixes: [:], lines: lines)
+            log: [
+                leg("X", "A", "B"), leg("L", "A", "Nowhere"), leg("Z", "A", "B"), leg("L", "B", "B"), backwards, endless,
+                otherPhone,
+            ],
+            fixes: [1: []], lines: lines)
         #expect(
             legs.legs.map(\.problem) == [
                 "line X does not run Station A → Station B", "stations not found", "line Z does not run Station A → Station B",
+                "boards and alights at Station B", "arrival before departure", "longer than 4 hours",
+                "no phone 7 among the sessions",
             ])
         // Nothing of an unscorable leg is counted.
         let score = legs.legs[0].score(DefaultTracker(model: TrackerModel(network: legs.network)))
