@@ -50,6 +50,7 @@ extension DefaultTracker.Parameters {
         "passageDelayChangeScale": \.passages.delayChangeScale,
         "passageCap": \.passages.cap,
         "passageChangeWindow": \.passages.changeWindow,
+        "passageChangeWindowWaits": \.passages.changeWindowWaits,
         "passageFirstCap": \.passages.firstCap,
         "passageStationClearance": \.passages.stationClearance,
         "priorWeight": \.priorWeight,

@@ -297,7 +297,7 @@ public struct DefaultTracker: TrackingAlgorithm {
             parameters.traffic.observe(&hypothesis, model: model)
             parameters.passages.observe(
                 &hypothesis, model: model, placing: placing, speed: fix.speed, at: fix.location.timestamp,
-                departures: parameters.departures)
+                departures: parameters.departures, cadence: cadence.seconds)
         } else {
             hypothesis.missed += 1
             hypothesis.charge(.position, parameters.position.outOfReach(fixWeight: fix.weight))
