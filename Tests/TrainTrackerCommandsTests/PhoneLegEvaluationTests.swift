@@ -19,6 +19,7 @@ import TrainTrackerTestSupport
             Self.manualLog, "--utc-offset", "+03:00", "--algorithm", "default", "--svg", directory.path("legs.svg"),
         ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("warning"), "\(outcome.standardError)")
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         // One row per logged SUBWAY and TRAIN leg: 58 and 9.
         #expect(lines.filter { $0.hasPrefix("default ") && $0.contains("SUBWAY") }.count == 58)
@@ -65,6 +66,19 @@ import TrainTrackerTestSupport
         let outcome = try ToolRunner.run(["network", "--railways", SharedPaths.helsinkiLines])
         #expect(outcome.status != 0)
         #expect(outcome.standardError.contains(SharedPaths.helsinkiLines) && outcome.standardError.contains("--stations"))
+    }
+
+    @Test func aLogOnAnotherClockThanThePhonesIsPointedOut() throws {
+        let directory = try TemporaryDirectory()
+        let (phones, _) = try ModesCommandTests.imported(into: directory)
+        // The log's local times read as UTC: every leg looks three hours off for its fixes.
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.helsinkiLines, "--stations", Self.stationList, "--sessions", phones, "--log",
+            Self.manualLog, "--algorithm", "default",
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("warning: \(Self.manualLog): only "), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("--utc-offset"))
     }
 
     @Test func aPhoneIsNamedByAWholeNumberInItsSessionsNotes() {

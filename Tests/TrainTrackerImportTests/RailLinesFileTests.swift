@@ -37,19 +37,19 @@ import TrainTrackerTestSupport
     @Test(arguments: [
         (
             #"{"name": "K", "kind": "train", "stations": ["A", "B", "A"], "bothWays": true}"#,
-            "line 1: field 'stations': station 'A' is listed twice"
+            "line 1 of \"lines\": field 'stations': station 'A' is listed twice"
         ),
         (
             #"{"name": "K", "kind": "train", "stations": ["A", "B", "B", "C"], "bothWays": true}"#,
-            "line 1: field 'stations': station 'B' is listed twice in a row"
+            "line 1 of \"lines\": field 'stations': station 'B' is listed twice in a row"
         ),
         (
             #"{"name": "K", "kind": "train", "stations": ["A", "B"], "bothWays": true}, {"name": "K", "kind": "train", "stations": ["A", "C", "B"], "bothWays": true}"#,
-            "line 2: field 'name': line 1 has the same name and ends"
+            "line 2 of \"lines\": field 'name': line 1 has the same name and ends"
         ),
         (
             #"{"name": "K", "kind": "train", "stations": ["A", "Z"], "bothWays": true}"#,
-            "line 1: field 'stations': station 'Z' is not in this file"
+            "line 1 of \"lines\": field 'stations': station 'Z' is not in this file"
         ),
         ("", "field 'lines': no lines"),
     ])

@@ -45,6 +45,8 @@ struct PhoneLegEvaluation {
     /// One algorithm's score on one leg.
     struct Row: Encodable {
         var algorithm: String
+        /// "train" or "metro".
+        var kind: String
         var device: Int
         var logged: String
         var departure: String
@@ -74,6 +76,13 @@ struct PhoneLegEvaluation {
             throw CommandFailure("\(railways.railways): \(error.description)")
         }
         guard !legs.legs.isEmpty else { throw CommandFailure("\(logPath): no SUBWAY or TRAIN legs with both times") }
+        // A log on another clock than the phones finds their fixes hours away: say so.
+        let withFixes = legs.legs.filter { !$0.fixes.isEmpty }.count
+        if withFixes * 2 < legs.legs.count {
+            StandardError.line(
+                "warning: \(logPath): only \(withFixes) of \(legs.legs.count) rail legs have fixes of their phone; "
+                    + "is --utc-offset the offset of the log's local times?")
+        }
         let model = TrackerModel(network: legs.network)
         var rows: [Row] = []
         var drawn: [PhoneLegChart.Leg] = []
@@ -84,7 +93,7 @@ struct PhoneLegEvaluation {
                 var verdicts: [PhoneFixVerdict] = []
                 let score = leg.score(algorithm.makeTracker(model: model)) { verdicts.append($0) }
                 let row = Row(
-                    algorithm: algorithm.rawValue, device: leg.logged.device, logged: leg.logged.label,
+                    algorithm: algorithm.rawValue, kind: leg.kind, device: leg.logged.device, logged: leg.logged.label,
                     departure: leg.logged.start.timeOfDay(utcOffset: utcOffset), from: leg.from?.name, to: leg.to?.name,
                     rightLines: names, problem: leg.problem, score: score)
                 rows.append(row)
@@ -158,8 +167,8 @@ struct PhoneLegEvaluation {
         }
         var totals = [["algorithm", "legs", "legs scored", "fixes", "line", "direction", "next stop", "alighting"]]
         for algorithm in rows.map(\.algorithm).uniqued() {
-            for (kind, prefix) in [("all", ""), ("train", "TRAIN"), ("metro", "SUBWAY")] {
-                let chosen = rows.filter { $0.algorithm == algorithm && $0.logged.uppercased().hasPrefix(prefix) }
+            for kind in ["all", "train", "metro"] {
+                let chosen = rows.filter { $0.algorithm == algorithm && (kind == "all" || $0.kind == kind) }
                 let sum = chosen.reduce(PhoneLegScore()) { $0 + $1.score }
                 totals.append([
                     "\(algorithm) \(kind)", "\(chosen.count)", "\(chosen.filter { $0.score.fixes > 0 }.count)", "\(sum.fixes)",

@@ -61,7 +61,7 @@ public enum RailLinesFile {
         var lines: [RailLine] = []
         var namedEnds: [String: Int] = [:]
         for (index, line) in file.lines.enumerated() {
-            let location = "line \(index + 1)"
+            let location = "line \(index + 1) of \"lines\""
             guard Self.isName(line.name), Self.isName(line.kind) else {
                 throw ImportError(
                     file: path, location: location, field: "name",

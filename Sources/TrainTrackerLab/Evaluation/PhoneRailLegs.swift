@@ -75,7 +75,7 @@ public struct PhoneRailLegs: Sendable {
         network = try RailwayNetwork(railways: built.railways, stations: built.stations)
         legs = []
         for logged in log where logged.kind == .rail {
-            let kind = logged.label.uppercased().hasPrefix("TRAIN") ? "train" : "metro"
+            let kind = Self.kind(of: logged)
             let ridden = (fixes[logged.device] ?? []).filter {
                 $0.timestamp.seconds(since: logged.start) >= -Self.lead && $0.timestamp <= logged.end
             }
@@ -132,6 +132,12 @@ public struct PhoneRailLegs: Sendable {
         }
         if leg.accepted.isEmpty { leg.problem = "no railway runs \(from.name) → \(to.name)" }
         return leg
+    }
+
+    /// "train" for a `TRAIN` or `RAIL` row of the log, else "metro" (`SUBWAY`, `METRO`).
+    public static func kind(of logged: LoggedLeg) -> String {
+        let type = logged.label.uppercased()
+        return type.hasPrefix("TRAIN") || type.hasPrefix("RAIL") ? "train" : "metro"
     }
 
     /// What makes a logged leg of `duration` seconds on phone `device` unscorable, if anything.
