@@ -30,9 +30,6 @@ public struct RailLineRailways: Sendable {
     public var railways: [Railway] = []
     /// Each railway's stations.
     public var stations: [Station] = []
-    /// For each railway id, the names of the lines running along its stations (ascending) and
-    /// against them (descending; the same line when it runs both ways).
-    public var lineNames: [String: (ascending: String, descending: String?)] = [:]
     /// For each railway id, what its line is ("train", "metro").
     public var kinds: [String: String] = [:]
 
@@ -91,7 +88,6 @@ public struct RailLineRailways: Sendable {
                     id: id, name: id, color: part.kind == "metro" ? Self.metroColor : Self.trainColor, stationIDs: stationIDs,
                     ascendingName: "\(part.line) to \(last.name)", descendingName: "\(reverse ?? part.line) to \(first.name)",
                     track: track))
-            lineNames[id] = (part.line, reverse)
             kinds[id] = part.kind
         }
     }

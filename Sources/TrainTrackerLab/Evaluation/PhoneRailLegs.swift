@@ -52,8 +52,6 @@ public struct PhoneRailLegs: Sendable {
         public var to: RailStation?
         /// The phone's fixes from `lead` before departure to arrival, in time order.
         public var fixes: [Location]
-        /// Every railway and direction that is right for the whole leg.
-        public var accepted: Set<Answer>
         /// "train" or "metro".
         public var kind: String
         /// The logged line's stops from boarding to alighting (nil for a metro leg: any stops).
@@ -95,7 +93,7 @@ public struct PhoneRailLegs: Sendable {
         let stations = lines.filter { $0.kind == kind }.flatMap(\.stations)
         let from = station(named: logged.from, among: stations, near: fixes.first?.coordinate)
         let to = station(named: logged.to, among: stations, near: fixes.last?.coordinate)
-        var leg = Leg(logged: logged, from: from, to: to, fixes: fixes, accepted: [], kind: kind, problem: nil, truth: nil)
+        var leg = Leg(logged: logged, from: from, to: to, fixes: fixes, kind: kind, problem: nil, truth: nil)
         guard let from, let to else {
             leg.problem = "stations not found"
             return leg
@@ -121,16 +119,14 @@ public struct PhoneRailLegs: Sendable {
                 let codes = order.map { RailLineRailways.code(ofStationID: $0.0) }
                 let answer = Answer(railwayID: railway.id, directionName: railway.name(of: direction))
                 leg.paths.append((answer, codes))
-                guard leg.runs(codes, to: to.code), let start = codes.firstIndex(of: from.code),
+                // The truth is measured along the first railway and direction right for the leg.
+                guard leg.truth == nil, leg.runs(codes, to: to.code), let start = codes.firstIndex(of: from.code),
                     let end = codes[start...].firstIndex(of: to.code)
                 else { continue }
-                leg.accepted.insert(answer)
-                if leg.truth == nil {
-                    leg.truth = (railway, direction, order[start...end].map { (id: $0.0, position: $0.1) })
-                }
+                leg.truth = (railway, direction, order[start...end].map { (id: $0.0, position: $0.1) })
             }
         }
-        if leg.accepted.isEmpty { leg.problem = "no railway runs \(from.name) → \(to.name)" }
+        if leg.truth == nil { leg.problem = "no railway runs \(from.name) → \(to.name)" }
         return leg
     }
 
@@ -190,10 +186,14 @@ extension PhoneRailLegs.Leg {
         return Array(codes[start...end]) == Array(pattern[...stop])
     }
 
+    /// Every railway and direction that is right for the whole leg.
+    public var accepted: Set<PhoneRailLegs.Answer> { accepted(toward: nil) }
+
     /// The railways and directions right at a fix whose next stop ahead is `target` (the
     /// alighting station when unknown or still the boarding one).
     func accepted(toward target: String?) -> Set<PhoneRailLegs.Answer> {
-        guard let target, target != from?.code else { return accepted }
-        return Set(paths.filter { runs($0.codes, to: target) }.map(\.answer))
+        let ahead = target == nil || target == from?.code ? to?.code : target
+        guard let ahead else { return [] }
+        return Set(paths.filter { runs($0.codes, to: ahead) }.map(\.answer))
     }
 }

@@ -170,8 +170,6 @@ struct ScheduledTrip: Sendable {
     }
 }
 
-/// A line's trips as they are compiled or read: every trip's calls appended to one array,
-/// each trip a window on it.
 /// A scheduled trip as riders and feeds name it: the timetable's train id (a GTFS `trip_id`)
 /// and, when it differs, the number riders know (`trip_short_name`).
 struct TripLabel: Sendable, Hashable {
@@ -190,6 +188,8 @@ struct TripLabel: Sendable, Hashable {
     var name: String { number ?? id }
 }
 
+/// A line's trips as they are compiled or read: every trip's calls appended to one array,
+/// each trip a window on it.
 struct LineTrips {
     private var calls = ContiguousArray<TripCall>()
     private var made: [(pattern: Int32, service: Int32, start: Int, count: Int, arrival: TripCall?)] = []
