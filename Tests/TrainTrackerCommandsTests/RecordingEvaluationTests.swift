@@ -31,6 +31,27 @@ import TrainTrackerTestSupport
         #expect(cases.status == 0 && cases.standardOutput.contains("Local Weekend"))
     }
 
+    @Test func weighingHowLateTheTrainIsTellsTheLateLocalFromTheExpressAhead() throws {
+        // Monday's weekday locals, a few minutes late, run where an express is due a quarter of
+        // an hour earlier: keeping their delays alike, the two look the same to the passages.
+        func localWeekday(_ options: [String]) throws -> Double {
+            let outcome = try ToolRunner.run(
+                [
+                    "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
+                    "--algorithm", "default", "--format", "json",
+                ] + options)
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+            let reports = try #require(
+                JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
+            let routes = try #require(reports.first?["routes"] as? [String: Any])
+            let local = try #require((routes["Local Weekday"] as? [String: Any])?["score"] as? [String: Any])
+            return try #require(local["railwayAccuracy"] as? Double)
+        }
+        let without = try localWeekday([])
+        let with = try localWeekday(["--tune", "passageLateness=0.1"])
+        #expect(with > without + 0.03, "\(without) → \(with)")
+    }
+
     @Test func aRecordingWithoutTheTableIsOneLineAndExitStatus2() throws {
         let outcome = try ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.tokyoRailways,

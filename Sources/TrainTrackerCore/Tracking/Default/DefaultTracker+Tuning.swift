@@ -52,6 +52,7 @@ extension DefaultTracker.Parameters {
         "passageChangeWindow": \.passages.changeWindow,
         "passageChangeWindowWaits": \.passages.changeWindowWaits,
         "passageFirstCap": \.passages.firstCap,
+        "passageLateness": \.passages.lateness,
         "passageStationClearance": \.passages.stationClearance,
         "priorWeight": \.priorWeight,
         "staleAfter": \.staleAfter,

@@ -54,6 +54,16 @@ public struct PassageEvidence: Hashable, Sendable {
     /// scale and first cap were chosen again on Caltrain's recorded trains and seed 1409:
     /// 45 s and 3 nats.)
     public var cap = 3.0
+    /// How much each later passage also weighs how late the followed train is: its delay's
+    /// density against an on-time train's (`DepartureEvidence.delayDensity`), in nats, times
+    /// this. Of two lines whose trains keep their delays alike (a local 3 minutes late and the
+    /// express 14 minutes ahead of it, on one track), the less late is likelier. Off (0) by
+    /// default: on Caltrain's recorded trains 0.1 names the railway on 98.8 % of fixes instead
+    /// of 96.8 %, but on simulated disrupted days, when every train runs late and another
+    /// line's on-time train is likelier still, it costs Tokyo's phones 2–5 points (seed 1409).
+    /// Opt in with `--tune passageLateness=0.1` on an ordinary day of a line whose services
+    /// share a track.
+    public var lateness = 0.0
     /// The dwell a call's time allows for: a train arrives this long before it leaves.
     static let dwell: Seconds = 30
 
@@ -170,6 +180,9 @@ extension PassageEvidence {
             if charged <= -timing.cap {
                 hypothesis.trips = []
                 hypothesis.passageLostTrain = true
+            } else if lateness > 0, let best = hypothesis.trips.max(by: { $0.logWeight < $1.logWeight }) {
+                let late = Double.log(departures.delayDensity(best.delay) / departures.delayDensity(0))
+                hypothesis.charge(.passages, lateness * min(0, late))
             }
         }
     }
