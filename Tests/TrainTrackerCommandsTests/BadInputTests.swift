@@ -51,10 +51,10 @@ import TrainTrackerTestSupport
     }
 
     @Test(arguments: [
-        (["--to", "Tokyu.Toyoko.Atlantis"], "railway 'Tokyu.Toyoko' has no station 'Tokyu.Toyoko.Atlantis'"),
+        (["--to", "Tokyu.Toyoko.Atlantis"], "railway 'Tokyu.Toyoko' has no station 'Tokyu.Toyoko.Atlantis' (--to)"),
         (
             ["--to", "Tokyu.Toyoko.Kikuna", "--stops", "Tokyu.Meguro.Hiyoshi"],
-            "railway 'Tokyu.Toyoko' has no station 'Tokyu.Meguro.Hiyoshi' (in --stops)"
+            "railway 'Tokyu.Toyoko' has no station 'Tokyu.Meguro.Hiyoshi' (--stops)"
         ),
     ])
     func aJourneyWithAStationOffTheLineWritesNothing(arguments: [String], message: String) throws {
@@ -66,7 +66,10 @@ import TrainTrackerTestSupport
                 "--out", sessions,
             ] + arguments)
         #expect(outcome.status == 2)
-        #expect(outcome.standardError == "traintracker: error: \(SharedPaths.tokyoRailways): \(message)\n")
+        // One line, ending with the command that lists the line's stations.
+        #expect(outcome.standardError.hasPrefix("traintracker: error: \(SharedPaths.tokyoRailways): \(message)"))
+        #expect(outcome.standardError.hasSuffix("--list-stations --railway 'Tokyu.Toyoko'` lists them.\n"))
+        #expect(outcome.standardError.filter { $0 == "\n" }.count == 1)
         #expect(!FileManager.default.fileExists(atPath: sessions))
     }
 
@@ -110,10 +113,13 @@ import TrainTrackerTestSupport
         #expect(!FileManager.default.fileExists(atPath: db), "nothing written")
         // A tile template that could break the viewer's policy is refused before anything starts.
         let tiles = try ToolRunner.run([
-            "serve", "--railways", SharedPaths.tokyoRailways, "--db", db, "--tiles", "https://a.example/{z}/{x}/{y}.png; img-src *",
+            "serve", "--railways", SharedPaths.tokyoRailways, "--db", db, "--tiles",
+            "https://a.example/{z}/{x}/{y}.png; img-src *",
         ])
         #expect(tiles.status != 0)
-        #expect(tiles.standardError.contains("--tiles https://a.example/{z}/{x}/{y}.png; img-src *: it holds a space"), "\(tiles.standardError)")
+        #expect(
+            tiles.standardError.contains("--tiles https://a.example/{z}/{x}/{y}.png; img-src *: it holds a space"),
+            "\(tiles.standardError)")
         #expect(!FileManager.default.fileExists(atPath: db), "nothing written")
     }
 

@@ -17,18 +17,18 @@ struct JourneyCommand: ParsableCommand {
 
     @OptionGroup var railways: RailwaysOption
 
-    @Option(help: ArgumentHelp("The railway id, e.g. Tokyu.Toyoko.", valueName: "id"))
+    @Option(help: ArgumentHelp("The railway's id or name, e.g. Tokyu.Toyoko or \"Local Weekday\".", valueName: "railway"))
     var railway: String
 
-    @Option(help: ArgumentHelp("The station id to start at.", valueName: "id"))
+    @Option(help: ArgumentHelp("The station to start at: its id, its name or the start of its name.", valueName: "station"))
     var from: String
 
-    @Option(help: ArgumentHelp("The station id to end at.", valueName: "id"))
+    @Option(help: ArgumentHelp("The station to end at: its id, its name or the start of its name.", valueName: "station"))
     var to: String
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Stations to stop at between the two (default: every station).", valueName: "id")
+        help: ArgumentHelp("Stations to stop at between the two (default: every station).", valueName: "station")
     )
     var stops: [String] = []
 
@@ -61,23 +61,26 @@ struct JourneyCommand: ParsableCommand {
         parameters.positionNoise = noise
         parameters.seed = seed
         let simulator = JourneySimulator(network: network, parameters: parameters)
-        let stopSet = Set(stops)
-        if let line = network.railway(id: railway), let unknown = stops.first(where: { !line.stationIDs.contains($0) }) {
-            throw CommandFailure("\(railways.railways): railway '\(railway)' has no station '\(unknown)' (in --stops)")
-        }
+        // Named as a person names them: by id or by name.
+        let line = try railways.railway(railway, in: network, option: "--railway")
+        let origin = try railways.station(from, on: line, in: network, option: "--from")
+        let destination = try railways.station(to, on: line, in: network, option: "--to")
+        var stopSet = Set<String>()
+        for stop in stops { stopSet.insert(try railways.station(stop, on: line, in: network, option: "--stops").id) }
         let startTime = Timestamp(parsing: start) ?? Timestamp(secondsSince1970: 0)
         let fixes: [Location]
         do {
             fixes = try simulator.journey(
-                on: railway, from: from, to: to, stopsAt: stops.isEmpty ? nil : { stopSet.contains($0.id) }, start: startTime)
+                on: line.id, from: origin.id, to: destination.id, stopsAt: stops.isEmpty ? nil : { stopSet.contains($0.id) },
+                start: startTime)
         } catch {
             throw CommandFailure("\(railways.railways): \(error)")
         }
-        // Ids depend on the whole ride, so different rides appended to one file never collide.
+        // Ids depend on the whole ride as asked, so different rides appended to one file never collide.
         var ids = SeededGenerator(seed: stableHash("\(railway)|\(from)|\(to)|\(start)|\(stops)|\(noise)|\(seed)"))
         let session = Session(
             id: makeUUID(&ids), startDate: startTime, endDate: fixes.last?.timestamp,
-            notes: "simulated: \(railway) \(from) → \(to)", isOnTrain: true
+            notes: "simulated: \(line.id) \(origin.id) → \(destination.id)", isOnTrain: true
         )
         let recorded = fixes.map { RecordedFix(id: makeUUID(&ids), location: $0) }
         // A new file appears complete or not at all; an appended ride is one transaction.

@@ -11,15 +11,32 @@ struct NetworkCommand: ParsableCommand {
 
     @OptionGroup var railways: RailwaysOption
 
-    @Flag(help: "List every railway with its stations, track length and direction names.")
+    @Flag(help: "List every railway: its id, name, number of stations, track length and direction names.")
     var verbose = false
+
+    @Flag(help: "List the stations of every railway (or of --railway) in line order: id and name.")
+    var listStations = false
+
+    @Option(help: ArgumentHelp("With --list-stations: only this railway (its id or name).", valueName: "railway"))
+    var railway: String?
 
     @Flag(help: "Also read the timetables and count trains, calls and train types.")
     var timetables = false
 
+    func validate() throws {
+        if railway != nil, !listStations { throw ValidationError("--railway goes with --list-stations") }
+    }
+
     func run() throws {
         let dataset = try railways.loadDataset(timetables: timetables)
         let output = OutputSink.standardOutput()
+        if listStations {
+            let network = dataset.network
+            let chosen = try railway.map { [try railways.railway($0, in: network, option: "--railway")] } ?? network.railways
+            output.line(Self.stationList(chosen, in: network))
+            output.flush()
+            return
+        }
         output.line(Self.describe(dataset.network, verbose: verbose))
         if timetables {
             let timetable = dataset.timetable
@@ -57,6 +74,21 @@ struct NetworkCommand: ParsableCommand {
             lines.append(alignedTable(rows))
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension NetworkCommand {
+    /// Each railway's stations in line order, a table per railway under a line naming it:
+    /// what `journey --from/--to/--stops` and the logs take.
+    static func stationList(_ railways: [Railway], in network: RailwayNetwork) -> String {
+        railways.map { railway in
+            let stations = network.stations(of: railway)
+            let heading =
+                "\(railway.id.printable) (\(railway.name.printable)): \(stations.count) stations, "
+                + "\(railway.ascendingName.printable) ↔ \(railway.descendingName.printable)\(railway.isLoop ? ", a loop" : "")"
+            let rows = [["  station", "name"]] + stations.map { ["  " + $0.id.printable, $0.name.printable] }
+            return heading + "\n" + alignedTable(rows)
+        }.joined(separator: "\n\n")
     }
 }
 

@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// The tracker's answer after one fix.
 public struct TimedAnswer: Sendable {
     /// The fix's time.
@@ -315,6 +316,11 @@ public struct RiderLogScorer: Sendable {
         var problem: String?
     }
 
+    /// " (closest: 'A', 'B')" for a problem's suggestions, or nothing.
+    static func closest(_ names: [String]) -> String {
+        names.isEmpty ? "" : " (closest: " + names.map { "'\($0)'" }.joined(separator: ", ") + ")"
+    }
+
     private func place(_ event: RiderLogEvent) -> LoggedPlace {
         var place = LoggedPlace(station: event.station, railway: event.railway, direction: event.direction)
         if let notes = event.notes, place.station == nil || place.railway == nil || place.direction == nil {
@@ -325,12 +331,15 @@ public struct RiderLogScorer: Sendable {
         }
         if let railway = place.railway {
             place.railways = resolver.railways(named: railway)
-            if place.railways.isEmpty { place.problem = "unknown railway '\(railway)'" }
+            if place.railways.isEmpty {
+                place.problem = "unknown railway '\(railway)'" + Self.closest(resolver.network.railwaySuggestions(for: railway))
+            }
         }
         if let station = place.station, place.problem == nil {
             var stations = resolver.stations(named: station)
             if stations.isEmpty {
-                place.problem = "unknown station '\(station)'"
+                let names = closestNames(to: station, among: resolver.network.stations.map(\.name))
+                place.problem = "unknown station '\(station)'" + Self.closest(names)
             } else if !place.railways.isEmpty {
                 let railwayIDs = Set(place.railways.map(\.id))
                 stations = stations.filter { railwayIDs.contains($0.railwayID) }

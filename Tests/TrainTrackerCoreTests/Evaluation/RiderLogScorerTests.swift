@@ -90,6 +90,20 @@ import Testing
         #expect(RiderLogSummary(scores: scores).unscored == 4)
     }
 
+    @Test func aMistypedStationOrLineIsShownTheClosestNames() throws {
+        let ride = try #require(Self.rides(1, seed: 21).first)
+        let start = try #require(ride.fixes.first?.location.timestamp)
+        let events = [
+            RiderLogEvent(time: start.adding(10), kind: .arrival, station: "Minatp"),
+            RiderLogEvent(time: start.adding(20), kind: .departure, station: "Minato", railway: "Demo Lokal Line"),
+        ]
+        let reasons = RiderLogScorer(network: Self.network).score(events: events, sessions: [Self.answered(ride)])
+            .map { $0.unscoredReason ?? "" }
+        #expect(reasons.count == 2)
+        #expect(reasons.first?.hasPrefix("unknown station 'Minatp' (closest: 'Minato'") == true, "\(reasons)")
+        #expect(reasons.last?.hasPrefix("unknown railway 'Demo Lokal Line' (closest: 'Demo Local Line'") == true, "\(reasons)")
+    }
+
     @Test func aDepartureWithoutALineTakesTheLineOfTheNextArrival() throws {
         let ride = try #require(Self.rides(1, seed: 21).first)
         let names = ride.truth.riderLog().map { event -> RiderLogEvent in
