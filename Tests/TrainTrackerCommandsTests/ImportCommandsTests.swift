@@ -88,6 +88,35 @@ import TrainTrackerTestSupport
         #expect(replay.standardOutput.components(separatedBy: "Toyoko Line → Yokohama  Now: Kikuna").count - 1 == 2)
     }
 
+    @Test func importedSessionsAreNamedAsTheFileNamesThemOnEveryRun() throws {
+        let directory = try TemporaryDirectory()
+        let phones = directory.path("phones.csv")
+        let walk = directory.path("walk.csv")
+        try """
+        device_id,lat,lon,time
+        7,35.6,139.70,2025-09-20T08:00:00Z
+        7,35.6,139.71,2025-09-20T08:00:10Z
+        12,35.6,139.72,2025-09-20T08:00:00Z
+        """.write(toFile: phones, atomically: true, encoding: .utf8)
+        try "lat,lon,time\n35.6,139.7,2025-09-20T08:00:00Z\n".write(toFile: walk, atomically: true, encoding: .utf8)
+        func ids(_ out: String) throws -> [String] {
+            try SessionDatabase.open(path: out).sessions().map(\.session.id).sorted()
+        }
+        let first = directory.path("first.sqlite")
+        let second = directory.path("second.sqlite")
+        for out in [first, second] {
+            #expect(try ToolRunner.run(["import-sessions", phones, walk, "--out", out]).status == 0)
+        }
+        // The device column's values and the file's name, the same on both runs, fixes numbered.
+        #expect(try ids(first) == ["12", "7", "walk"])
+        #expect(try ids(second) == ids(first))
+        let fixes = try SessionDatabase.open(path: first).fixes(sessionID: "7").fixes.map(\.id)
+        #expect(fixes == ["7-00001", "7-00002"])
+        // Appended again, the names are taken: the new sessions get the next free ones.
+        #expect(try ToolRunner.run(["import-sessions", phones, "--append", "--out", first]).status == 0)
+        #expect(try ids(first) == ["12", "12-2", "7", "7-2", "walk"])
+    }
+
     @Test func aBadJourneyFileWritesNoSessions() throws {
         let directory = try TemporaryDirectory()
         let good = directory.path("good.csv")

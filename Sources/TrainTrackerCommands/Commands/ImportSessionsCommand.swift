@@ -16,7 +16,9 @@ struct ImportSessionsCommand: ParsableCommand {
             longitude and timestamp columns (accuracy, speed, course, altitude optional; names matched loosely, \
             e.g. lat, lng, time, Speed (m/s)). GeoJSON: Point features with a time property, or a LineString \
             with coordTimes. All files are read before anything is written, and the file appears only \
-            when complete.
+            when complete. A session's id is the value of its CSV device, session or track column, or else the \
+            file's name (with -2, -3 ... for a file's later tracks, and for a name already taken), and its fixes \
+            are <session id>-00001, -00002 ...: the same files give the same ids on every run.
             """
     )
 
@@ -49,6 +51,12 @@ struct ImportSessionsCommand: ParsableCommand {
         }
         var sessions: [(session: Session, fixes: [RecordedFix])] = []
         var activities: [MotionActivity] = []
+        var names = SessionNames()
+        if append {
+            let existing = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: out).sessions()
+            }
+            names.taken = Set(existing.map(\.session.id))
+        }
         for file in files {
             let tracks: [ImportedTrack]
             do throws(ImportError) {
@@ -56,18 +64,23 @@ struct ImportSessionsCommand: ParsableCommand {
             } catch {
                 throw CommandFailure(error.description)
             }
+            let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
             for track in tracks {
                 let sorted = track.locations.sorted { $0.timestamp < $1.timestamp }
                 guard let first = sorted.first, let last = sorted.last else { continue }
                 let name = URL(fileURLWithPath: file).lastPathComponent + (track.name.map { " (\($0))" } ?? "")
-                let id = UUID().uuidString
+                let id = names.claim(track.key ?? stem)
                 sessions.append(
                     (
                         Session(id: id, startDate: first.timestamp, endDate: last.timestamp, notes: "imported from \(name)"),
-                        track.locations.map { RecordedFix(id: UUID().uuidString, location: $0) }
+                        track.locations.enumerated().map {
+                            RecordedFix(id: SessionNames.item(id, $0.offset), location: $0.element)
+                        }
                     ))
-                activities += track.activities.map {
-                    MotionActivity(importing: $0.reading, confidence: $0.confidence, sessionID: id)
+                activities += track.activities.enumerated().map {
+                    MotionActivity(
+                        importing: $0.element.reading, confidence: $0.element.confidence, sessionID: id,
+                        id: SessionNames.item(id + "-activity", $0.offset))
                 }
             }
         }
@@ -87,11 +100,40 @@ struct ImportSessionsCommand: ParsableCommand {
     }
 }
 
+/// Imported sessions' ids: the name the file gives (its session column's value, or the file's
+/// name), made unique by -2, -3 ...; an item's id is its session's and its number.
+struct SessionNames {
+    /// Ids already used, in the file appended to or by this import.
+    var taken: Set<String> = []
+    /// The longest id kept from a name (a longer one is cut).
+    static let longestName = 64
+
+    /// A fresh id for a session the file names `name`.
+    mutating func claim(_ name: String) -> String {
+        let trimmed = String(name.printable.trimmingCharacters(in: .whitespaces).prefix(Self.longestName))
+        let base = trimmed.isEmpty ? "session" : trimmed
+        var id = base
+        var number = 1
+        while taken.contains(id) {
+            number += 1
+            id = "\(base)-\(number)"
+        }
+        taken.insert(id)
+        return id
+    }
+
+    /// `SESSION-00001` for the item at `index` (from 0) of a session.
+    static func item(_ session: String, _ index: Int) -> String {
+        let number = String(index + 1)
+        return session + "-" + String(repeating: "0", count: max(0, 5 - number.count)) + number
+    }
+}
+
 extension MotionActivity {
     /// A stored sample for an imported reading: confidence 75 and up is high, 50 and up medium.
-    init(importing reading: ActivityReading, confidence: Double, sessionID: String) {
+    init(importing reading: ActivityReading, confidence: Double, sessionID: String, id: String) {
         self.init(
-            id: UUID().uuidString, startDate: reading.timestamp,
+            id: id, startDate: reading.timestamp,
             confidence: confidence >= 75 ? .high : confidence >= 50 ? .medium : .low,
             stationary: reading.kind == .stationary, walking: reading.kind == .walking, running: reading.kind == .running,
             automotive: reading.kind == .automotive, cycling: reading.kind == .cycling, unknown: reading.kind == .unknown,

@@ -96,7 +96,8 @@ enum CSVJourneyReader {
         let trackColumn = columns["track"].map { table.header[$0] }
         return trackOrder.map { key in
             ImportedTrack(
-                file: path, name: trackColumn.map { "\($0) \(key)" }, locations: tracks[key] ?? [],
+                file: path, name: trackColumn.map { "\($0) \(key)" }, key: trackColumn == nil ? nil : key,
+                locations: tracks[key] ?? [],
                 activities: activities[key] ?? [])
         }
     }

@@ -7,6 +7,9 @@ public struct ImportedTrack: Sendable {
     public var file: String
     /// The track's name, if the file gives one.
     public var name: String?
+    /// The value of the file's device, session or track column that gathered this track's
+    /// rows, if it has one: the file's own name for the session.
+    public var key: String?
     /// The fixes, in file order.
     public var locations: [Location]
     /// Activity-recognition samples recorded with the fixes (CSV `activity` columns), with
@@ -15,10 +18,12 @@ public struct ImportedTrack: Sendable {
 
     /// Creates a track.
     public init(
-        file: String, name: String?, locations: [Location], activities: [(reading: ActivityReading, confidence: Double)] = []
+        file: String, name: String?, key: String? = nil, locations: [Location],
+        activities: [(reading: ActivityReading, confidence: Double)] = []
     ) {
         self.file = file
         self.name = name
+        self.key = key
         self.locations = locations
         self.activities = activities
     }
