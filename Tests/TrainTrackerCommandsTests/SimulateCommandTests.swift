@@ -59,6 +59,23 @@ import TrainTrackerTestSupport
         #expect((reports.first?["scenarios"] as? [String: Any])?.keys.sorted() == ["caltrain"])
     }
 
+    @Test func aFileImportedFromTheFeedIsTheSameMapAndAnotherMapIsSaidToBe() throws {
+        let directory = try TemporaryDirectory()
+        let cases = directory.path("cases")
+        #expect(try simulate(cases, seed: 3).status == 0)
+        let imported = directory.path("caltrain.sqlite")
+        #expect(try ToolRunner.run(["import", "--from", "gtfs", SharedPaths.caltrain, "--out", imported]).status == 0)
+        let header = { (railways: String) throws -> String in
+            let outcome = try ToolRunner.run([
+                "evaluate", "--railways", railways, "--cases", cases, "--algorithm", "default", "--matrix", "railway",
+            ])
+            return outcome.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
+        }
+        #expect(try header(imported).hasSuffix(" good"), "the feed's own railways, from the file imported from it")
+        // Caltrain's 2024 feed draws the same line as the 2017 one the cases rode, but not the same map.
+        #expect(try header(SharedPaths.caltrain2024).hasSuffix(" good · other map"))
+    }
+
     @Test func badArgumentsAreExplained() throws {
         let directory = try TemporaryDirectory()
         let unknown = try ToolRunner.run([

@@ -72,3 +72,29 @@ enum CasesFolder {
         try write(file, sessions: sessions, to: folder, replacing: true)
     }
 }
+
+extension RailwayNetwork {
+    /// Whether `other` is the same map: the same railways with the same stations in order,
+    /// each station within `SameMap.stationTolerance` of where it was and each track as long
+    /// within `SameMap.lengthTolerance` (an import may round coordinates).
+    func isSameMap(as other: RailwayNetwork) -> Bool {
+        guard railways.count == other.railways.count, stations.count == other.stations.count else { return false }
+        for (mine, theirs) in zip(railways, other.railways) {
+            guard mine.id == theirs.id, mine.stationIDs == theirs.stationIDs,
+                abs(mine.track.polyline.length - theirs.track.polyline.length)
+                    <= SameMap.lengthTolerance * max(mine.track.polyline.length, 1)
+            else { return false }
+        }
+        return stations.allSatisfy { mine in
+            other.station(id: mine.id).map { mine.coordinate.distance(to: $0.coordinate) <= SameMap.stationTolerance } ?? false
+        }
+    }
+}
+
+/// How close two maps must be to count as one.
+enum SameMap {
+    /// A station this far from where the other map has it has moved.
+    static let stationTolerance: Meters = 1
+    /// A track longer or shorter than the other's by this share has been redrawn.
+    static let lengthTolerance = 0.001
+}

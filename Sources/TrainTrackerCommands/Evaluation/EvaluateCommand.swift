@@ -43,10 +43,16 @@ struct EvaluationCases {
         return EvaluationCases(cases: cases, conditions: file.conditions ?? RideConditions(), railways: file.railways)
     }
 
-    /// The conditions' name when tracked on `railways`: "other map" when that is not the
-    /// source the cases were simulated on.
-    func conditionLabel(trackedOn railways: String) -> String {
-        let same = Self.canonical(self.railways) == Self.canonical(railways)
+    /// The conditions' name when tracked on `railways` (whose network is `network`): "other
+    /// map" when that is not the map the cases were simulated on. A file imported from the
+    /// same feed is the same map: another path is read (`source`) and compared, railway by
+    /// railway and station by station; one that cannot be read counts as another map.
+    func conditionLabel(
+        trackedOn railways: String, network: RailwayNetwork, source: (String) -> RailwayNetwork?
+    ) -> String {
+        let same =
+            Self.canonical(self.railways) == Self.canonical(railways)
+            || source(self.railways).map { $0.isSameMap(as: network) } ?? false
         return conditions.label + (same ? "" : " · other map")
     }
 
@@ -231,9 +237,17 @@ struct EvaluateCommand: ParsableCommand {
         }
         var reports: [EvaluationReport] = []
         var progress = ProgressBar(label: "evaluate", total: caseFolders.count * variants.count)
+        var sources: [String: RailwayNetwork?] = [:]
         for folder in caseFolders {
             let loaded = try EvaluationCases.load(directory: folder)
-            let condition = loaded.conditionLabel(trackedOn: railways.railways)
+            let condition = loaded.conditionLabel(trackedOn: railways.railways, network: timetabled.network) { path in
+                if let known = sources[path] { return known }
+                var source = railways
+                source.railways = path
+                let network = try? source.load()
+                sources[path] = network
+                return network
+            }
             for variant in variants {
                 reports.append(
                     EvaluationReport(condition: condition, algorithm: variant.name, scores: loaded.score(variant.make)))
