@@ -4,6 +4,7 @@ import Testing
 import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// `evaluate --sessions --log`: rides scored against a rider's own log, end to end.
@@ -135,8 +136,12 @@ import TrainTrackerTestSupport
         let table = try ToolRunner.run(arguments)
         #expect(table.status == 0, "\(table.standardError)")
         let lines = table.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("time      event      logged") == true, "\(table.standardOutput)")
-        #expect(lines.contains { $0.hasPrefix("17:00:21  departure  Shinagawa  Tokaido Line Outbound") })
+        // The times on the log's clock, which the header names.
+        #expect(lines.first?.hasPrefix("time (UTC+09:00)  event      logged") == true, "\(table.standardOutput)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("17:00:21 ") && $0.contains(" departure  Shinagawa  Tokaido Line Outbound")
+            })
         #expect(table.standardOutput.contains("(1 walking, automotive or location events not scored)"))
         let reports = try evaluate(Array(arguments.dropFirst()))
         let summary = try #require(reports.first { $0.algorithm == "default" }?.summary)
@@ -255,7 +260,9 @@ import TrainTrackerTestSupport
         let both = try ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain, "--cases", directory.path("c"), "--log", directory.path("l.csv"),
         ])
-        #expect(both.status != 0 && both.standardError.contains("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE"))
+        #expect(
+            both.status != 0
+                && both.standardError.contains("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE"))
         let neither = try ToolRunner.run(["evaluate", "--railways", SharedPaths.caltrain])
         #expect(neither.status != 0 && neither.standardError.contains("give either --cases DIR"))
         let missing = try ToolRunner.run([

@@ -16,9 +16,15 @@ import TrainTrackerTestSupport
         let rides = [
             ["--railway", "Tokyu.Toyoko", "--from", "Tokyu.Toyoko.Hiyoshi", "--to", "Tokyu.Toyoko.Kikuna", "--seed", "1"],
             ["--railway", "Tokyu.Meguro", "--from", "Tokyu.Meguro.Meguro", "--to", "Tokyu.Meguro.Okusawa", "--seed", "2"],
-            ["--railway", "JR-East.Yamanote", "--from", "JR-East.Yamanote.Osaki", "--to", "JR-East.Yamanote.Shibuya", "--seed", "3"],
+            [
+                "--railway", "JR-East.Yamanote", "--from", "JR-East.Yamanote.Osaki", "--to", "JR-East.Yamanote.Shibuya", "--seed",
+                "3",
+            ],
             ["--railway", "Tokyu.Toyoko", "--from", "Tokyu.Toyoko.Kikuna", "--to", "Tokyu.Toyoko.Hiyoshi", "--seed", "4"],
-            ["--railway", "TokyoMetro.Ginza", "--from", "TokyoMetro.Ginza.Shibuya", "--to", "TokyoMetro.Ginza.AkasakaMitsuke", "--seed", "5"],
+            [
+                "--railway", "TokyoMetro.Ginza", "--from", "TokyoMetro.Ginza.Shibuya", "--to", "TokyoMetro.Ginza.AkasakaMitsuke",
+                "--seed", "5",
+            ],
         ]
         for (index, ride) in rides.enumerated() {
             #expect(try ToolRunner.run(journey + ride + (index > 0 ? ["--append"] : [])).status == 0)
@@ -118,7 +124,8 @@ import TrainTrackerTestSupport
         let outcome = try replayText(utcOffset: "+09:00")
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("Session TOYOKO-1  2025-09-20 17:00:00") == true)
+        // The clock the times are on, said once at the top.
+        #expect(lines.first?.hasPrefix("Session TOYOKO-1  2025-09-20 17:00:00 UTC+09:00  ") == true)
         #expect(lines.contains { $0.hasSuffix("Toyoko Line → Yokohama  Soon: Tsunashima") })
         #expect(lines.contains { $0.hasSuffix("Toyoko Line → Yokohama  Now: Tsunashima") })
         #expect(lines.last?.hasSuffix("Toyoko Line → Yokohama  Now: Kikuna") == true)
@@ -153,7 +160,7 @@ import TrainTrackerTestSupport
         let outcome = try replayText(utcOffset: "-07:00")
         #expect(outcome.status == 0, "\(outcome.standardError)")
         // 17:00 in Tokyo is 01:00 the same day at UTC−7.
-        #expect(outcome.standardOutput.hasPrefix("Session TOYOKO-1  2025-09-20 01:00:00"))
+        #expect(outcome.standardOutput.hasPrefix("Session TOYOKO-1  2025-09-20 01:00:00 UTC-07:00  "))
     }
 
     @Test func namedSessionsAreReplayedAloneAndUnknownOnesRejected() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import TrainTrackerCore
-import TrainTrackerLab
 import TrainTrackerImport
+import TrainTrackerLab
 import TrainTrackerStorage
 
 /// `traintracker evaluate --sessions FILE --log LOG`: scores algorithms on recorded rides
@@ -92,7 +92,12 @@ struct LogEvaluation {
     func table(_ reports: [(algorithm: TrackingAlgorithmName, scores: [LoggedEventScore])], otherEvents: Int) -> String {
         var sections: [String] = []
         for (algorithm, scores) in reports {
-            var rows = [["time", "event", "logged", "expected", "\(algorithm.rawValue) said", "agree", "now", "verdict"]]
+            var rows = [
+                [
+                    "time (\(ReplayFormatter.clockName(utcOffset)))", "event", "logged", "expected", "\(algorithm.rawValue) said",
+                    "agree", "now", "verdict",
+                ]
+            ]
             for score in scores {
                 let verdict: String =
                     switch score.right {

@@ -112,7 +112,7 @@ struct PhoneLegEvaluation {
         }
         let output = OutputSink.standardOutput()
         switch format {
-        case .table: output.line(Self.table(rows))
+        case .table: output.line(Self.table(rows, utcOffset: utcOffset))
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -147,11 +147,12 @@ struct PhoneLegEvaluation {
     }
 
     /// Per leg, then the totals per algorithm and kind.
-    static func table(_ rows: [Row]) -> String {
+    static func table(_ rows: [Row], utcOffset: Seconds) -> String {
         func share(_ part: Int, _ whole: Int) -> String { whole == 0 ? "-" : percent(Double(part) / Double(whole)) }
         var table = [
             [
-                "algorithm", "device", "leg", "departed", "from → to", "fixes", "line", "direction", "next stop", "alighting",
+                "algorithm", "device", "leg", "departed (\(ReplayFormatter.clockName(utcOffset)))", "from → to", "fixes", "line",
+                "direction", "next stop", "alighting",
                 "right lines",
             ]
         ]

@@ -222,7 +222,8 @@ struct DiaryCommand: ParsableCommand {
     static func table(_ diaries: [(session: String, device: Int?, legs: [DiaryLeg])], names: [[RailLegName?]], offset: Seconds)
         -> String
     {
-        var rows = [["session", "device", "from", "to", "mode", "minutes", "km", "line"]]
+        let clock = ReplayFormatter.clockName(offset)
+        var rows = [["session", "device", "from (\(clock))", "to (\(clock))", "mode", "minutes", "km", "line"]]
         for (diary, names) in zip(diaries, names) {
             for (leg, name) in zip(diary.legs, names) {
                 rows.append([

@@ -62,7 +62,9 @@ struct ModesCommand: ParsableCommand {
         } else {
             let ids = try CommandFailure.wrapping { () throws(StorageError) in try database.sessions().map(\.session.id) }
             if format == .text {
-                output.line("session\tfixes\tactivelyMoving min\tstopped min\tnotMoving min\tinFastVehicle min\tchanges\tper hour\tmWh\talways on mWh\tsaved")
+                output.line(
+                    "session\tfixes\tactivelyMoving min\tstopped min\tnotMoving min\tinFastVehicle min\tchanges\tper hour\tmWh\talways on mWh\tsaved"
+                )
             }
             for id in ids {
                 let day = try replay(id, in: database, settings: settings)
@@ -96,13 +98,15 @@ struct ModesCommand: ParsableCommand {
         let replay = ModeReplay(settings: settings, fixes: fixes.map(\.location), activities: activities)
         let energy = ModeEnergy(
             transitions: replay.transitions, start: first.location.timestamp, end: last.location.timestamp, settings: settings)
-        return Day(session: session, fixes: fixes.count, start: first.location.timestamp, transitions: replay.transitions, energy: energy)
+        return Day(
+            session: session, fixes: fixes.count, start: first.location.timestamp, transitions: replay.transitions, energy: energy
+        )
     }
 
     private func printChanges(_ day: Day, settings: TrackingModeSettings, to output: OutputSink) {
         let offset = parseUTCOffset(utcOffset) ?? 0
         let time = { (timestamp: Timestamp) in timestamp.timeOfDay(utcOffset: offset) }
-        output.line("\(time(day.start))  activelyMoving (10 m)  start")
+        output.line("\(time(day.start)) \(ReplayFormatter.clockName(offset))  activelyMoving (10 m)  start")
         for change in day.transitions {
             let accuracy = Int(displaying: settings.desiredAccuracy[change.to] ?? 0)
             output.line("\(time(change.timestamp))  \(change.to.rawValue) (\(accuracy) m)  \(change.reason)")
@@ -119,11 +123,12 @@ struct ModesCommand: ParsableCommand {
 
     private func summaryLine(_ day: Day) -> String {
         let minutes = TrackingMode.allCases.map { String(format: "%.0f", (day.energy.seconds[$0] ?? 0) / 60) }
-        return ([day.session, "\(day.fixes)"] + minutes + [
-            "\(day.energy.changes)", String(format: "%.1f", day.energy.changesPerHour),
-            String(format: "%.0f", day.energy.milliwattHours), String(format: "%.0f", day.energy.alwaysOnMilliwattHours),
-            String(format: "%.0f %%", day.energy.saving * 100),
-        ]).joined(separator: "\t")
+        return
+            ([day.session, "\(day.fixes)"] + minutes + [
+                "\(day.energy.changes)", String(format: "%.1f", day.energy.changesPerHour),
+                String(format: "%.0f", day.energy.milliwattHours), String(format: "%.0f", day.energy.alwaysOnMilliwattHours),
+                String(format: "%.0f %%", day.energy.saving * 100),
+            ]).joined(separator: "\t")
     }
 
     private func json(_ day: Day, settings: TrackingModeSettings) -> String {

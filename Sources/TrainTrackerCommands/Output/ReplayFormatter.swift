@@ -47,11 +47,22 @@ public struct ReplayFormatter: Sendable {
         return line
     }
 
-    /// The heading line of a session in the text timeline.
+    /// The heading line of a session in the text timeline, saying the clock its times are on.
     public func sessionHeading(_ summary: SessionHeading) -> String {
         let start = summary.start.adding(utcOffset)
         let date = String(start.iso8601.prefix(10))
-        return "Session \(summary.id)  \(date) \(start.timeOfDay())  \(summary.fixCount) fixes"
+        return "Session \(summary.id)  \(date) \(start.timeOfDay()) \(Self.clockName(utcOffset))  \(summary.fixCount) fixes"
+    }
+
+    /// `UTC`, `UTC+09:00`, `UTC-07:00`: the clock `utcOffset` seconds ahead of UTC.
+    public static func clockName(_ utcOffset: Seconds) -> String {
+        let minutes = Int(wholeNumber: (utcOffset / 60).rounded()) ?? 0
+        guard minutes != 0 else { return "UTC" }
+        let size = abs(minutes)
+        let hours = String(size / 60)
+        let rest = String(size % 60)
+        return "UTC" + (minutes < 0 ? "-" : "+") + (hours.count < 2 ? "0" : "") + hours + ":" + (rest.count < 2 ? "0" : "")
+            + rest
     }
 
     /// A timeline line: the fix's time of day and the headline (or "no answer").

@@ -136,7 +136,7 @@ struct SessionPicture {
         }
         let end = replayed[replayed.count - 1].fix.location.timestamp
         svg +=
-            "<text x=\"\(left)\" y=\"\(format(bandTop + 118))\" fill=\"#666666\">\(start.timeOfDay(utcOffset: formatter.utcOffset))</text>"
+            "<text x=\"\(left)\" y=\"\(format(bandTop + 118))\" fill=\"#666666\">\(start.timeOfDay(utcOffset: formatter.utcOffset)) \(ReplayFormatter.clockName(formatter.utcOffset))</text>"
         svg +=
             "<text x=\"\(left + width)\" y=\"\(format(bandTop + 118))\" text-anchor=\"end\" fill=\"#666666\">"
             + "\(end.timeOfDay(utcOffset: formatter.utcOffset))</text>\n"
