@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrainTrackerCore
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCommands
 
@@ -34,6 +35,13 @@ import TrainTrackerCore
         }
     }
 
+    /// A railway's colour as drawn on white (the Session Viewer's browser test asks the
+    /// viewer's `safeColour` the same).
+    @Test(arguments: RailwayColourCases.drawn)
+    func aPaleOrBrokenRailwayColourIsDrawnVisibly(colour: String, drawn: String) {
+        #expect(ColourLanguage.drawable(colour) == drawn)
+    }
+
     @Test func noPhaseColourIsAlsoASpeedOrAnotherPhase() {
         let phases = Array(ColourLanguage.phases.values)
         #expect(Set(phases).count == phases.count)
@@ -44,7 +52,8 @@ import TrainTrackerCore
             let (high, low) = (max(r, g, b), min(r, g, b))
             guard high > low else { return 0 }
             let degrees: Double =
-                high == r ? 60 * (g - b) / (high - low) : high == g ? 60 * (2 + (b - r) / (high - low)) : 60 * (4 + (r - g) / (high - low))
+                high == r
+                ? 60 * (g - b) / (high - low) : high == g ? 60 * (2 + (b - r) / (high - low)) : 60 * (4 + (r - g) / (high - low))
             return (degrees + 360).truncatingRemainder(dividingBy: 360)
         }
         let green = hue("#00441B")

@@ -76,6 +76,25 @@ import TrainTrackerTestSupport
         #expect(try header(SharedPaths.caltrain2024).hasSuffix(" good · other map"))
     }
 
+    @Test func aPictureOfOneScenarioIsWideEnoughForItsTitleAndLegend() throws {
+        let directory = try TemporaryDirectory()
+        let cases = directory.path("cases")
+        #expect(try simulate(cases, seed: 3).status == 0)
+        let picture = directory.path("scores.svg")
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain, "--cases", cases, "--svg", picture,
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let svg = try String(contentsOfFile: picture, encoding: .utf8)
+        let width = try #require(
+            svg.firstMatch(of: /width="(\d+)"/).flatMap { Int($0.1) })
+        // The legend's last words, 11 px Helvetica at some 6.6 px a letter, end inside the picture.
+        let legend = try #require(svg.firstMatch(of: /<text x="([\d.]+)"[^>]*>(algorithms, left to right: [^<]*)</))
+        let legendEnd = (Double(legend.1) ?? 0) + Double(legend.2.count) * 6.6
+        #expect(Double(width) >= legendEnd, "\(width) px for a legend ending near \(legendEnd)")
+        #expect(width > 294)
+    }
+
     @Test func badArgumentsAreExplained() throws {
         let directory = try TemporaryDirectory()
         let unknown = try ToolRunner.run([

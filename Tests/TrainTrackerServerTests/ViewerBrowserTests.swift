@@ -329,6 +329,23 @@ import TrainTrackerTestSupport
         try browser.screenshot(Self.picture("viewer-timetables.png"))
     }
 
+    @Test func aPaleOrBrokenRailwayColourIsDrawnVisiblyAsThePicturesDrawIt() async throws {
+        // The table the pictures' ColourLanguage.drawable is held to.
+        let table = RailwayColourCases.drawn
+        let live = try LiveFixture()
+        defer { live.server.stop() }
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"COLOUR-1"}"#)
+        let batches = try LiveServerTests.rideBatches(prefix: "COLOUR-1", batch: 200)
+        #expect(try await phone.request(.POST, "/v1/sessions/COLOUR-1/locations", body: batches[0]).status == .ok)
+        let browser = try await Self.openViewer(live, session: "COLOUR-1")
+        let inputs = String(data: try JSONSerialization.data(withJSONObject: table.map(\.0)), encoding: .utf8) ?? "[]"
+        let drawn =
+            try browser.evaluate(
+                "import('/viewer/dom.js').then((dom) => \(inputs).map((colour) => dom.safeColour(colour)))") as? [String]
+        #expect(drawn == table.map(\.1))
+    }
+
     @Test func theTimetablesClockFollowsDaylightSaving() async throws {
         // A real Caltrain ride of 2024-11-29 (Pacific Standard Time, UTC−08:00), and before it
         // a fix at its first place four weeks earlier, on 2024-11-01 (daylight time, UTC−07:00).

@@ -42,12 +42,16 @@ enum AccuracyChart {
         let left = 48.0
         let top = 40.0
         let plotHeight = 220.0
-        let width = left + groupWidth * Double(groups.count) + 90
+        let legendNote = "algorithms, left to right: \(reports.map(\.algorithm).joined(separator: ", "))"
+        let legendWidth = 90 * Double(measures.count) + 10 + textWidth(legendNote, size: 11)
+        // Wide enough for the bars, the title and the legend, whichever is widest.
+        let width = max(
+            left + groupWidth * Double(groups.count) + 90, left + textWidth(title, size: 14) + 20, left + legendWidth + 20)
         let height = top + plotHeight + 110
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="11">
             <rect width="100%" height="100%" fill="#FFFFFF"/>
-            <text x="\(left)" y="22" font-size="14" font-weight="bold">\(title)</text>
+            <text x="\(left)" y="22" font-size="14" font-weight="bold">\(title.xmlEscaped)</text>
 
             """
         for percent in stride(from: 0, through: 100, by: 20) {
@@ -66,7 +70,7 @@ enum AccuracyChart {
                     let opacity = algorithmIndex == 0 ? "1" : "0.55"
                     svg +=
                         "<rect x=\"\(x)\" y=\"\(top + plotHeight - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" "
-                        + "fill=\"\(measure.color)\" fill-opacity=\"\(opacity)\"><title>\(report.algorithm) \(group) \(measure.name): "
+                        + "fill=\"\(measure.color)\" fill-opacity=\"\(opacity)\"><title>\(report.algorithm) \(group.xmlEscaped) \(measure.name): "
                         + "\(percentText(value))</title></rect>\n"
                     x += barWidth + 1
                 }
@@ -74,7 +78,7 @@ enum AccuracyChart {
             }
             let labelX = left + groupWidth * Double(groupIndex) + groupWidth / 2
             svg +=
-                "<text transform=\"translate(\(labelX),\(top + plotHeight + 12)) rotate(35)\" fill=\"#333333\">\(group)</text>\n"
+                "<text transform=\"translate(\(labelX),\(top + plotHeight + 12)) rotate(35)\" fill=\"#333333\">\(group.xmlEscaped)</text>\n"
         }
         var legendX = left
         for measure in measures {
@@ -82,10 +86,14 @@ enum AccuracyChart {
             svg += "<text x=\"\(legendX + 14)\" y=\"\(height - 9)\">\(measure.name)</text>\n"
             legendX += 90
         }
-        svg +=
-            "<text x=\"\(legendX + 10)\" y=\"\(height - 9)\" fill=\"#666666\">algorithms, left to right: "
-            + "\(reports.map(\.algorithm).joined(separator: ", "))</text>\n"
+        svg += "<text x=\"\(legendX + 10)\" y=\"\(height - 9)\" fill=\"#666666\">\(legendNote.xmlEscaped)</text>\n"
         return svg + "</svg>\n"
+    }
+
+    /// About how wide `text` is in pixels in a sans-serif font of `size` pixels (its average
+    /// letter is some 0.6 of the size wide): enough room for it, not a measure.
+    static func textWidth(_ text: String, size: Double) -> Double {
+        Double(text.count) * size * 0.6
     }
 
     private static func percentText(_ share: Double) -> String {

@@ -14,7 +14,8 @@ enum AccuracyMatrixChart {
         let algorithms = reports.map(\.algorithm).uniqued()
         let groups = ["all"] + Set(reports.flatMap { $0.scores.compactMap(\.scenario) }).sorted()
         let top = 70.0
-        let width = labelWidth + cellWidth * Double(conditions.count) + 20
+        let width = max(
+            labelWidth + cellWidth * Double(conditions.count) + 20, 10 + AccuracyChart.textWidth(title, size: 14) + 20)
         let height = top + cellHeight * Double(algorithms.count * groups.count) + 40
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="11">

@@ -14,4 +14,35 @@ enum ColourLanguage {
     ]
     /// Speed, from standing (pale green) to 25 m/s and faster (dark green).
     static let speedRamp = (stopped: "rgb(199, 233, 192)", fast: "rgb(0, 68, 27)")
+
+    /// A colour from the data (a railway's), as drawn on white: a plain hex colour (`#RGB`,
+    /// `#RRGGBB`, with or without alpha) kept, but one paler than `palest` darkened to
+    /// `darkenedTo` (Caltrain's `#DCDDDE` would vanish); anything else grey. The viewer's
+    /// `safeColour` (dom.js) does the same, as a test checks.
+    static func drawable(_ colour: String?) -> String {
+        guard let colour, colour.hasPrefix("#"), [4, 5, 7, 9].contains(colour.count),
+            colour.dropFirst().allSatisfy(\.isHexDigit)
+        else { return fallback }
+        let digits = Array(colour.dropFirst())
+        let short = digits.count <= 4
+        let channels = (0..<3).map { index -> Double in
+            let text = short ? String([digits[index], digits[index]]) : String(digits[2 * index..<2 * index + 2])
+            return Double(Int(text, radix: 16) ?? 0)
+        }
+        let lightness = (0.299 * channels[0] + 0.587 * channels[1] + 0.114 * channels[2]) / 255
+        let scale = lightness > palest ? darkenedTo / lightness : 1
+        return "#"
+            + channels.map { channel in
+                let value = Int(displaying: (channel * scale).rounded())
+                let hex = String(value, radix: 16)
+                return hex.count < 2 ? "0" + hex : hex
+            }.joined()
+    }
+
+    /// A colour lighter than this (0 black, 1 white, by the eye's weights) is too pale on white ...
+    static let palest = 0.75
+    /// ... and is darkened to this lightness.
+    static let darkenedTo = 0.6
+    /// The colour of a railway whose data gives none that can be drawn.
+    static let fallback = "#666666"
 }

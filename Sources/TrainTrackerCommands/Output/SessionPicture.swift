@@ -55,7 +55,7 @@ struct SessionPicture {
             let points = railway.track.polyline.coordinates.map { frame.point($0) }
             let path = points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(format($0.element.x)),\(format($0.element.y))" }
             svg +=
-                "<path d=\"\(path.joined(separator: " "))\" fill=\"none\" stroke=\"\(railway.color)\" stroke-width=\"5\" "
+                "<path d=\"\(path.joined(separator: " "))\" fill=\"none\" stroke=\"\(ColourLanguage.drawable(railway.color))\" stroke-width=\"5\" "
                 + "stroke-opacity=\"0.45\" stroke-linejoin=\"round\"><title>\(escape(railway.name))</title></path>\n"
         }
         for item in replayed {
@@ -81,7 +81,7 @@ struct SessionPicture {
         var y = frame.origin.y + 16
         for railway in railways.prefix(6) {
             svg +=
-                "<rect x=\"\(frame.origin.x + 10)\" y=\"\(format(y - 8))\" width=\"18\" height=\"6\" fill=\"\(railway.color)\"/>"
+                "<rect x=\"\(frame.origin.x + 10)\" y=\"\(format(y - 8))\" width=\"18\" height=\"6\" fill=\"\(ColourLanguage.drawable(railway.color))\"/>"
             svg += "<text x=\"\(frame.origin.x + 34)\" y=\"\(format(y))\">\(escape(railway.name))</text>\n"
             y += 16
         }
@@ -108,7 +108,7 @@ struct SessionPicture {
             let (fix, result) = (item.fix, item.result)
             let x0 = x(fix.location.timestamp)
             let x1 = index + 1 < replayed.count ? x(replayed[index + 1].fix.location.timestamp) : x0 + 1
-            let railwayColor = result.best.flatMap { network.railway(id: $0.railwayID)?.color } ?? "#DDDDDD"
+            let railwayColor = result.best.map { ColourLanguage.drawable(network.railway(id: $0.railwayID)?.color) } ?? "#DDDDDD"
             let phaseColor = result.best.map { Self.phaseColors[$0.phase] ?? "#999999" } ?? "#DDDDDD"
             let w = format(max(x1 - x0, 0.5))
             svg += "<rect x=\"\(format(x0))\" y=\"\(format(bandTop))\" width=\"\(w)\" height=\"24\" fill=\"\(railwayColor)\"/>"

@@ -67,7 +67,7 @@ public struct JourneyExporter: Sendable {
         for (railway, coordinates) in matchedLines(replayed) {
             xml += "<rte><name>\(escape(railway.name))</name><type>railway</type>"
             xml +=
-                "<extensions><tt:railway>\(escape(railway.id))</tt:railway><tt:color>\(railway.color)</tt:color></extensions>\n"
+                "<extensions><tt:railway>\(escape(railway.id))</tt:railway><tt:color>\(escape(railway.color))</tt:color></extensions>\n"
             for coordinate in coordinates {
                 xml += "<rtept lat=\"\(coordinate.latitude)\" lon=\"\(coordinate.longitude)\"/>\n"
             }

@@ -32,8 +32,20 @@ export function s(tag, attributes, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
-// A CSS colour from the data only when it is a plain hex colour; grey otherwise.
-export function safeColour(colour) { return /^#[0-9a-fA-F]{3,8}$/.test(colour || "") ? colour : "#666"; }
+// A colour from the data (a railway's), as drawn on white: a plain hex colour (#RGB, #RRGGBB,
+// with or without alpha) kept, but one paler than 0.75 darkened to 0.6 (Caltrain's #DCDDDE
+// would vanish); anything else grey. ColourLanguage.drawable does the same (a test checks).
+export function safeColour(colour) {
+  const text = typeof colour === "string" ? colour : "";
+  if (!/^#([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(text)) return "#666666";
+  const digits = text.slice(1);
+  const short = digits.length <= 4;
+  const channels = [0, 1, 2].map((index) =>
+    parseInt(short ? digits[index] + digits[index] : digits.slice(2 * index, 2 * index + 2), 16));
+  const lightness = (0.299 * channels[0] + 0.587 * channels[1] + 0.114 * channels[2]) / 255;
+  const scale = lightness > 0.75 ? 0.6 / lightness : 1;
+  return "#" + channels.map((channel) => Math.round(channel * scale).toString(16).padStart(2, "0")).join("");
+}
 
 // "OuterLoop" → "Outer Loop", "JR-East.RapidService" → "Rapid Service": the last part of an
 // id, its words apart.
