@@ -35,6 +35,16 @@ import TrainTrackerTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.path("s.sqlite")))
     }
 
+    @Test func simulateTakesItsRailwaysByNameAndSuggestsForAMistypedOne() throws {
+        let directory = try TemporaryDirectory()
+        let base = ["simulate", "--railways", SharedPaths.caltrain2024, "--count", "1", "--railway"]
+        let named = try ToolRunner.run(base + ["local weekend", "--out", directory.path("named")])
+        #expect(named.status == 0, "\(named.standardError)")
+        let mistyped = try ToolRunner.run(base + ["Local Wekend", "--out", directory.path("mistyped")])
+        #expect(mistyped.status == 2)
+        #expect(mistyped.standardError.contains("unknown railway 'Local Wekend' (--railway). Did you mean 'Local Weekend'"))
+    }
+
     @Test func listStationsGivesEachRailwaysIdsAndNamesInLineOrder() throws {
         let one = try ToolRunner.run([
             "network", "--railways", SharedPaths.caltrain2024, "--list-stations", "--railway", "express",

@@ -47,7 +47,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seed of every random choice.")
     var seed: UInt64 = 1
 
-    @Option(name: .customLong("railway"), help: ArgumentHelp("Ride only these railways (repeatable).", valueName: "id"))
+    @Option(
+        name: .customLong("railway"),
+        help: ArgumentHelp("Ride only these railways, by id or name (repeatable).", valueName: "railway"))
     var railwayIDs: [String] = []
 
     @Option(name: .customLong("scenario"), help: ArgumentHelp("A named scenario, or all (repeatable).", valueName: "name"))
@@ -100,7 +102,9 @@ struct SimulateCommand: ParsableCommand {
         }
         var filters: [RideFilter] = []
         if scenarios.isEmpty {
-            filters = [RideFilter(railways: Set(railwayIDs))]
+            // Named by id or by name; an unknown one is said at once, with the closest names.
+            let chosen = try railwayIDs.map { try railways.railway($0, in: dataset.network, option: "--railway").id }
+            filters = [RideFilter(railways: Set(chosen))]
         } else {
             let chosen = scenarios.contains("all") ? Scenario.all : Scenario.all.filter { scenarios.contains($0.name) }
             for scenario in chosen {
