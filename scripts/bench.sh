@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the README's performance figures: builds in release, writes a session file of
+# Reproduces the performance figures of docs/performance.md: builds in release, writes a session file of
 # ten simulated rides on real Tokyo track (1 Hz, 8 m GPS noise, every station served),
 # then runs `traintracker bench` on it.
 # Usage: scripts/bench.sh [sessions-file]   (default: .build/bench-sessions.sqlite)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The server under load, as README's "Several instances" reports it: a PostgreSQL of its own
+# The server under load, as docs/server.md's "Several instances" reports it: a PostgreSQL of its own
 # (fsync on, as in production), one or two `traintracker serve` instances on loopback, and
 # `traintracker load --verify` against them; with --kill-after, the first instance is
 # SIGKILLed that many seconds into the stream and the other carries on.

@@ -11,7 +11,7 @@ struct ReplayCommand: ParsableCommand {
             --format jsonl prints one JSON object per fix with the keys sessionID, locationID, timestamp, \
             railway, direction, station, phase, trainType, nextStop, eta, confidence (null while the \
             tracker has no answer, or does not tell), estimated and candidates (railway, direction, \
-            station, phase, score), and with --explain evidence (README: the replay --format jsonl contract). \
+            station, phase, score), and with --explain evidence (docs/data.md: the replay --format jsonl contract). \
             --format text prints a timeline with a line whenever the answer changes. --explain says why, \
             term by term.
             """
