@@ -7,7 +7,8 @@ extension PostgresSessionStore {
     /// value is ever NaN) and is stored as NULL.
     static let missing = Double.nan
 
-    public func appending(_ batches: [SessionDatabase.FixBatch], at time: Timestamp) async throws(StorageError) -> [BatchOutcome] {
+    public func appending(_ batches: [SessionDatabase.FixBatch], at time: Timestamp) async throws(StorageError) -> [BatchOutcome]
+    {
         // Rows are locked in session order, so two transactions (of two instances, or two
         // writers of one) never wait on each other in a circle.
         let order = batches.indices.sorted { batches[$0].sessionID < batches[$1].sessionID }
@@ -28,13 +29,16 @@ extension PostgresSessionStore {
     /// Whether session `id` is there, its row held (shared) until the transaction ends, so it
     /// cannot be deleted under the transaction's writes.
     static func sessionHeld(_ id: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        try await count("SELECT COUNT(*) FROM (SELECT 1 FROM sessions WHERE id = \(id) FOR SHARE) AS held", on: connection, logger: logger) > 0
+        try await count(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM sessions WHERE id = \(id) FOR SHARE) AS held", on: connection, logger: logger)
+            > 0
     }
 
     /// Writes a batch in one statement (one round trip): the session's row held (shared)
     /// until the transaction ends, so a delete cannot pass under it, and one being deleted is
     /// waited for; its fixes inserted, a stored id (or one twice in the batch, after its first)
-    /// left alone; its owner's last activity and fix count updated. A session that is not
+    /// left alone; its owner's last activity and fix count updated, and its start moved back
+    /// to its first fix when that is earlier. A session that is not
     /// there takes nothing (`sessionMissing`).
     private func write(_ batch: SessionDatabase.FixBatch, at time: Timestamp, on connection: PostgresConnection) async throws
         -> BatchOutcome
@@ -50,6 +54,8 @@ extension PostgresSessionStore {
         // Missing speed and course as -1, as the recorder (and the SQLite store) writes them.
         let courses = locations.map { $0.course ?? -1 }
         let speeds = locations.map { $0.speed ?? -1 }
+        // A session starts at its first fix (Eki text sorts as time does); no fix changes nothing.
+        let first = times.min() ?? "9999"
         var (held, written, stored) = (false, Set<String>(), Int?.none)
         for try await (kind, id, count) in try await connection.query(
             """
@@ -68,7 +74,10 @@ extension PostgresSessionStore {
             counted AS (
               UPDATE session_owners SET last_activity = \(time.ekiText), fix_count = fix_count + (SELECT COUNT(*) FROM written)
               WHERE session_id = \(batch.sessionID) AND EXISTS (SELECT 1 FROM held)
-              RETURNING fix_count)
+              RETURNING fix_count),
+            started AS (
+              UPDATE sessions SET start_date = \(first)
+              WHERE id = \(batch.sessionID) AND start_date > \(first) AND EXISTS (SELECT 1 FROM held))
             SELECT 'held', NULL::text, NULL::bigint FROM held
             UNION ALL SELECT 'fix', id, NULL::bigint FROM written
             UNION ALL SELECT 'count', NULL::text, fix_count FROM counted

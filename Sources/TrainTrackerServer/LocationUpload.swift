@@ -30,7 +30,7 @@ public struct LocationUpload: Sendable {
             case .success(let fix):
                 raw.append(fix)
                 if indexOfID[fix.id] == nil { indexOfID[fix.id] = index }
-            case .failure(let problem): skips.add(index: index, id: payload.id, problem)
+            case .failure(let problem): skips.add(index: index, id: payload.id, problem, field: payload.badField?.name)
             }
         }
         let (fixes, report) = FixSanitizer.clean(raw)
@@ -47,7 +47,7 @@ public struct SkipList: Sendable {
     public internal(set) var count = 0
     private var items: [String] = []
 
-    mutating func add(index: Int?, id: String?, _ problem: FixProblem) {
+    mutating func add(index: Int?, id: String?, _ problem: FixProblem, field: String? = nil) {
         count += 1
         guard items.count < FixSanitizer.maximumListedSkips else { return }
         var object = JSONObjectWriter()
@@ -55,9 +55,11 @@ public struct SkipList: Sendable {
         // An overlong id is not sent back: the reason says enough.
         object.string("id", problem == .overlongID ? nil : id)
         object.string("reason", problem.rawValue)
+        if let field { object.string("field", field) }
         items.append(object.finish())
     }
 
-    /// `[{"index", "id", "reason"}, ...]`.
+    /// `[{"index", "id", "reason", "field"?}, ...]` (`field` names the field at fault when
+    /// one held the wrong type or an unreadable number).
     public var json: String { JSONObjectWriter.array(items) }
 }

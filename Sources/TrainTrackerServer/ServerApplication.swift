@@ -69,6 +69,8 @@ func buildApplication(
     // Order matters: headers go on every answer, errors included; then nothing passes without
     // a grant unless its route is public.
     router.add(middleware: SecurityHeaders(tiles: state.settings.tiles))
+    // Refusals are logged and counted, the authentication's included.
+    router.add(middleware: Rejections(metrics: state.metrics))
     router.add(middleware: Authentication(state: state))
     ViewerRoutes(state: state).add(to: router)
     SessionRoutes(state: state).add(devices: router.group(), admins: router.group().add(middleware: RequireAdmin()))

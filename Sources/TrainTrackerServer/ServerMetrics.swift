@@ -2,7 +2,7 @@ import Prometheus
 
 /// What an operator watches, in the Prometheus text format at `GET /metrics` (admin): uploads,
 /// fixes accepted, duplicate and skipped, how long commits take, trackers in memory and their
-/// rebuilds, live streams, and store errors. One registry per server, not the process-wide
+/// rebuilds, live streams, store errors, and requests refused by status. One registry per server, not the process-wide
 /// metrics system, so tests can run servers side by side.
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
@@ -31,6 +31,13 @@ final class ServerMetrics: Sendable {
         storeErrors = registry.makeCounter(name: "traintracker_store_errors_total", help: "Store operations that failed.")
     }
 
+    /// Requests refused with `status` (a 4xx), one counter per status.
+    func rejected(status: Int) -> Counter {
+        registry.makeCounter(
+            name: "traintracker_rejected_requests_total", labels: [("status", String(status))],
+            help: "Requests refused (4xx), by status.")
+    }
+
     /// The metrics as Prometheus text, with the live figures read now.
     func text(trackers: Int, rebuilds: Int, streams: Int, residentBytes: Int) -> String {
         var buffer: [UInt8] = []
@@ -38,7 +45,10 @@ final class ServerMetrics: Sendable {
         var text = String(decoding: buffer, as: UTF8.self)
         for (name, help, kind, value) in [
             ("traintracker_trackers_in_memory", "Sessions with a tracker in memory.", "gauge", trackers),
-            ("traintracker_tracker_rebuilds_total", "Trackers rebuilt from the store (another instance stored fixes).", "counter", rebuilds),
+            (
+                "traintracker_tracker_rebuilds_total", "Trackers rebuilt from the store (another instance stored fixes).",
+                "counter", rebuilds
+            ),
             ("traintracker_live_streams", "Open live streams.", "gauge", streams),
             ("traintracker_resident_bytes", "Resident memory of the process.", "gauge", residentBytes),
         ] {

@@ -27,6 +27,9 @@ public struct ServerSettings: Sendable {
     /// How much the server logs (standard error): each request with its id, and session
     /// changes with the session and device (never a token) at `info`; each upload at `debug`.
     public var logLevel: Logger.Level = .info
+    /// Where the log goes: the process's logging system (standard error), unless a handler
+    /// is given (a test's, to read what was logged).
+    public var logHandler: (@Sendable (String) -> any LogHandler)?
 
     /// The settings; Leaflet from Debian's package location.
     public init(
@@ -73,7 +76,7 @@ final class ServerState: Sendable {
         live = LiveSessions(model: model, store: settings.store, limits: settings.limits)
         writer = GroupCommit(store: settings.store, metrics: metrics)
         viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)
-        var logger = Logger(label: "traintracker")
+        var logger = settings.logHandler.map { Logger(label: "traintracker", factory: $0) } ?? Logger(label: "traintracker")
         logger.logLevel = settings.logLevel
         self.logger = logger
     }

@@ -42,8 +42,9 @@ enum UploadedTime: Decodable, Sendable {
 }
 
 /// One fix as a phone uploads it: the Eki `locations` columns. Fields a phone could not
-/// measure are absent or null. Decoding never fails on a field: a value of the wrong type
-/// reads as missing, so a malformed fix is skipped and counted, not the whole batch refused.
+/// measure are absent or null. Decoding never fails on a field: a value of the wrong type (a
+/// string for a number, a number for the id) or a number no `Double` holds (`1e400`) makes
+/// the fix one to skip and count, naming the field, not the whole batch refused.
 struct LocationPayload: Decodable {
     var id: String?
     var latitude: Double?
@@ -53,6 +54,8 @@ struct LocationPayload: Decodable {
     var horizontalAccuracy: Double?
     var course: Double?
     var speed: Double?
+    /// The first field that held something it cannot, and why the fix is skipped.
+    var badField: (name: String, problem: FixProblem)?
 
     private enum CodingKeys: String, CodingKey {
         case id, latitude, longitude, altitude, timestamp, horizontalAccuracy, course, speed
@@ -60,19 +63,37 @@ struct LocationPayload: Decodable {
 
     init(from decoder: any Decoder) throws {
         guard let container = try? decoder.container(keyedBy: CodingKeys.self) else { return }
-        id = try? container.decodeIfPresent(String.self, forKey: .id)
-        latitude = try? container.decodeIfPresent(Double.self, forKey: .latitude)
-        longitude = try? container.decodeIfPresent(Double.self, forKey: .longitude)
-        altitude = try? container.decodeIfPresent(Double.self, forKey: .altitude)
+        id = read(String.self, .id, in: container, unreadable: .wrongType)
+        latitude = read(Double.self, .latitude, in: container, unreadable: .invalidCoordinate)
+        longitude = read(Double.self, .longitude, in: container, unreadable: .invalidCoordinate)
+        altitude = read(Double.self, .altitude, in: container, unreadable: .invalidAltitude)
         timestamp = try? container.decodeIfPresent(UploadedTime.self, forKey: .timestamp)
-        horizontalAccuracy = try? container.decodeIfPresent(Double.self, forKey: .horizontalAccuracy)
-        course = try? container.decodeIfPresent(Double.self, forKey: .course)
-        speed = try? container.decodeIfPresent(Double.self, forKey: .speed)
+        horizontalAccuracy = read(Double.self, .horizontalAccuracy, in: container, unreadable: .invalidAccuracy)
+        course = read(Double.self, .course, in: container, unreadable: .invalidCourse)
+        speed = read(Double.self, .speed, in: container, unreadable: .invalidSpeed)
     }
 
-    /// The fix for the sanitizer (its time in the Eki text form), or why it cannot be one: no
-    /// id, an id longer than `maximumIDBytes`, or a time that is not one.
+    /// The field `key` (nil when absent or null); a value of another JSON type is `.wrongType`,
+    /// a number no `T` holds (`1e400`) is `unreadable`, noted as the fix's bad field.
+    private mutating func read<T: Decodable>(
+        _ type: T.Type, _ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>, unreadable: FixProblem
+    ) -> T? {
+        guard container.contains(key), (try? container.decodeNil(forKey: key)) == false else { return nil }
+        do {
+            return try container.decode(T.self, forKey: key)
+        } catch DecodingError.typeMismatch {
+            if badField == nil { badField = (key.rawValue, .wrongType) }
+        } catch {
+            if badField == nil { badField = (key.rawValue, unreadable) }
+        }
+        return nil
+    }
+
+    /// The fix for the sanitizer (its time in the Eki text form), or why it cannot be one: a
+    /// field of the wrong type or an unreadable number (`badField`), no id, an id longer than
+    /// `maximumIDBytes`, or a time that is not one.
     func raw(maximumIDBytes: Int) -> Result<RawFix, FixProblem> {
+        if let badField { return .failure(badField.problem) }
         guard let id, !id.isEmpty else { return .failure(.missingID) }
         guard id.utf8.count <= maximumIDBytes else { return .failure(.overlongID) }
         guard let timestamp else { return .failure(.unreadableTimestamp) }

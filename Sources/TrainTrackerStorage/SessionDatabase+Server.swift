@@ -250,7 +250,8 @@ extension SessionDatabase {
     /// Writes several sessions' batches in one transaction (a group commit): all or none. Each
     /// fix is stored under its session (`locations.id` is `SESSION/FIX`), so the same fix id
     /// in two sessions is two fixes, and a retried batch stores nothing twice. `time`, by the
-    /// server's clock, is each session's last activity.
+    /// server's clock, is each session's last activity; a session whose start is later than
+    /// a batch's first fix starts at that fix.
     ///
     /// - Returns: what each batch did, in order.
     /// - Throws: `StorageError` for a database error; nothing is written then.
@@ -265,6 +266,13 @@ extension SessionDatabase {
                     try db.execute(
                         sql: "UPDATE serverSessionOwner SET lastActivity = ? WHERE sessionID = ?",
                         arguments: [time.ekiText, batch.sessionID])
+                    // A session starts at its first fix, by the phone's clock: an upload of an
+                    // old ride does not start today.
+                    if let first = batch.fixes.map(\.location.timestamp).min()?.ekiText {
+                        try db.execute(
+                            sql: "UPDATE sessions SET startDate = ? WHERE id = ? AND startDate > ?",
+                            arguments: [first, batch.sessionID, first])
+                    }
                     return try Self.append(fixes: batch.fixes, toSession: batch.sessionID, db)
                 }
             }

@@ -32,6 +32,8 @@ public protocol SessionStore: Sendable {
     /// Writes several sessions' batches in one transaction (a group commit); each fix is
     /// stored under its session, a stored id is left alone (a retried batch stores nothing
     /// twice), and a batch of a session that is not there writes nothing (`sessionMissing`).
+    /// A session starts at its first fix: one whose start is later than a batch's earliest
+    /// fix (created at the server's clock, for a ride recorded earlier) starts at that fix.
     func appending(_ batches: [SessionDatabase.FixBatch], at time: Timestamp) async throws(StorageError) -> [BatchOutcome]
 
     /// Appends motion activities in one transaction, as fixes are.

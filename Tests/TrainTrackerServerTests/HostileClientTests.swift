@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 import TrainTrackerCore
 import TrainTrackerServer
@@ -173,8 +174,71 @@ import TrainTrackerTestSupport
                 let duration = try #require(session["duration"] as? Double)
                 #expect(abs(duration - ride[ride.count - 1].timestamp.seconds(since: ride[0].timestamp)) < 0.01)
                 #expect(session["endDate"] as? String == ride[ride.count - 1].timestamp.iso8601)
+                // It starts at its first fix, not when the server heard of it.
+                #expect(session["startDate"] as? String == ride[0].timestamp.iso8601)
             }
         }
+    }
+
+    @Test func aFieldOfTheWrongTypeOrANumberNoDoubleHoldsIsSkippedNamingIt() async throws {
+        let fixture = try Fixture()
+        let good = "\"latitude\":35.6,\"longitude\":139.6,\"timestamp\":\"2025-09-22T05:00:0"
+        let items = [
+            "{\"id\":\"w0\",\(good)0Z\",\"speed\":1e400}", "{\"id\":\"w1\",\(good)1Z\",\"speed\":\"12\"}",
+            "{\"id\":5,\(good)2Z\"}",
+            "{\"id\":\"w3\",\"latitude\":\"35.6\",\"longitude\":139.6,\"timestamp\":\"2025-09-22T05:00:03Z\"}",
+            "{\"id\":\"w4\",\(good)4Z\",\"course\":-1e999}", "{\"id\":\"w5\",\(good)5Z\",\"speed\":null}",
+        ]
+        try await buildApplication(fixture.settings).test(.router) { client in
+            try await Self.create(client, fixture.phone, id: "TYPES")
+            let outcome = try await Self.upload(client, fixture.phone, session: "TYPES", items)
+            // Only the fix whose speed is null (no speed) is taken.
+            #expect(outcome["accepted"] as? Int == 1)
+            let skipped = (outcome["skippedFixes"] as? [[String: Any]] ?? []).map {
+                "\($0["index"] ?? "") \($0["field"] ?? "") \($0["reason"] ?? "")"
+            }
+            #expect(
+                skipped == [
+                    "0 speed speed out of range", "1 speed wrong type", "2 id wrong type", "3 latitude wrong type",
+                    "4 course course out of range",
+                ], "\(skipped)")
+        }
+    }
+
+    @Test func refusedRequestsAreLoggedAndCountedByStatusNeverWithTheToken() async throws {
+        var logged = try Fixture()
+        let lines = LogLines()
+        logged.settings.logHandler = { _ in lines }
+        let fixture = logged
+        let settings = fixture.settings
+        let wrongToken = "tt_" + String(repeating: "f", count: 40)
+        try await buildApplication(settings).test(.router) { client in
+            try await client.execute(
+                uri: "/v1/sessions", method: .post, headers: Self.headers(wrongToken), body: ByteBuffer(string: "{}")
+            ) {
+                response in #expect(response.status == .unauthorized)
+            }
+            for _ in 0..<2 {
+                try await client.execute(
+                    uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.phone),
+                    body: ByteBuffer(string: "{\"id\":5}")
+                ) { response in
+                    #expect(response.status == .badRequest)
+                    #expect(String(buffer: response.body).contains("wrong type at 'id'"))
+                }
+            }
+            try await client.execute(uri: "/metrics", method: .get, headers: Self.headers(fixture.admin)) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("traintracker_rejected_requests_total{status=\"401\"} 1"), "\(text)")
+                #expect(text.contains("traintracker_rejected_requests_total{status=\"400\"} 2"))
+            }
+        }
+        let refused = lines.all.filter { $0.contains("request refused") }
+        #expect(refused.count == 3, "\(lines.all)")
+        #expect(refused.allSatisfy { $0.contains("hb.request.id=") && $0.contains("path=/v1/sessions") })
+        #expect(refused.filter { $0.contains("status=400") && $0.contains("wrong type at 'id'") }.count == 2)
+        #expect(refused.contains { $0.contains("status=401") })
+        #expect(!lines.all.contains { $0.contains(wrongToken) || $0.contains(fixture.phone) })
     }
 
     @Test func aDeviceMayHoldOnlySoManyOpenSessions() async throws {
@@ -269,7 +333,8 @@ import TrainTrackerTestSupport
             _ = try await Self.upload(client, fixture.phone, session: "FULL", Self.items(Array(ride.prefix(40)), prefix: "a"))
             try await client.execute(
                 uri: "/v1/sessions/FULL/locations", method: .post, headers: Self.headers(fixture.phone),
-                body: ByteBuffer(string: "{\"locations\":[" + Self.items(Array(ride.suffix(40)), prefix: "b").joined(separator: ",") + "]}")
+                body: ByteBuffer(
+                    string: "{\"locations\":[" + Self.items(Array(ride.suffix(40)), prefix: "b").joined(separator: ",") + "]}")
             ) { response in
                 #expect(response.status == .contentTooLarge)
                 #expect(String(buffer: response.body).contains("session FULL holds 40 fixes; a session holds at most 50"))
@@ -303,5 +368,28 @@ import TrainTrackerTestSupport
             }
             #expect(try fixture.store.hasEnded("KEEP") == false)
         }
+    }
+}
+
+/// A log handler that keeps every line (level, message and metadata as `key=value`), for a
+/// test to read what the server logged.
+final class LogLines: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    /// Every line so far.
+    var all: [String] { lock.withLock { lines } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let text = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        lock.withLock { lines.append("\(event.level) \(event.message) \(text)") }
     }
 }

@@ -61,13 +61,15 @@ import TrainTrackerTestSupport
         #expect(try await store.createSession(session("A"), owner: "phone-1", at: Self.start, limit: Self.limit) == .alreadyYours)
         #expect(try await store.createSession(session("A"), owner: "phone-2", at: Self.start, limit: Self.limit) == .taken)
         #expect(try await store.createSession(session("B"), owner: "phone-1", at: Self.start, limit: Self.limit) == .created)
-        #expect(try await store.createSession(session("C"), owner: "phone-1", at: Self.start, limit: Self.limit) == .tooManyOpen(2))
+        #expect(
+            try await store.createSession(session("C"), owner: "phone-1", at: Self.start, limit: Self.limit) == .tooManyOpen(2))
         try await store.endSession("A")
         let (endedA, endedB) = (try await store.hasEnded("A"), try await store.hasEnded("B"))
         #expect(endedA && !endedB)
         #expect(try await store.createSession(session("C"), owner: "phone-1", at: Self.start, limit: Self.limit) == .created)
         try await store.endSession("B")
-        #expect(try await store.createSession(session("D"), owner: "phone-1", at: Self.start, limit: Self.limit) == .tooManyToday(3))
+        #expect(
+            try await store.createSession(session("D"), owner: "phone-1", at: Self.start, limit: Self.limit) == .tooManyToday(3))
         let (ownerA, ownerZ) = (try await store.owner(ofSession: "A"), try await store.owner(ofSession: "Z"))
         #expect(ownerA == "phone-1" && ownerZ == nil)
         let (existsC, existsZ) = (try await store.sessionExists("C"), try await store.sessionExists("Z"))
@@ -75,18 +77,41 @@ import TrainTrackerTestSupport
     }
 
     @Test(arguments: kinds)
+    func aSessionStartsAtItsFirstFixNotAtTheServersClock(kind: Kind) async throws {
+        let holder = try TemporaryDirectory()
+        let store = try await Self.store(kind, holder)
+        // Created today (no start given), for a ride recorded a year earlier.
+        let today = Self.start.adding(365 * 86_400)
+        #expect(
+            try await store.createSession(Session(id: "OLD", startDate: today), owner: "phone-1", at: today, limit: Self.limit)
+                == .created)
+        _ = try await store.appending([SessionDatabase.FixBatch(sessionID: "OLD", fixes: Self.fixes(5, from: 10))], at: today)
+        // An earlier batch moves the start back again; a later one leaves it.
+        _ = try await store.appending([SessionDatabase.FixBatch(sessionID: "OLD", fixes: Self.fixes(3, from: 2))], at: today)
+        _ = try await store.appending([SessionDatabase.FixBatch(sessionID: "OLD", fixes: Self.fixes(3, from: 40))], at: today)
+        try await store.endSession("OLD")
+        let listed = try #require(try await store.listedSessions().first { $0.summary.session.id == "OLD" })
+        #expect(listed.summary.session.startDate == Self.start.adding(2))
+        #expect(listed.summary.session.endDate == Self.start.adding(42))
+        #expect((listed.summary.duration ?? -1) == 40)
+    }
+
+    @Test(arguments: kinds)
     func fixesAreStoredOnceAndReadBackAsTheyWere(kind: Kind) async throws {
         let holder = try TemporaryDirectory()
         let store = try await Self.store(kind, holder)
         for id in ["S1", "S2"] {
-            _ = try await store.createSession(Session(id: id, startDate: Self.start), owner: "phone-1", at: Self.start, limit: Self.limit)
+            _ = try await store.createSession(
+                Session(id: id, startDate: Self.start), owner: "phone-1", at: Self.start, limit: Self.limit)
         }
         let batch = Self.fixes(30)
         // The same ids in two sessions are two fixes; a retried batch stores nothing; a fix
         // twice in one batch is stored once; a batch for a session not there writes nothing.
         let first = try await store.appending(
-            [.init(sessionID: "S1", fixes: batch), .init(sessionID: "S2", fixes: Array(batch.prefix(5)) + [batch[0]]),
-             .init(sessionID: "GONE", fixes: batch)], at: Self.start)
+            [
+                .init(sessionID: "S1", fixes: batch), .init(sessionID: "S2", fixes: Array(batch.prefix(5)) + [batch[0]]),
+                .init(sessionID: "GONE", fixes: batch),
+            ], at: Self.start)
         #expect(first.map(\.inserted) == [30, 5, 0] && first.map(\.duplicates) == [0, 1, 0])
         #expect(first[1].insertedPositions == [0, 1, 2, 3, 4] && first.map(\.sessionMissing) == [false, false, true])
         let retried = try await store.appending([.init(sessionID: "S1", fixes: Self.fixes(40))], at: Self.start)
@@ -95,8 +120,11 @@ import TrainTrackerTestSupport
         #expect(report.skipped == 0)
         #expect(read.map(\.id) == Self.fixes(40).map(\.id))
         for (stored, sent) in zip(read, Self.fixes(40)) {
-            #expect(stored.location.timestamp == sent.location.timestamp && stored.location.coordinate == sent.location.coordinate)
-            #expect(stored.location.horizontalAccuracy == sent.location.horizontalAccuracy && stored.location.altitude == sent.location.altitude)
+            #expect(
+                stored.location.timestamp == sent.location.timestamp && stored.location.coordinate == sent.location.coordinate)
+            #expect(
+                stored.location.horizontalAccuracy == sent.location.horizontalAccuracy
+                    && stored.location.altitude == sent.location.altitude)
             #expect(stored.location.speed == sent.location.speed && stored.location.course == sent.location.course)
         }
         // Ended at its last fix, by the phone's clock.
@@ -112,7 +140,8 @@ import TrainTrackerTestSupport
     func aDeletedSessionIsGoneWithItsFixesAndTakesNoMore(kind: Kind) async throws {
         let holder = try TemporaryDirectory()
         let store = try await Self.store(kind, holder)
-        _ = try await store.createSession(Session(id: "D1", startDate: Self.start), owner: "phone-1", at: Self.start, limit: Self.limit)
+        _ = try await store.createSession(
+            Session(id: "D1", startDate: Self.start), owner: "phone-1", at: Self.start, limit: Self.limit)
         _ = try await store.appending([.init(sessionID: "D1", fixes: Self.fixes(10))], at: Self.start)
         let activity = MotionActivity(
             id: "m1", startDate: Self.start, confidence: .high, stationary: true, sessionID: "D1")
@@ -126,7 +155,9 @@ import TrainTrackerTestSupport
         #expect(try await store.appending([.init(sessionID: "D1", fixes: Self.fixes(3))], at: Self.start)[0].sessionMissing)
         #expect(try await store.appending(motionActivities: [activity]).sessionMissing)
         // Its id may be taken afresh by another device, with nothing of the old one.
-        #expect(try await store.createSession(Session(id: "D1", startDate: Self.start), owner: "phone-2", at: Self.start, limit: Self.limit) == .created)
+        #expect(
+            try await store.createSession(
+                Session(id: "D1", startDate: Self.start), owner: "phone-2", at: Self.start, limit: Self.limit) == .created)
         #expect(try await store.appending([.init(sessionID: "D1", fixes: Self.fixes(10))], at: Self.start)[0].inserted == 10)
     }
 
@@ -134,8 +165,12 @@ import TrainTrackerTestSupport
     func tokensWorkUntilTheyExpireOrAreRevoked(kind: Kind) async throws {
         let holder = try TemporaryDirectory()
         let store = try await Self.store(kind, holder)
-        try await store.storeToken(hash: "aaaaaa111111" + String(repeating: "0", count: 52), grant: AccessGrant(role: .admin, name: "ops"), at: Self.start, expiresAt: nil)
-        try await store.storeToken(hash: "aaaaaa222222" + String(repeating: "0", count: 52), grant: AccessGrant(role: .device, name: "p1"), at: Self.start, expiresAt: Self.start.adding(60))
+        try await store.storeToken(
+            hash: "aaaaaa111111" + String(repeating: "0", count: 52), grant: AccessGrant(role: .admin, name: "ops"),
+            at: Self.start, expiresAt: nil)
+        try await store.storeToken(
+            hash: "aaaaaa222222" + String(repeating: "0", count: 52), grant: AccessGrant(role: .device, name: "p1"),
+            at: Self.start, expiresAt: Self.start.adding(60))
         let device = "aaaaaa222222" + String(repeating: "0", count: 52)
         #expect(try await store.grant(tokenHash: device, at: Self.start.adding(59)) == AccessGrant(role: .device, name: "p1"))
         #expect(try await store.grant(tokenHash: device, at: Self.start.adding(60)) == nil, "expired")
@@ -144,7 +179,8 @@ import TrainTrackerTestSupport
         await #expect(throws: StorageError.self) { try await store.revokeTokens(idPrefix: "aaaaaa", device: nil, at: Self.start) }
         let revoked = try await store.revokeTokens(idPrefix: "aaaaaa1", device: nil, at: Self.start.adding(5))
         #expect(revoked.map(\.id) == ["aaaaaa111111"] && revoked[0].revokedAt == Self.start.adding(5))
-        #expect(try await store.grant(tokenHash: "aaaaaa111111" + String(repeating: "0", count: 52), at: Self.start.adding(6)) == nil)
+        #expect(
+            try await store.grant(tokenHash: "aaaaaa111111" + String(repeating: "0", count: 52), at: Self.start.adding(6)) == nil)
         #expect(try await store.revokeTokens(idPrefix: nil, device: "p1", at: Self.start).map(\.id) == ["aaaaaa222222"])
     }
 }

@@ -66,6 +66,8 @@ public enum FixProblem: String, CaseIterable, Hashable, Sendable, Error {
     case invalidAltitude = "altitude out of range"
     /// A timestamp that could not be read.
     case unreadableTimestamp = "unreadable timestamp"
+    /// A field holding a value of another type (a string for a number, a number for an id).
+    case wrongType = "wrong type"
     /// A timestamp before 1900 or after 2199.
     case timestampOutOfRange = "timestamp out of range"
     /// An id already used by an earlier fix.
