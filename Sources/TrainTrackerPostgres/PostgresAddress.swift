@@ -25,7 +25,9 @@ struct PostgresAddress: CustomStringConvertible {
         }
         guard let user = components.user, !user.isEmpty else { throw bad("the address names no user (postgres://USER@host/db)") }
         let database = String(components.path.drop { $0 == "/" })
-        guard !database.isEmpty, !database.contains("/") else { throw bad("the address names no database (postgres://user@host/DB)") }
+        guard !database.isEmpty, !database.contains("/") else {
+            throw bad("the address names no database (postgres://user@host/DB)")
+        }
         let query = Dictionary(
             (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
         let password = components.password

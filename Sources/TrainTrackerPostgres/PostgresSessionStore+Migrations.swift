@@ -82,7 +82,8 @@ extension PostgresSessionStore {
         guard !name.isEmpty, name.utf8.count <= 63, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
         else { throw .database(path: url, message: "a database name is 1 to 63 letters, digits and underscores") }
         let address = try PostgresAddress(url)
-        let client = PostgresClient(configuration: address.configuration, backgroundLogger: Logger(label: "traintracker.postgres"))
+        let client = PostgresClient(
+            configuration: address.configuration, backgroundLogger: Logger(label: "traintracker.postgres"))
         let running = Task { await client.run() }
         defer { running.cancel() }
         do {

@@ -64,7 +64,8 @@ extension PostgresSessionStore {
             WHERE o.session_id = ANY(\(ids)::text[])
             """, as: (String, Int64, Bool).self)
         return Dictionary(
-            found.map { ($0.0, SessionProgress(storedFixes: Int(clamping: $0.1), ended: $0.2)) }, uniquingKeysWith: { first, _ in first })
+            found.map { ($0.0, SessionProgress(storedFixes: Int(clamping: $0.1), ended: $0.2)) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     public func hasEnded(_ id: String) async throws(StorageError) -> Bool {
@@ -92,7 +93,8 @@ extension PostgresSessionStore {
         var listed: [ListedSession] = []
         for (id, start, end, notes, coldLaunch, onTrain, device, activity, count, first, last) in found {
             guard let startDate = Timestamp(parsing: start) else {
-                throw StorageError.invalidValue(path: location, table: "sessions", row: id, column: "start_date", problem: "not a date")
+                throw StorageError.invalidValue(
+                    path: location, table: "sessions", row: id, column: "start_date", problem: "not a date")
             }
             let session = Session(
                 id: id, startDate: startDate, endDate: end.flatMap { Timestamp(parsing: $0) }, notes: notes,
@@ -100,9 +102,12 @@ extension PostgresSessionStore {
             let summary = SessionSummary(
                 session: session, locationCount: Int(clamping: count), first: first.flatMap { Timestamp(parsing: $0) },
                 last: last.flatMap { Timestamp(parsing: $0) })
-            listed.append(ListedSession(summary: summary, device: device, lastActivity: activity.flatMap { Timestamp(parsing: $0) }))
+            listed.append(
+                ListedSession(summary: summary, device: device, lastActivity: activity.flatMap { Timestamp(parsing: $0) }))
         }
-        return listed.sorted { ($0.summary.session.startDate, $0.summary.session.id) > ($1.summary.session.startDate, $1.summary.session.id) }
+        return listed.sorted {
+            ($0.summary.session.startDate, $0.summary.session.id) > ($1.summary.session.startDate, $1.summary.session.id)
+        }
     }
 
     public func deleteSession(_ id: String) async throws(StorageError) -> Bool {

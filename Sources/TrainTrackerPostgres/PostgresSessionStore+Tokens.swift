@@ -52,7 +52,8 @@ extension PostgresSessionStore {
             guard let role = AccessRole(rawValue: role), let created = Timestamp(parsing: created) else { return nil }
             return StoredToken(
                 id: String(hash.prefix(StoredToken.idLength)), grant: AccessGrant(role: role, name: name), createdAt: created,
-                expiresAt: expires.map { Timestamp(parsing: $0) ?? created }, revokedAt: revoked.map { Timestamp(parsing: $0) ?? created })
+                expiresAt: expires.map { Timestamp(parsing: $0) ?? created },
+                revokedAt: revoked.map { Timestamp(parsing: $0) ?? created })
         }
     }
 }

@@ -50,7 +50,8 @@ public final class PostgresSessionStore: SessionStore {
                     try await Task.sleep(for: timeout)
                     throw StorageError.database(
                         path: store.location,
-                        message: "no working connection within \(timeout): is the server up, and are the user and password right?")
+                        message: "no working connection within \(timeout): is the server up, and are the user and password right?"
+                    )
                 }
                 try await group.next()
                 group.cancelAll()

@@ -77,7 +77,8 @@ actor GroupCommit {
         do {
             let outcomes = try await transaction(taken.map(\.batch))
             guard outcomes.count == taken.count else {
-                throw StorageError.database(path: "group commit", message: "\(outcomes.count) outcomes for \(taken.count) batches")
+                throw StorageError.database(
+                    path: "group commit", message: "\(outcomes.count) outcomes for \(taken.count) batches")
             }
             let took = ContinuousClock.now - started
             for (item, outcome) in zip(taken, outcomes) {

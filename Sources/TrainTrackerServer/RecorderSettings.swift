@@ -96,7 +96,9 @@ public enum RecorderSettings {
             }
             guard let fields = value as? [String: Any] else { throw fail("modes.\(name) must be an object") }
             // A request given without its price is priced by the power model.
-            if fields["milliwatts"] == nil, fields["desiredAccuracy"] != nil || fields["fixInterval"] != nil { repriced.insert(mode) }
+            if fields["milliwatts"] == nil, fields["desiredAccuracy"] != nil || fields["fixInterval"] != nil {
+                repriced.insert(mode)
+            }
             for (field, number) in fields.sorted(by: { $0.key < $1.key }) {
                 switch field {
                 case "desiredAccuracy": settings.desiredAccuracy[mode] = try positive(number, "modes.\(name).desiredAccuracy")
@@ -123,7 +125,8 @@ public enum RecorderSettings {
         for (key, value) in try section("energy").sorted(by: { $0.key < $1.key }) {
             switch key {
             case "alwaysOnMilliwatts": settings.alwaysOnMilliwatts = try positive(value, "energy.alwaysOnMilliwatts")
-            case "modeChangeMilliwattHours": settings.modeChangeMilliwattHours = try positive(value, "energy.modeChangeMilliwattHours")
+            case "modeChangeMilliwattHours":
+                settings.modeChangeMilliwattHours = try positive(value, "energy.modeChangeMilliwattHours")
             default: throw fail("energy.\(key) is not a setting (known: alwaysOnMilliwatts, modeChangeMilliwattHours)")
             }
         }

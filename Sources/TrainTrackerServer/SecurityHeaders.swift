@@ -40,7 +40,11 @@ struct SecurityHeaders: RouterMiddleware {
 }
 
 extension HTTPField.Name {
+    // Constant, valid names: never nil.
+    // swift-format-ignore: NeverForceUnwrap
     static let xFrameOptions = Self("X-Frame-Options")!
+    // swift-format-ignore: NeverForceUnwrap
     static let referrerPolicy = Self("Referrer-Policy")!
+    // swift-format-ignore: NeverForceUnwrap
     static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!
 }

@@ -38,7 +38,8 @@ struct SessionQuery: Hashable, Sendable {
         func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
             guard let value = try text(name) else { return nil }
             guard let number = Int(value), range.contains(number) else {
-                throw HTTPError(.badRequest, message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+                throw HTTPError(
+                    .badRequest, message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return number
         }

@@ -21,12 +21,15 @@ struct SessionRoutes: Sendable {
             let id = try await writable(context)
             try await state.store.endSession(id)
             await state.live.end(id)
-            context.logger.info("session ended", metadata: ["session": .string(id), "device": .string(context.grant?.name ?? "")])
+            context.logger.info(
+                "session ended", metadata: ["session": .string(id), "device": .string(context.grant?.name ?? "")])
             return json(#"{"ended":true}"#)
         }
         admins.get("/v1/sessions") { request, _ in json(try await SessionListing(state: state).json(SessionQuery(request))) }
         admins.get("/v1/stats") { _, _ in
-            let (active, streams, rebuilds) = (await state.live.activeCount, await state.live.streamCount, await state.live.rebuilds)
+            let (active, streams, rebuilds) = (
+                await state.live.activeCount, await state.live.streamCount, await state.live.rebuilds
+            )
             return json(
                 "{\"activeSessions\":\(active),\"liveStreams\":\(streams),\"trackerRebuilds\":\(rebuilds),"
                     + "\"residentBytes\":\(ProcessMemory.residentBytes)}")
@@ -48,7 +51,8 @@ struct SessionRoutes: Sendable {
             guard try await state.store.deleteSession(id) else { throw HTTPError(.notFound, message: "no session \(id)") }
             state.forget(session: id)
             await state.live.end(id, reason: "session deleted")
-            context.logger.notice("session deleted", metadata: ["session": .string(id), "by": .string(context.grant?.name ?? "")])
+            context.logger.notice(
+                "session deleted", metadata: ["session": .string(id), "by": .string(context.grant?.name ?? "")])
             return json("{\"deleted\":\(id.jsonQuoted)}")
         }
         admins.get("/v1/network") { _, _ in json(state.baseMap) }
@@ -152,7 +156,8 @@ struct SessionRoutes: Sendable {
         context.logger.debug(
             "fixes uploaded",
             metadata: [
-                "session": .string(id), "device": .string(context.grant?.name ?? ""), "accepted": .stringConvertible(outcome.inserted),
+                "session": .string(id), "device": .string(context.grant?.name ?? ""),
+                "accepted": .stringConvertible(outcome.inserted),
                 "duplicates": .stringConvertible(outcome.duplicates), "skipped": .stringConvertible(skips.count),
             ])
         state.metrics.fixesDuplicate.increment(by: Int64(outcome.duplicates))

@@ -47,9 +47,12 @@ public struct TileSource: Hashable, Sendable {
         }
         // Leaflet knows {z}, {x}, {y}, {s} and {r}; another would fail on every tile.
         let known = ["{z}", "{x}", "{y}", "{s}", "{r}"].reduce(String(rest)) { $0.replacingOccurrences(of: $1, with: "0") }
-        guard !known.contains("{"), !known.contains("}") else { throw bad("its only placeholders may be {z}, {x}, {y}, {s} and {r}") }
+        guard !known.contains("{"), !known.contains("}") else {
+            throw bad("its only placeholders may be {z}, {x}, {y}, {s} and {r}")
+        }
         let scheme = String(template[..<schemeEnd.lowerBound])
-        let hosts = host.contains("{s}") ? ["a", "b", "c"].map { host.replacingOccurrences(of: "{s}", with: $0) } : [String(host)]
+        let hosts =
+            host.contains("{s}") ? ["a", "b", "c"].map { host.replacingOccurrences(of: "{s}", with: $0) } : [String(host)]
         self.template = template
         self.attribution = attribution.isEmpty ? "Map tiles: \(hosts[0])" : attribution
         origins = hosts.map { "\(scheme)://\($0)\(port)" }

@@ -24,7 +24,8 @@ enum UploadBody {
     }
 
     /// Where a `BoundedArray` finds how many elements it decodes.
-    static let maximumBatchKey = CodingUserInfoKey(rawValue: "maximumBatch")!
+    // swift-format-ignore: NeverForceUnwrap
+    static let maximumBatchKey = CodingUserInfoKey(rawValue: "maximumBatch")!  // a constant name: never nil
 
     /// The body decoded as `T` (its `BoundedArray`s decoding at most `maximumBatch` elements),
     /// or 400 naming what is missing or of the wrong type.

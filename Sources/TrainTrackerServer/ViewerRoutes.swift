@@ -52,7 +52,8 @@ struct ViewerRoutes: Sendable {
             let grant = try await Authentication.grant(tokenHash: hash, in: state.store)
             guard grant.role == .admin else { throw HTTPError(.forbidden, message: "only an admin token opens the viewer") }
             var response = json("{\"name\":\(grant.name.jsonQuoted)}")
-            response.setCookie(state.viewerLogins.cookie(state.viewerLogins.logIn(tokenHash: hash), secure: state.settings.secureCookies))
+            response.setCookie(
+                state.viewerLogins.cookie(state.viewerLogins.logIn(tokenHash: hash), secure: state.settings.secureCookies))
             return response
         }
         router.post("/v1/logout") { request, _ in

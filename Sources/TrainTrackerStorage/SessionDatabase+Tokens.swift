@@ -59,7 +59,8 @@ public struct StoredToken: Hashable, Sendable {
     /// `device` names.
     ///
     /// - Throws: `StorageError.invalidValue` naming `location` for a short or ambiguous prefix.
-    package static func revocable(_ tokens: [StoredToken], idPrefix: String?, device: String?, location: String) throws(StorageError)
+    package static func revocable(_ tokens: [StoredToken], idPrefix: String?, device: String?, location: String)
+        throws(StorageError)
         -> [StoredToken]
     {
         var matches = tokens
@@ -172,8 +173,10 @@ extension SessionDatabase {
             let created = (row[3] as DatabaseValue).text.flatMap({ Timestamp(parsing: $0) })
         else { return nil }
         // Fail closed: an expiry or revocation that cannot be read counts as in the past.
-        let expires = (row[4] as DatabaseValue).isNull ? nil : (row[4] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) } ?? created
-        let revoked = (row[5] as DatabaseValue).isNull ? nil : (row[5] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) } ?? created
+        let expires =
+            (row[4] as DatabaseValue).isNull ? nil : (row[4] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) } ?? created
+        let revoked =
+            (row[5] as DatabaseValue).isNull ? nil : (row[5] as DatabaseValue).text.flatMap { Timestamp(parsing: $0) } ?? created
         return StoredToken(
             id: String(hash.prefix(StoredToken.idLength)), grant: AccessGrant(role: role, name: name), createdAt: created,
             expiresAt: expires, revokedAt: revoked)

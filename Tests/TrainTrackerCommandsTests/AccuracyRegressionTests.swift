@@ -4,12 +4,13 @@ import TrainTrackerCommands
 import TrainTrackerCore
 import TrainTrackerImport
 import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// A small fixed set of simulated rides from the named scenarios: the published algorithm
 /// must score at least what it scored when this test was written, so a regression in the
 /// tracker (or a change to the simulator that makes the cases easier to game) shows up.
-@Suite struct AccuracyRegressionTests {
+@Suite(.tags(.sharedData)) struct AccuracyRegressionTests {
     static let tokyo = Result { () throws(ImportError) in try MiniTokyo3DImporter.load(path: SharedPaths.miniTokyo3D) }
     static let caltrain = Result { () throws(ImportError) in try GTFSImporter.load(path: SharedPaths.caltrain) }
 

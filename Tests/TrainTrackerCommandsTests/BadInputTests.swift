@@ -3,7 +3,7 @@ import Testing
 import TrainTrackerTestSupport
 
 /// Bad input: one line on stderr naming the file and the problem, exit status 2, nothing on stdout.
-@Suite struct BadInputTests {
+@Suite(.tags(.sharedData)) struct BadInputTests {
     /// One file per machine, written afresh by each run (a new name per run left one behind each time).
     static let notSQLite: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("traintracker-not-sqlite.txt").path

@@ -3,11 +3,12 @@ import Testing
 import TrainTrackerTestSupport
 
 /// `traintracker budget` on simulated Caltrain rides: accuracy against energy.
-@Suite struct BudgetCommandTests {
+@Suite(.tags(.sharedData)) struct BudgetCommandTests {
     static func run(_ extra: [String]) throws -> ToolOutcome {
         try ToolRunner.run(
             [
-                "budget", "--railways", SharedPaths.caltrain, "--scenario", "caltrain", "--count", "3", "--seed", "5", "--accuracies",
+                "budget", "--railways", SharedPaths.caltrain, "--scenario", "caltrain", "--count", "3", "--seed", "5",
+                "--accuracies",
                 "10,1000", "--intervals", "1,30", "--fast-speeds", "50", "--active-intervals", "1,5",
             ] + extra)
     }
@@ -30,7 +31,9 @@ import TrainTrackerTestSupport
         #expect(always > 90 && always <= 101)
         #expect(sparse < always / 2)
         // Eight choices, cheapest first.
-        let rows = lines.filter { $0.contains(", moving every ") && !$0.hasPrefix("100.0 %") && $0.first?.isNumber == true && $0.contains(" m (") }
+        let rows = lines.filter {
+            $0.contains(", moving every ") && !$0.hasPrefix("100.0 %") && $0.first?.isNumber == true && $0.contains(" m (")
+        }
         #expect(rows.count >= 8)
         #expect(lines.contains { $0.hasPrefix("energy budget") } && lines.contains { $0.hasPrefix("10.0 %") })
         #expect(lines.contains { $0.hasPrefix("cheapest with the railway right") || $0.hasPrefix("no request keeps") })

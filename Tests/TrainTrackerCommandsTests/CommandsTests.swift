@@ -4,7 +4,7 @@ import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
 
-@Suite struct CommandsTests {
+@Suite(.tags(.sharedData)) struct CommandsTests {
     @Test func theDemoRunsWithNoDataAndNamesBothRidesRight() throws {
         let outcome = try ToolRunner.run(["demo"])
         #expect(outcome.status == 0)

@@ -3,10 +3,13 @@ import Testing
 import TrainTrackerTestSupport
 
 /// `simulate` under each condition, and `evaluate` reporting conditions side by side.
-@Suite struct ConditionsCommandTests {
+@Suite(.tags(.sharedData)) struct ConditionsCommandTests {
     func simulate(_ out: String, _ options: [String]) throws -> ToolOutcome {
         try ToolRunner.run(
-            ["simulate", "--railways", SharedPaths.caltrain, "--out", out, "--count", "2", "--seed", "31", "--scenario", "caltrain"]
+            [
+                "simulate", "--railways", SharedPaths.caltrain, "--out", out, "--count", "2", "--seed", "31", "--scenario",
+                "caltrain",
+            ]
                 + options)
     }
 
@@ -52,7 +55,8 @@ import TrainTrackerTestSupport
         let matrix = try ToolRunner.run(base + ["--algorithm", "default", "--matrix", "railway", "--svg", svg])
         #expect(matrix.status == 0, "\(matrix.standardError)")
         let lines = matrix.standardOutput.split(separator: "\n")
-        #expect(lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["railway", "scenario", "good", "background"])
+        #expect(
+            lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["railway", "scenario", "good", "background"])
         #expect(lines.count == 3, "a row for all and one for the scenario")
         #expect(lines.dropFirst().allSatisfy { $0.components(separatedBy: "%").count == 3 }, "a share per condition")
         let picture = try String(contentsOfFile: svg, encoding: .utf8)

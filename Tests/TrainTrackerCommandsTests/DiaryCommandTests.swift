@@ -3,7 +3,7 @@ import Testing
 import TrainTrackerTestSupport
 
 /// `traintracker diary` on the real Helsinki phones, scored against their manual log.
-@Suite struct DiaryCommandTests {
+@Suite(.tags(.sharedData)) struct DiaryCommandTests {
     static var helsinki: URL { SharedPaths.data.appendingPathComponent("helsinki") }
 
     @Test func theDayIsSegmentedScoredAndItsRailLegsNamed() throws {
@@ -119,11 +119,13 @@ import TrainTrackerTestSupport
                     ["speed", "--sessions", path, "--session", session, "--format", "json"]
                         + (limited
                             ? [
-                                "--leg-limits", "--stations", Self.helsinki.appendingPathComponent("trainStations.json").path, "--lines",
+                                "--leg-limits", "--stations", Self.helsinki.appendingPathComponent("trainStations.json").path,
+                                "--lines",
                                 SharedPaths.helsinkiLines,
                             ] : []))
                 #expect(outcome.status == 0, "\(outcome.standardError)")
-                let rows = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
+                let rows = try #require(
+                    try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
                 let top = rows.compactMap { $0["smoothedSpeed"] as? Double }.max() ?? 0
                 if limited { fastest = max(fastest, top) } else { fastestPlain = max(fastestPlain, top) }
             }

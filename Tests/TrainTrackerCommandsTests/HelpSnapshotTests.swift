@@ -9,7 +9,8 @@ import TrainTrackerTestSupport
 
     @Test(arguments: [
         "", "demo", "replay", "sessions", "network", "bench", "journey", "import", "import-sessions", "export", "simulate",
-        "evaluate", "serve", "token", "token create", "token list", "token revoke", "export-sessions", "load", "speed", "modes", "diary", "budget", "sight",
+        "evaluate", "serve", "token", "token create", "token list", "token revoke", "export-sessions", "load", "speed", "modes",
+        "diary", "budget", "sight",
     ])
     func helpMatchesItsSnapshot(command: String) throws {
         let arguments = command.split(separator: " ").map(String.init) + ["--help"]

@@ -5,7 +5,7 @@ import TrainTrackerTestSupport
 
 /// Input made to crash or mislead the tool: one line on stderr naming the file and the
 /// problem, exit status 2, nothing on stdout and no file left behind; never a trap.
-@Suite struct HostileInputTests {
+@Suite(.tags(.sharedData)) struct HostileInputTests {
     /// A process id no process has (Linux allows at most 2^22): what a crashed run leaves.
     static let deadProcess = "2147483646"
 

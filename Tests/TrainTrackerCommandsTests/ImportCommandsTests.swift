@@ -4,7 +4,7 @@ import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
 
-@Suite struct ImportCommandsTests {
+@Suite(.tags(.sharedData)) struct ImportCommandsTests {
     @Test func importWritesAnEkiFileThatEveryCommandReads() throws {
         let directory = try TemporaryDirectory()
         let out = directory.path("caltrain.sqlite")

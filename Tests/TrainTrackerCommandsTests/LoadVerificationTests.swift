@@ -20,19 +20,23 @@ import Testing
 
     static func upload(_ fixes: [String], station: String = "Shibuya", moved: Bool = false) -> AcknowledgedUpload {
         AcknowledgedUpload(
-            fixIDs: fixes, body: "{\"accepted\":2,\"result\":\(answer(fixes.last ?? "", station: station))}", server: 0, moved: moved)
+            fixIDs: fixes, body: "{\"accepted\":2,\"result\":\(answer(fixes.last ?? "", station: station))}", server: 0,
+            moved: moved)
     }
 
     @Test func answersEqualToTheReplayPass() {
         var verification = LoadVerification()
-        verification.compare([Self.upload(["f1", "f2"]), Self.upload(["f3", "f4"], moved: true)], session: "S", replay: Self.replay)
+        verification.compare(
+            [Self.upload(["f1", "f2"]), Self.upload(["f3", "f4"], moved: true)], session: "S", replay: Self.replay)
         #expect(verification.passed)
         #expect(verification.answersCompared == 2 && verification.movedAnswersCompared == 1)
     }
 
     @Test func anAnswerTheReplayDoesNotGiveIsNamed() {
         var verification = LoadVerification()
-        verification.compare([Self.upload(["f1", "f2"]), Self.upload(["f3", "f4"], station: "Ebisu", moved: true)], session: "S", replay: Self.replay)
+        verification.compare(
+            [Self.upload(["f1", "f2"]), Self.upload(["f3", "f4"], station: "Ebisu", moved: true)], session: "S",
+            replay: Self.replay)
         #expect(!verification.passed)
         #expect(verification.answersDiffering == 1 && verification.movedAnswersDiffering == 1)
         #expect(verification.firstDifference?.contains("session S at fix f4: station Ebisu (replay: Shibuya)") == true)
@@ -41,7 +45,9 @@ import Testing
     @Test func aLostFixAndAnUnreadableSessionAreCounted() {
         var verification = LoadVerification()
         verification.compare([Self.upload(["f4", "f5"])], session: "S", replay: Self.replay)
-        verification.compare([Self.upload(["g1"])], session: "T", replay: LoadTargets.Delivery(status: nil, body: "", server: nil, failedAttempts: 2))
+        verification.compare(
+            [Self.upload(["g1"])], session: "T",
+            replay: LoadTargets.Delivery(status: nil, body: "", server: nil, failedAttempts: 2))
         #expect(verification.missingFixes == 1)
         #expect(verification.unreadableSessions == 1)
         #expect(!verification.passed)

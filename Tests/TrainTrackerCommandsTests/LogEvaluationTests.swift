@@ -8,7 +8,7 @@ import TrainTrackerTestSupport
 @testable import TrainTrackerLab
 
 /// `evaluate --sessions --log`: rides scored against a rider's own log, end to end.
-@Suite struct LogEvaluationTests {
+@Suite(.tags(.sharedData)) struct LogEvaluationTests {
     /// The JSON report: per algorithm, the summary and the events.
     struct Report: Decodable {
         struct Summary: Decodable {

@@ -3,7 +3,7 @@ import Testing
 import TrainTrackerTestSupport
 
 /// `traintracker modes` on the real Helsinki phones, imported with their activity samples.
-@Suite struct ModesCommandTests {
+@Suite(.tags(.sharedData)) struct ModesCommandTests {
     static var helsinki: String { SharedPaths.data.appendingPathComponent("helsinki/device_data.csv").path }
 
     /// Imports the Helsinki device CSV and returns the file and its session ids.
@@ -41,7 +41,9 @@ import TrainTrackerTestSupport
         let parse = ISO8601DateFormatter()
         parse.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for day in days {
-            let times = try #require(day["transitions"] as? [[String: Any]]).compactMap { ($0["time"] as? String).flatMap(parse.date) }
+            let times = try #require(day["transitions"] as? [[String: Any]]).compactMap {
+                ($0["time"] as? String).flatMap(parse.date)
+            }
             #expect(times.count > 3, "a day of rides changes modes")
             // Every mode lasts its minute: none is left within 60 s of entering it.
             let shortest = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }.min() ?? .infinity

@@ -4,7 +4,7 @@ import TrainTrackerTestSupport
 
 /// A newcomer with a GTFS feed names railways and stations as the feed's riders do, and is
 /// shown the names when one is wrong.
-@Suite struct NetworkLookupCommandTests {
+@Suite(.tags(.sharedData)) struct NetworkLookupCommandTests {
     @Test func aJourneyTakesTheRailwayAndStationsByName() throws {
         let directory = try TemporaryDirectory()
         let byName = try ToolRunner.run([

@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 
 /// `evaluate` on every metro and train leg of the Helsinki phones' manual log, on the 2016
 /// rail lines (docs/helsinki/rail-lines-2016.json).
-@Suite struct PhoneLegEvaluationTests {
+@Suite(.tags(.sharedData)) struct PhoneLegEvaluationTests {
     static var helsinki: URL { SharedPaths.data.appendingPathComponent("helsinki") }
     static var stationList: String { helsinki.appendingPathComponent("trainStations.json").path }
     static var manualLog: String { helsinki.appendingPathComponent("manual_log.csv").path }

@@ -7,7 +7,7 @@ import TrainTrackerTestSupport
     import FoundationXML
 #endif
 
-@Suite struct PictureTests {
+@Suite(.tags(.sharedData)) struct PictureTests {
     /// Counts elements by name while checking that the document is well-formed XML.
     final class ElementCounter: NSObject, XMLParserDelegate {
         var counts: [String: Int] = [:]

@@ -3,7 +3,7 @@ import Testing
 import TrainTrackerTestSupport
 
 /// `evaluate --recording` as a researcher runs it on Caltrain's recorded trains.
-@Suite struct RecordingEvaluationTests {
+@Suite(.tags(.sharedData)) struct RecordingEvaluationTests {
     @Test func theSharedRecordingIsScoredPerRouteAndHourWithAPictureAndItsRidesSaved() throws {
         let directory = try TemporaryDirectory()
         let picture = directory.path("real.svg")

@@ -4,7 +4,7 @@ import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
 
-@Suite(.serialized) struct ReplayCommandTests {
+@Suite(.serialized, .tags(.sharedData)) struct ReplayCommandTests {
     static let network = Result { try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }
 
     /// Sessions replayed side by side (`--jobs`) give the same output, in the same order, as

@@ -1,6 +1,7 @@
 import Testing
 import TrainTrackerCommands
 import TrainTrackerCore
+
 @testable import TrainTrackerLab
 
 @Suite struct ReplayFormatterTests {

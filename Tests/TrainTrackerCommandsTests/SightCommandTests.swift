@@ -3,7 +3,7 @@ import Testing
 import TrainTrackerTestSupport
 
 /// `traintracker sight` on the real Pyrenees tiles.
-@Suite struct SightCommandTests {
+@Suite(.tags(.sharedData)) struct SightCommandTests {
     static var dem: String { SharedPaths.data.appendingPathComponent("dem").path }
 
     @Test func theJSONAnswerHasExactlyTheAgreedKeys() throws {

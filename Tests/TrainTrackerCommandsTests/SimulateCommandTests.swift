@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TrainTrackerTestSupport
 
-@Suite struct SimulateCommandTests {
+@Suite(.tags(.sharedData)) struct SimulateCommandTests {
     func simulate(_ out: String, seed: Int, extra: [String] = []) throws -> ToolOutcome {
         try ToolRunner.run(
             [

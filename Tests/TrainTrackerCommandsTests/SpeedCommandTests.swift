@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 
 /// `traintracker speed`: a session's smoothed speed as CSV, JSON and a picture, and the
 /// filters scored on simulated rides.
-@Suite struct SpeedCommandTests {
+@Suite(.tags(.sharedData)) struct SpeedCommandTests {
     static let network = Result { try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }
 
     @Test func aSessionsSpeedComesAsCSVJSONAndAPicture() throws {

@@ -2,6 +2,7 @@ import Foundation
 import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// Writes a session file with one simulated Toyoko ride (Hiyoshi → Kikuna) on the real network.

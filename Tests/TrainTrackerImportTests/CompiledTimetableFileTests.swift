@@ -11,7 +11,7 @@ import TrainTrackerTestSupport
 /// The file `import` writes carries the tracker's compiled timetable: loaded from it, the model
 /// is the one built from the trains, and tracks the same; a broken one is named, an old one
 /// compiled afresh.
-@Suite struct CompiledTimetableFileTests {
+@Suite(.tags(.sharedData)) struct CompiledTimetableFileTests {
     static let caltrain: TransitDataset = {
         do { return try GTFSImporter.load(path: SharedPaths.caltrain) } catch { fatalError("\(error)") }
     }()

@@ -133,11 +133,12 @@ extension GTFSErrorTests {
         }
         // The compressed data said to end halfway: the stream has not ended when the data does.
         let half = size / 2
-        #expect(try damaged { bytes in
-            bytes[directory + 20] = UInt8(half & 0xFF)
-            bytes[directory + 21] = UInt8((half >> 8) & 0xFF)
-            bytes[directory + 22] = UInt8((half >> 16) & 0xFF)
-        } == "cut short (its compressed data ends early)")
+        #expect(
+            try damaged { bytes in
+                bytes[directory + 20] = UInt8(half & 0xFF)
+                bytes[directory + 21] = UInt8((half >> 8) & 0xFF)
+                bytes[directory + 22] = UInt8((half >> 16) & 0xFF)
+            } == "cut short (its compressed data ends early)")
         #expect(try damaged { $0[directory + 23] = 0x7F } == "the zip entry runs past the end of the archive")
         #expect(try damaged { $0[directory + 16] ^= 0xFF } == "damaged (its CRC-32 does not match)")
     }

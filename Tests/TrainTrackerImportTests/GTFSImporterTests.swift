@@ -11,7 +11,7 @@ final class Warnings: @unchecked Sendable {
     func add(_ line: String) { lines.append(line) }
 }
 
-@Suite struct GTFSImporterTests {
+@Suite(.tags(.sharedData)) struct GTFSImporterTests {
     @Test func caltrainGivesOneRailwayPerRailRouteWithNamedDirections() throws {
         let dataset = try GTFSImporter.load(path: SharedPaths.caltrain)
         let network = dataset.network
@@ -91,7 +91,7 @@ final class Warnings: @unchecked Sendable {
 }
 
 /// Malformed feeds: one error naming the file, the line and the field; nothing imported.
-@Suite struct GTFSErrorTests {
+@Suite(.tags(.sharedData)) struct GTFSErrorTests {
     /// A copy of the Caltrain feed that a test may damage.
     @Test func caltrainsCalendarKnowsWhichDaysEachServiceRuns() throws {
         let calendar = try GTFSImporter.load(path: SharedPaths.caltrain).timetable.calendar

@@ -5,7 +5,7 @@ import TrainTrackerTestSupport
 
 @testable import TrainTrackerImport
 
-@Suite struct JourneyFileTests {
+@Suite(.tags(.sharedData)) struct JourneyFileTests {
     func write(_ text: String, _ name: String, in directory: TemporaryDirectory) throws -> String {
         let path = directory.path(name)
         try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 
 @testable import TrainTrackerImport
 
-@Suite struct MiniTokyo3DImporterTests {
+@Suite(.tags(.sharedData)) struct MiniTokyo3DImporterTests {
     /// The whole dataset with timetables, loaded once (about 5 s in a debug build).
     static let tokyo = Result { () throws(ImportError) in try MiniTokyo3DImporter.load(path: SharedPaths.miniTokyo3D) }
     static let reference = Result { () throws(StorageError) in try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }
@@ -115,7 +115,7 @@ import TrainTrackerTestSupport
 }
 
 /// Malformed mini-tokyo-3d files: one error naming the file, the record and the field.
-@Suite struct MiniTokyo3DErrorTests {
+@Suite(.tags(.sharedData)) struct MiniTokyo3DErrorTests {
     /// A copy of the small files of the dataset (no timetables) that a test may damage.
     func copyOfDataset() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()

@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 @testable import TrainTrackerImport
 
 /// A rail-lines file from outside: read, or refused naming the file, the line and the problem.
-@Suite struct RailLinesFileTests {
+@Suite(.tags(.sharedData)) struct RailLinesFileTests {
     static let stations = """
         "stations": [
           {"code": "A", "name": "Alpha", "latitude": 60.10, "longitude": 24.90},

@@ -8,7 +8,7 @@ import TrainTrackerTestSupport
 @testable import TrainTrackerImport
 
 /// `import` writes the Eki railway schema; reading it back gives the same network and timetable.
-@Suite struct RailwayWriterTests {
+@Suite(.tags(.sharedData)) struct RailwayWriterTests {
     @Test func aGTFSImportRoundTripsThroughTheEkiSchema() throws {
         let dataset = try GTFSImporter.load(path: SharedPaths.caltrain)
         let directory = try TemporaryDirectory()

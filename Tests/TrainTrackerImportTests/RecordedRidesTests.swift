@@ -8,7 +8,7 @@ import TrainTrackerTestSupport
 
 /// The default tracker on Caltrain's own recorded trains (2024-11-29 to 12-02): real delays,
 /// real calendars, a position a minute without speed or course.
-@Suite(.serialized) struct RecordedRidesTests {
+@Suite(.serialized, .tags(.sharedData)) struct RecordedRidesTests {
     static let dataset = Result { try GTFSImporter.load(path: SharedPaths.caltrain2024) }
     static let rides = Result {
         let loaded = try Self.dataset.get()

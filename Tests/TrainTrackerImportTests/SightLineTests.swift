@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 
 /// Lines of sight over the real SRTM tiles of the Pyrenees around Andorra, named from the
 /// real OpenStreetMap peaks.
-@Suite struct SightLineTests {
+@Suite(.tags(.sharedData)) struct SightLineTests {
     static var dem: String { SharedPaths.data.appendingPathComponent("dem").path }
     static let terrain = Result { () throws(ImportError) in try TerrainFiles.tiles(path: dem) }
     static let peaks = Result { () throws -> [Peak] in

@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 @testable import TrainTrackerImport
 
 /// Peak lists made to crash the terrain lookup: positions and heights no map holds.
-@Suite struct TerrainFilesTests {
+@Suite(.tags(.sharedData)) struct TerrainFilesTests {
     static let terrain = Result { () throws(ImportError) in
         try TerrainFiles.tiles(path: SharedPaths.data.appendingPathComponent("dem").path)
     }

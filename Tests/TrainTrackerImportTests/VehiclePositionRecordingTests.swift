@@ -5,7 +5,7 @@ import TrainTrackerTestSupport
 
 @testable import TrainTrackerImport
 
-@Suite struct VehiclePositionRecordingTests {
+@Suite(.tags(.sharedData)) struct VehiclePositionRecordingTests {
     /// Pacific time over the feed's dates, 2024-09-21 to 2025-05-31.
     let pacific = TimeZoneCompiler.rules(
         for: "America/Los_Angeles", from: CivilDay(daysSince1970: 19_987), through: CivilDay(daysSince1970: 20_239))

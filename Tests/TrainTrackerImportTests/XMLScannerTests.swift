@@ -13,7 +13,8 @@ import Testing
 
     @Test func elementsAttributesTextAndReferences() throws {
         let events = try events(
-            #"<?xml version="1.0"?><!-- c --><!DOCTYPE gpx [<!ENTITY x "y">]><a k='1 &amp; 2' j="&#x41;&#66;"><b/>t&lt;u<![CDATA[<raw>]]></a>"#)
+            #"<?xml version="1.0"?><!-- c --><!DOCTYPE gpx [<!ENTITY x "y">]><a k='1 &amp; 2' j="&#x41;&#66;"><b/>t&lt;u<![CDATA[<raw>]]></a>"#
+        )
         #expect(
             events == [
                 .start(name: "a", attributes: ["k": "1 & 2", "j": "AB"]), .start(name: "b", attributes: [:]), .end(name: "b"),

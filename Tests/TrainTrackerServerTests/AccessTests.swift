@@ -144,7 +144,9 @@ import TrainTrackerTestSupport
         let revoked = try ToolRunner.run(["token", "revoke", "--db", db, "--device", "phone-1"])
         #expect(revoked.status == 0 && revoked.standardOutput.contains("revoked \(rows[1][0]) device phone-1"))
         list = try ToolRunner.run(["token", "list", "--db", db])
-        #expect(list.standardOutput.contains("phone-1\t") && list.standardOutput.split(separator: "\n").last?.hasSuffix("revoked") == true)
+        #expect(
+            list.standardOutput.contains("phone-1\t")
+                && list.standardOutput.split(separator: "\n").last?.hasSuffix("revoked") == true)
         let ambiguous = try ToolRunner.run(["token", "revoke", "--db", db, "abc"])
         #expect(ambiguous.status == 2 && ambiguous.standardError.contains("at least 6 hex digits"))
         let byID = try ToolRunner.run(["token", "revoke", "--db", db, String(rows[0][0].prefix(8))])

@@ -1,6 +1,7 @@
 import Testing
 import TrainTrackerCore
 import TrainTrackerStorage
+
 @testable import TrainTrackerServer
 
 /// Group commit: uploads arriving while a transaction commits share the next one; a store that
@@ -40,7 +41,13 @@ import TrainTrackerStorage
     }
 
     static func fixes(_ id: String) -> [RecordedFix] {
-        [RecordedFix(id: id, location: Location(coordinate: Coordinate(latitude: 35.6, longitude: 139.7), timestamp: Timestamp(secondsSince1970: 1_758_500_000)))]
+        [
+            RecordedFix(
+                id: id,
+                location: Location(
+                    coordinate: Coordinate(latitude: 35.6, longitude: 139.7),
+                    timestamp: Timestamp(secondsSince1970: 1_758_500_000)))
+        ]
     }
 
     @Test func anotherSessionGetsItsOwnTransactionWhileOneCommits() async throws {

@@ -90,9 +90,10 @@ final class HeadlessBrowser {
         var data = try JSONSerialization.data(withJSONObject: message)
         data.append(0)
         try data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let written = write(commands, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = write(commands, base + offset, bytes.count - offset)
                 guard written > 0 else { throw Failure(description: "the browser went away (\(method))") }
                 offset += written
             }
@@ -176,8 +177,10 @@ final class HeadlessBrowser {
 
     /// Presses and releases a key: `" "`, `"ArrowRight"`, `"ArrowLeft"`, `"Home"`, `"End"`.
     func press(_ key: String) throws {
-        let codes = [" ": ("Space", 32), "ArrowRight": ("ArrowRight", 39), "ArrowLeft": ("ArrowLeft", 37),
-            "Home": ("Home", 36), "End": ("End", 35)]
+        let codes = [
+            " ": ("Space", 32), "ArrowRight": ("ArrowRight", 39), "ArrowLeft": ("ArrowLeft", 37),
+            "Home": ("Home", 36), "End": ("End", 35),
+        ]
         let (code, keyCode) = codes[key] ?? (key, 0)
         var down: [String: Any] = ["type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": keyCode]
         if key == " " { down["text"] = " " }

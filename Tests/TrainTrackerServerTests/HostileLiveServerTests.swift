@@ -8,13 +8,13 @@ import TrainTrackerStorage
 import TrainTrackerTestSupport
 
 #if canImport(Glibc)
-import Glibc
-@testable import TrainTrackerLab
+    import Glibc
+    @testable import TrainTrackerLab
 #endif
 
 /// The running server against hostile pages, streams and connections: the process as an
 /// operator starts it, over loopback.
-@Suite(.serialized) struct HostileLiveServerTests {
+@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(5))) struct HostileLiveServerTests {
     static let payload = #"<img src=x onerror="document.title='PWNED'">"#
 
     @Test func htmlFromAPhoneOrAFeedIsShownAsTextAndNeverRun() async throws {
@@ -26,13 +26,15 @@ import Glibc
         }
         let routes = try String(contentsOfFile: feed.path("routes.txt"), encoding: .utf8).components(separatedBy: "\n")
         let quoted = "\"" + Self.payload.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        let edited = [routes[0]] + routes.dropFirst().map { line -> String in
-            var fields = line.components(separatedBy: ",")
-            guard fields.count > 3 else { return line }
-            fields[1] = quoted
-            fields[2] = quoted
-            return fields.joined(separator: ",")
-        }
+        let edited =
+            [routes[0]]
+            + routes.dropFirst().map { line -> String in
+                var fields = line.components(separatedBy: ",")
+                guard fields.count > 3 else { return line }
+                fields[1] = quoted
+                fields[2] = quoted
+                return fields.joined(separator: ",")
+            }
         try edited.joined(separator: "\n").write(toFile: feed.path("routes.txt"), atomically: true, encoding: .utf8)
         let network = try GTFSImporter.load(path: feed.url.path).network
         let railway = try #require(network.railways.first)
@@ -65,7 +67,8 @@ import Glibc
         try browser.open(try await LiveServerTests.loginLink(server: server, admin: admin, session: "XSS-1"))
         try browser.wait(for: "document.querySelector('#rider .rider-name')")
         #expect(try browser.text("document.title") == "TrainTracker Session Viewer", "no script changed the title")
-        #expect(try browser.number("document.querySelectorAll('img[src=\"x\"]').length") == 0, "no element was made from the data")
+        #expect(
+            try browser.number("document.querySelectorAll('img[src=\"x\"]').length") == 0, "no element was made from the data")
         // Shown, as text: the fix id in the inspector, the feed's name in the rider's view and the list.
         #expect(try browser.text("document.getElementById('answer').innerText").contains(Self.payload))
         #expect(try browser.text("document.getElementById('rider').innerText").contains(Self.payload))

@@ -5,12 +5,13 @@ import Testing
 import TrainTrackerCore
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// The server as a person uses it: started from the command line, tokens from `token create`,
 /// a simulated phone uploading a ride over loopback, an operator following it live and
 /// looking at it in a browser, and a crash in the middle of uploads.
-@Suite(.serialized) struct LiveServerTests {
+@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(5))) struct LiveServerTests {
     static let network = Result { try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }
 
     /// A Toyoko ride, Hiyoshi → Kikuna, as upload bodies of `batch` fixes with ids `prefix-N`.
@@ -101,14 +102,17 @@ import TrainTrackerTestSupport
         // Four phones upload at once, batch after batch; each remembers what was acknowledged.
         let sessions = (1...4).map { "CRASH-\($0)" }
         for id in sessions { _ = try await phone.request(.POST, "/v1/sessions", body: "{\"id\":\"\(id)\"}") }
-        let acknowledged = AcknowledgedFixes()
+        let acknowledged = AcknowledgedFixes(uploaders: sessions.count)
         let uploads = sessions.map { id in
             Task {
-                for body in try Self.rideBatches(prefix: id, batch: 10) {
-                    guard let reply = try? await phone.request(.POST, "/v1/sessions/\(id)/locations", body: body) else { return }
-                    guard reply.status == .ok else { return }
+                // However it ends, the wait below hears of it: a failed upload cannot hang the test.
+                for body in (try? Self.rideBatches(prefix: id, batch: 10)) ?? [] {
+                    guard let reply = try? await phone.request(.POST, "/v1/sessions/\(id)/locations", body: body),
+                        reply.status == .ok
+                    else { break }
                     await acknowledged.add(body: body)
                 }
+                await acknowledged.uploaderFinished()
             }
         }
         // Kill it once a good number of batches are in, while the others are in flight.
@@ -163,19 +167,34 @@ struct LiveFixture {
 /// The ids of the fixes the server acknowledged.
 actor AcknowledgedFixes {
     private(set) var ids = Set<String>()
+    /// Uploaders still sending.
+    private var uploaders: Int
     private var waiting: (count: Int, continuation: CheckedContinuation<Void, Never>)?
+
+    /// For `uploaders` phones uploading at once.
+    init(uploaders: Int) { self.uploaders = uploaders }
 
     func add(body: String) {
         for match in body.matches(of: /"id":"([^"]+)"/) { ids.insert(String(match.output.1)) }
-        if let waiting, ids.count >= waiting.count {
+        resumeIfDone()
+    }
+
+    /// An uploader stopped (all sent, or a request failed): a wait for more than will come ends.
+    func uploaderFinished() {
+        uploaders -= 1
+        resumeIfDone()
+    }
+
+    /// Returns once at least `count` fixes are acknowledged, or every uploader has stopped.
+    func wait(until count: Int) async {
+        guard ids.count < count, uploaders > 0 else { return }
+        await withCheckedContinuation { waiting = (count, $0) }
+    }
+
+    private func resumeIfDone() {
+        if let waiting, ids.count >= waiting.count || uploaders <= 0 {
             self.waiting = nil
             waiting.continuation.resume()
         }
-    }
-
-    /// Returns once at least `count` fixes are acknowledged.
-    func wait(until count: Int) async {
-        guard ids.count < count else { return }
-        await withCheckedContinuation { waiting = (count, $0) }
     }
 }

@@ -5,7 +5,9 @@ import TrainTrackerTestSupport
 /// `traintracker load` against two instances on one PostgreSQL, the first SIGKILLed while the
 /// phones stream: its sessions carry on on the other, no acknowledged fix is lost, and every
 /// answer a phone got, before and after the switch, is the replay's.
-@Suite(.serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+@Suite(
+    .serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"),
+    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(5)))
 struct LoadFailoverTests {
     @Test(arguments: ["affinity", "round-robin"])
     func killingAnInstanceMidRunLosesNothingAndChangesNoAnswer(split: String) async throws {
@@ -13,14 +15,16 @@ struct LoadFailoverTests {
         let admin = try LiveServerTests.token(["--admin"], db: db)
         let phone = try LiveServerTests.token(["--device", "load-phones"], db: db)
         let (first, second) = (
-            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db), try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db),
+            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
         )
         defer { second.stop() }
         let (phones, seconds) = (12, 16)
         let load = Process()
         load.executableURL = ToolRunner.executable
         load.arguments = [
-            "load", "--railways", SharedPaths.tokyoRailways, "--server", first.url(""), "--server", second.url(""), "--split", split,
+            "load", "--railways", SharedPaths.tokyoRailways, "--server", first.url(""), "--server", second.url(""), "--split",
+            split,
             "--device-token", phone, "--admin-token", admin, "--phones", "\(phones)", "--seconds", "\(seconds)",
             "--upload-every", "2", "--verify",
         ]

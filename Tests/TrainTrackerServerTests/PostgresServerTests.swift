@@ -6,7 +6,9 @@ import TrainTrackerTestSupport
 /// The server on PostgreSQL as an operator runs it: tokens made with the command-line tool in
 /// the database, `serve --db postgres://…`, a phone uploading a ride; the answers are those of
 /// the same ride on the SQLite store, byte for byte.
-@Suite(.serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+@Suite(
+    .serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"),
+    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(5)))
 struct PostgresServerTests {
     /// A fresh database in the test cluster, its address.
     static func freshDatabase() async throws -> String {
@@ -22,12 +24,15 @@ struct PostgresServerTests {
         let server = try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
         defer { server.stop() }
         let client = APIClient(server: server, token: phone)
-        #expect(try await client.request(.POST, "/v1/sessions", body: "{\"id\":\"\(id)\",\"startDate\":\"2025-09-20T08:00:00Z\"}").status == .created)
+        #expect(
+            try await client.request(.POST, "/v1/sessions", body: "{\"id\":\"\(id)\",\"startDate\":\"2025-09-20T08:00:00Z\"}")
+                .status == .created)
         for body in try LiveServerTests.rideBatches(prefix: id, batch: 50) {
             #expect(try await client.request(.POST, "/v1/sessions/\(id)/locations", body: body).status == .ok)
         }
         // A retried batch stores nothing twice.
-        let retry = try await client.request(.POST, "/v1/sessions/\(id)/locations", body: try LiveServerTests.rideBatches(prefix: id, batch: 50)[0])
+        let retry = try await client.request(
+            .POST, "/v1/sessions/\(id)/locations", body: try LiveServerTests.rideBatches(prefix: id, batch: 50)[0])
         #expect(retry.json?["accepted"] as? Int == 0 && retry.json?["duplicates"] as? Int == 50)
         #expect(try await client.request(.POST, "/v1/sessions/\(id)/end").status == .ok)
         let results = try await APIClient(server: server, token: admin).request(.GET, "/v1/sessions/\(id)/results")
@@ -53,23 +58,31 @@ struct PostgresServerTests {
         // A wrong password is named without it, and nothing else is said.
         let wrong = db.replacingOccurrences(of: "traintracker@", with: "nobody:hunter2@")
         let refused = try ToolRunner.run(["token", "list", "--db", wrong])
-        #expect(refused.status != 0 && !refused.standardError.contains("hunter2") && refused.standardError.contains("nobody:***@"))
+        #expect(
+            refused.status != 0 && !refused.standardError.contains("hunter2") && refused.standardError.contains("nobody:***@"))
     }
 }
 
 /// Two instances on one PostgreSQL: uploads alternate between them (a load balancer without
 /// affinity), then one is killed and the other carries on; every answer is the one an
 /// uninterrupted replay of the stored fixes gives.
-@Suite(.serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+@Suite(
+    .serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"),
+    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(5)))
 struct TwoInstancesTests {
     @Test func uploadsToEitherInstanceAreAnsweredAsOneReplayEvenAfterOneIsKilled() async throws {
         let db = try await PostgresServerTests.freshDatabase()
         let admin = try LiveServerTests.token(["--admin"], db: db)
         let phone = try LiveServerTests.token(["--device", "phone-1"], db: db)
-        let (first, second) = (try ServerProcess(railways: SharedPaths.tokyoRailways, db: db), try ServerProcess(railways: SharedPaths.tokyoRailways, db: db))
+        let (first, second) = (
+            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db),
+            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+        )
         defer { second.stop() }
         let clients = [APIClient(server: first, token: phone), APIClient(server: second, token: phone)]
-        #expect(try await clients[0].request(.POST, "/v1/sessions", body: #"{"id":"TWO-1","startDate":"2025-09-20T08:00:00Z"}"#).status == .created)
+        #expect(
+            try await clients[0].request(.POST, "/v1/sessions", body: #"{"id":"TWO-1","startDate":"2025-09-20T08:00:00Z"}"#)
+                .status == .created)
         let batches = try LiveServerTests.rideBatches(prefix: "TWO-1", batch: 20)
         var answers: [(locationID: String, result: [String: Any])] = []
         for (index, body) in batches.enumerated() {
@@ -84,7 +97,8 @@ struct TwoInstancesTests {
         // The uninterrupted replay, from the store.
         let replayed = try await APIClient(server: second, token: admin).request(.GET, "/v1/sessions/TWO-1/results")
         let results = try #require(replayed.json?["results"] as? [[String: Any]])
-        let byFix = Dictionary(results.compactMap { item in (item["locationID"] as? String).map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
+        let byFix = Dictionary(
+            results.compactMap { item in (item["locationID"] as? String).map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
         #expect(answers.count == batches.count)
         for (locationID, answer) in answers {
             let expected = try #require(byFix[locationID])
@@ -98,7 +112,9 @@ struct TwoInstancesTests {
 }
 
 /// `export-sessions`: the server's PostgreSQL sessions as an Eki file every tool reads.
-@Suite(.enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+@Suite(
+    .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"), .tags(.sharedData, .postgres, .slow),
+    .timeLimit(.minutes(5)))
 struct ExportSessionsTests {
     @Test func sessionsOnPostgreSQLAreExportedForReplay() async throws {
         let db = try await PostgresServerTests.freshDatabase()
@@ -113,7 +129,8 @@ struct ExportSessionsTests {
         #expect(replay.status == 0)
         let lines = replay.standardOutput.split(separator: "\n")
         #expect(lines.count == 408)
-        let served = try #require((try JSONSerialization.jsonObject(with: Data(results.utf8)) as? [String: Any])?["results"] as? [[String: Any]])
+        let served = try #require(
+            (try JSONSerialization.jsonObject(with: Data(results.utf8)) as? [String: Any])?["results"] as? [[String: Any]])
         let last = try #require(try JSONSerialization.jsonObject(with: Data(lines[lines.count - 1].utf8)) as? [String: Any])
         for key in ["locationID", "railway", "direction", "station", "phase", "nextStop", "eta"] {
             #expect("\(last[key] ?? "nil")" == "\(served[served.count - 1][key] ?? "nil")", "\(key)")
@@ -129,23 +146,30 @@ struct ExportSessionsTests {
 /// Live streams across instances: an operator follows a session on one instance while the
 /// phone uploads to the other; the stream carries every answer, the replay's byte for byte,
 /// and ends when the session ends there.
-@Suite(.enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
+@Suite(
+    .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"), .tags(.sharedData, .postgres, .slow),
+    .timeLimit(.minutes(5)))
 struct LiveAcrossInstancesTests {
     @Test func aStreamOnOneInstanceFollowsUploadsToTheOther() async throws {
         let db = try await PostgresServerTests.freshDatabase()
         let admin = try LiveServerTests.token(["--admin"], db: db)
         let phoneToken = try LiveServerTests.token(["--device", "phone-1"], db: db)
         let (uploads, watched) = (
-            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db), try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
+            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db),
+            try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
         )
         defer {
             uploads.stop()
             watched.stop()
         }
         let phone = APIClient(server: uploads, token: phoneToken)
-        #expect(try await phone.request(.POST, "/v1/sessions", body: #"{"id":"FAR-1","startDate":"2025-09-20T08:00:00Z"}"#).status == .created)
+        #expect(
+            try await phone.request(.POST, "/v1/sessions", body: #"{"id":"FAR-1","startDate":"2025-09-20T08:00:00Z"}"#).status
+                == .created)
         let (opened, open) = AsyncStream<Void>.makeStream()
-        let listening = Task { try await APIClient(server: watched, token: admin).events("/v1/sessions/FAR-1/live", within: 90) { open.yield() } }
+        let listening = Task {
+            try await APIClient(server: watched, token: admin).events("/v1/sessions/FAR-1/live", within: 90) { open.yield() }
+        }
         for await _ in opened { break }
         for body in try LiveServerTests.rideBatches(prefix: "FAR-1") {
             #expect(try await phone.request(.POST, "/v1/sessions/FAR-1/locations", body: body).status == .ok)
@@ -159,7 +183,9 @@ struct LiveAcrossInstancesTests {
         let directory = try TemporaryDirectory()
         let out = directory.path("rides.sqlite")
         #expect(try ToolRunner.run(["export-sessions", "--db", db, "--out", out]).status == 0)
-        let replay = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", out, "--session", "FAR-1"])
+        let replay = try ToolRunner.run([
+            "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", out, "--session", "FAR-1",
+        ])
         let replayed = replay.standardOutput.split(separator: "\n").map(String.init)
         #expect(replayed.count > 300)
         #expect(streamed == replayed)

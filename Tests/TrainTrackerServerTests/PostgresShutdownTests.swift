@@ -5,6 +5,7 @@ import TrainTrackerPostgres
 import TrainTrackerServer
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// A server on PostgreSQL asked to stop lets go of its connections itself: an operator
@@ -22,7 +23,8 @@ struct PostgresShutdownTests {
             watcher.close()
         }
         let settings = ServerSettings(
-            dataset: TransitDataset(network: DemoNetwork.make()), store: store, configuration: RemoteConfiguration(limits: UploadLimits()))
+            dataset: TransitDataset(network: DemoNetwork.make()), store: store,
+            configuration: RemoteConfiguration(limits: UploadLimits()))
         let (listening, announce) = AsyncStream.makeStream(of: Int.self)
         let group = serverGroup(settings, host: "127.0.0.1", port: 0) { port in announce.yield(port) }
         let running = Task { try await group.run() }

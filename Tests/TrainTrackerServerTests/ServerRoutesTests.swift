@@ -6,6 +6,7 @@ import TrainTrackerCore
 import TrainTrackerServer
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// The server's API in process, without sockets: who may do what, what a batch stores and
@@ -238,7 +239,9 @@ import TrainTrackerTestSupport
         let text = try String(contentsOfFile: fixture.directory.path("sessions.sqlite"), encoding: .isoLatin1)
         for token in [fixture.admin, fixture.phone] {
             #expect(!text.contains(token))
-            #expect(try fixture.store.grant(tokenHash: AccessTokens.hash(token), at: Timestamp(secondsSince1970: 1_758_500_001)) != nil)
+            #expect(
+                try fixture.store.grant(tokenHash: AccessTokens.hash(token), at: Timestamp(secondsSince1970: 1_758_500_001))
+                    != nil)
         }
     }
 

@@ -7,6 +7,7 @@ import TrainTrackerCore
 import TrainTrackerServer
 import TrainTrackerStorage
 import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// What the Session Viewer's list and base map read, in process: sessions a page at a time
@@ -27,7 +28,8 @@ import TrainTrackerTestSupport
                 (
                     session: Session(
                         id: "S-\(String(index).leftPadded(3))", startDate: start.adding(Double(index) * 86_400),
-                        endDate: start.adding(Double(index) * 86_400 + 600), notes: index % 10 == 0 ? "Hakone trip \(index)" : nil),
+                        endDate: start.adding(Double(index) * 86_400 + 600), notes: index % 10 == 0 ? "Hakone trip \(index)" : nil
+                    ),
                     fixes: []
                 )
             })
@@ -74,7 +76,8 @@ import TrainTrackerTestSupport
             let january = try await Self.list(client, "from=2025-01-05&to=2025-01-07", token: admin)
             #expect(Self.ids(january) == ["S-006", "S-005", "S-004"])
             #expect(Self.ids(try await Self.list(client, "device=phone-1", token: admin)) == ["PHONE-1"])
-            #expect(Self.ids(try await Self.list(client, "live=true", token: admin)) == ["PHONE-1"], "uploaded just now, not ended")
+            #expect(
+                Self.ids(try await Self.list(client, "live=true", token: admin)) == ["PHONE-1"], "uploaded just now, not ended")
             #expect((try await Self.list(client, "live=false", token: admin))["total"] as? Int == 130)
             #expect(Self.ids(try await Self.list(client, "line=\(DemoNetwork.localID)", token: admin)) == ["PHONE-1"])
             _ = try await client.execute(uri: "/v1/sessions/PHONE-1/end", method: .post, headers: Self.headers(fixture.phone))
@@ -91,7 +94,8 @@ import TrainTrackerTestSupport
     func aQueryValueOutOfRangeIsRefusedNamingIt(query: String, message: String) async throws {
         let fixture = try Fixture()
         try await buildApplication(fixture.settings).test(.router) { client in
-            try await client.execute(uri: "/v1/sessions?" + query, method: .get, headers: Self.headers(fixture.admin)) { response in
+            try await client.execute(uri: "/v1/sessions?" + query, method: .get, headers: Self.headers(fixture.admin)) {
+                response in
                 #expect(response.status == .badRequest)
                 #expect(String(buffer: response.body).contains(message), "\(String(buffer: response.body))")
             }
@@ -104,7 +108,8 @@ import TrainTrackerTestSupport
         try await buildApplication(fixture.settings).test(.router) { client in
             for id in ["GONE-1", "GONE-2"] {
                 _ = try await client.execute(
-                    uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.phone), body: ByteBuffer(string: "{\"id\":\"\(id)\"}"))
+                    uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.phone),
+                    body: ByteBuffer(string: "{\"id\":\"\(id)\"}"))
                 _ = try await client.execute(
                     uri: "/v1/sessions/\(id)/locations", method: .post, headers: Self.headers(fixture.phone),
                     body: ServerRoutesTests.body(ride, prefix: id))
@@ -122,23 +127,30 @@ import TrainTrackerTestSupport
             try await client.execute(uri: "/v1/sessions/GONE-2", method: .delete, headers: [.cookie: cookie]) { response in
                 #expect(response.status == .unauthorized)
             }
-            let viewer: HTTPFields = [.cookie: cookie, HTTPField.Name("X-TrainTracker-Viewer")!: "1", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
+            let viewer: HTTPFields = [
+                .cookie: cookie, HTTPField.Name("X-TrainTracker-Viewer")!: "1", HTTPField.Name("Sec-Fetch-Site")!: "same-origin",
+            ]
             try await client.execute(uri: "/v1/sessions/GONE-2", method: .delete, headers: viewer) { response in
                 #expect(response.status == .ok)
             }
-            let crossSite: HTTPFields = [.cookie: cookie, HTTPField.Name("X-TrainTracker-Viewer")!: "1", HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]
+            let crossSite: HTTPFields = [
+                .cookie: cookie, HTTPField.Name("X-TrainTracker-Viewer")!: "1", HTTPField.Name("Sec-Fetch-Site")!: "cross-site",
+            ]
             try await client.execute(uri: "/v1/sessions/GONE-1", method: .delete, headers: crossSite) { response in
                 #expect(response.status == .unauthorized)
             }
             // An admin's token deletes; a second delete finds nothing.
-            try await client.execute(uri: "/v1/sessions/GONE-1", method: .delete, headers: Self.headers(fixture.admin)) { response in
+            try await client.execute(uri: "/v1/sessions/GONE-1", method: .delete, headers: Self.headers(fixture.admin)) {
+                response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body) == #"{"deleted":"GONE-1"}"#)
             }
-            try await client.execute(uri: "/v1/sessions/GONE-1", method: .delete, headers: Self.headers(fixture.admin)) { response in
+            try await client.execute(uri: "/v1/sessions/GONE-1", method: .delete, headers: Self.headers(fixture.admin)) {
+                response in
                 #expect(response.status == .notFound)
             }
-            try await client.execute(uri: "/v1/sessions/GONE-1/results", method: .get, headers: Self.headers(fixture.admin)) { response in
+            try await client.execute(uri: "/v1/sessions/GONE-1/results", method: .get, headers: Self.headers(fixture.admin)) {
+                response in
                 #expect(response.status == .notFound)
             }
             // The device cannot upload to it any more: it is no longer there.
@@ -151,7 +163,8 @@ import TrainTrackerTestSupport
             // Another device may take the id afresh: nothing of the old session is seen, and
             // the old device has no say over it.
             try await client.execute(
-                uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.otherPhone), body: ByteBuffer(string: #"{"id":"GONE-1"}"#)
+                uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.otherPhone),
+                body: ByteBuffer(string: #"{"id":"GONE-1"}"#)
             ) { response in
                 #expect(response.status == .created)
             }
@@ -172,7 +185,8 @@ import TrainTrackerTestSupport
             // Ids a URL would read as path steps are refused.
             for id in [".", ".."] {
                 try await client.execute(
-                    uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.phone), body: ByteBuffer(string: "{\"id\":\"\(id)\"}")
+                    uri: "/v1/sessions", method: .post, headers: Self.headers(fixture.phone),
+                    body: ByteBuffer(string: "{\"id\":\"\(id)\"}")
                 ) { response in
                     #expect(response.status == .badRequest)
                 }
@@ -207,7 +221,10 @@ import TrainTrackerTestSupport
 
     @Test(arguments: [
         ("https://tile.openstreetmap.org/{z}/{x}/{y}.png", ["https://tile.openstreetmap.org"]),
-        ("http://{s}.tiles.example:8080/map/{z}/{x}/{y}.png", ["http://a.tiles.example:8080", "http://b.tiles.example:8080", "http://c.tiles.example:8080"]),
+        (
+            "http://{s}.tiles.example:8080/map/{z}/{x}/{y}.png",
+            ["http://a.tiles.example:8080", "http://b.tiles.example:8080", "http://c.tiles.example:8080"]
+        ),
     ])
     func aTileTemplateNamesTheOriginsThePolicyAllows(template: String, origins: [String]) throws {
         let source = try TileSource(template: template, attribution: "© OpenStreetMap contributors")

@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 
 @testable import TrainTrackerStorage
 
-@Suite struct RailwayDatabaseTests {
+@Suite(.tags(.sharedData)) struct RailwayDatabaseTests {
     @Test func theGreaterTokyoNetworkLoadsWhole() throws {
         let network = try RailwayDatabase.load(path: SharedPaths.tokyoRailways)
         #expect(network.railways.count == 179)

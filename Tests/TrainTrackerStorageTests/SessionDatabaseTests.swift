@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 
 @testable import TrainTrackerStorage
 
-@Suite struct SessionDatabaseTests {
+@Suite(.tags(.sharedData)) struct SessionDatabaseTests {
     let start = Timestamp(secondsSince1970: 1_758_355_200)
 
     func fixes(_ count: Int) -> [RecordedFix] {

@@ -7,7 +7,7 @@ import TrainTrackerTestSupport
 
 /// The live server's store, the same suite for both: the SQLite file (the embedded default)
 /// and PostgreSQL (a real server, a fresh database per test; see `TestPostgres`).
-@Suite struct SessionStoreContractTests {
+@Suite(.tags(.postgres)) struct SessionStoreContractTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case sqlite, postgres
         var testDescription: String { rawValue }
@@ -186,7 +186,8 @@ import TrainTrackerTestSupport
 }
 
 /// PostgreSQL alone: migrations, addresses.
-@Suite(.enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here")) struct PostgresStoreTests {
+@Suite(.enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"), .tags(.postgres)) struct PostgresStoreTests
+{
     @Test func instancesStartingTogetherApplyTheMigrationsOnce() async throws {
         let name = "tt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try await PostgresSessionStore.createDatabase(named: name, at: try TestPostgres.address.get())

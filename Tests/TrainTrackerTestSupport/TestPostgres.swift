@@ -8,10 +8,13 @@ import Foundation
 public enum TestPostgres {
     /// The cluster's address, or why there is none.
     public static let address: Result<String, Unavailable> = {
-        if let given = ProcessInfo.processInfo.environment["TRAINTRACKER_TEST_POSTGRES"], !given.isEmpty { return .success(given) }
+        if let given = ProcessInfo.processInfo.environment["TRAINTRACKER_TEST_POSTGRES"], !given.isEmpty {
+            return .success(given)
+        }
         return .failure(
             Unavailable(
-                reason: "TRAINTRACKER_TEST_POSTGRES is not set: export TRAINTRACKER_TEST_POSTGRES=$(scripts/test-postgres.sh start), "
+                reason:
+                    "TRAINTRACKER_TEST_POSTGRES is not set: export TRAINTRACKER_TEST_POSTGRES=$(scripts/test-postgres.sh start), "
                     + "as .ci/run does"))
     }()
 

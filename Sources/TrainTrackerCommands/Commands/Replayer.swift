@@ -185,7 +185,8 @@ public struct Replayer: Sendable {
         if explains { replayExplaining(fixes, handle) } else { replay(fixes) { handle($0, $1, []) } }
         text.withUnsafeBufferPointer(emit)
         json.withBytes(emit)
-        let picture = drawing ? SessionPicture(network: network, formatter: formatter).svg(session: heading, replayed: replayed) : nil
+        let picture =
+            drawing ? SessionPicture(network: network, formatter: formatter).svg(session: heading, replayed: replayed) : nil
         return SessionResult(picture: picture)
     }
 

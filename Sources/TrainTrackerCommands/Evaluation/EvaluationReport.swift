@@ -79,7 +79,8 @@ extension EvaluationReport {
                     report.algorithm, group, "\(score.sessions)", "\(score.fixes)", percent(score.railwayAccuracy),
                     percent(score.directionAccuracy), percent(score.focusAccuracy), percent(score.nextStopAccuracy),
                     score.etaWithinMinuteShare.map(percent) ?? "-", percent(score.lockedShare),
-                    score.medianLockTime.map { "\(Int(displaying: $0)) s" } ?? "-", String(format: "%.1f", score.microsecondsPerFix),
+                    score.medianLockTime.map { "\(Int(displaying: $0)) s" } ?? "-",
+                    String(format: "%.1f", score.microsecondsPerFix),
                 ]
         }
         for report in reports {

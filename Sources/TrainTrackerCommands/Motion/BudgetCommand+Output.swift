@@ -28,7 +28,9 @@ extension BudgetCommand {
         for (budget, point) in BudgetStudy.curve(points, budgets: budgets) {
             curve.append(
                 [percent(budget)]
-                    + (point.map { [describe($0.choice), percent($0.energyShare), percent($0.railwayAccuracy), percent($0.nextStopAccuracy)] }
+                    + (point.map {
+                        [describe($0.choice), percent($0.energyShare), percent($0.railwayAccuracy), percent($0.nextStopAccuracy)]
+                    }
                         ?? ["none", "", "", ""]))
         }
         let cheapest = BudgetStudy.cheapest(points, railwayAtLeast: railwayTarget)
@@ -80,15 +82,19 @@ enum BudgetPicture {
             """
         for step in stride(from: 0.0, through: 1.0, by: 0.1) {
             svg += "<line x1=\"\(left)\" y1=\"\(y(step))\" x2=\"\(left + width)\" y2=\"\(y(step))\" stroke=\"#EEEEEE\"/>"
-            svg += "<text x=\"\(left - 6)\" y=\"\(y(step) + 4)\" text-anchor=\"end\" fill=\"#666666\">\(Int((step * 100).rounded())) %</text>\n"
+            svg +=
+                "<text x=\"\(left - 6)\" y=\"\(y(step) + 4)\" text-anchor=\"end\" fill=\"#666666\">\(Int((step * 100).rounded())) %</text>\n"
         }
         for budget in [0.05, 0.2] + BudgetCommand.budgets {
             let isBudget = BudgetCommand.budgets.contains(budget)
-            svg += "<line x1=\"\(x(budget))\" y1=\"\(top)\" x2=\"\(x(budget))\" y2=\"\(top + height)\" stroke=\"\(isBudget ? "#999999" : "#EEEEEE")\"\(isBudget ? " stroke-dasharray=\"4 3\"" : "")/>"
-            svg += "<text x=\"\(x(budget))\" y=\"\(top + height + 16)\" text-anchor=\"middle\" fill=\"#666666\">\(Int((budget * 100).rounded())) %</text>\n"
+            svg +=
+                "<line x1=\"\(x(budget))\" y1=\"\(top)\" x2=\"\(x(budget))\" y2=\"\(top + height)\" stroke=\"\(isBudget ? "#999999" : "#EEEEEE")\"\(isBudget ? " stroke-dasharray=\"4 3\"" : "")/>"
+            svg +=
+                "<text x=\"\(x(budget))\" y=\"\(top + height + 16)\" text-anchor=\"middle\" fill=\"#666666\">\(Int((budget * 100).rounded())) %</text>\n"
         }
         let target = y(BudgetCommand.railwayTarget)
-        svg += "<line x1=\"\(left)\" y1=\"\(target)\" x2=\"\(left + width)\" y2=\"\(target)\" stroke=\"#01665E\" stroke-dasharray=\"2 2\"/>"
+        svg +=
+            "<line x1=\"\(left)\" y1=\"\(target)\" x2=\"\(left + width)\" y2=\"\(target)\" stroke=\"#01665E\" stroke-dasharray=\"2 2\"/>"
         svg += "<text x=\"\(left + width + 6)\" y=\"\(target + 4)\" fill=\"#01665E\">railway 97 %</text>\n"
         // The frontier: the best railway accuracy for at most each energy.
         var best = 0.0
@@ -99,24 +105,31 @@ enum BudgetPicture {
             frontier.append("\(x(point.energyShare)),\(y(best))")
         }
         frontier.append("\(x(high)),\(y(best))")
-        svg += "<polyline points=\"\(frontier.joined(separator: " "))\" fill=\"none\" stroke=\"#01665E\" stroke-width=\"1\" opacity=\"0.6\"/>\n"
+        svg +=
+            "<polyline points=\"\(frontier.joined(separator: " "))\" fill=\"none\" stroke=\"#01665E\" stroke-width=\"1\" opacity=\"0.6\"/>\n"
         if let defaults, let chosen = points.first(where: { $0.choice == defaults }) {
-            svg += "<circle cx=\"\(x(chosen.energyShare))\" cy=\"\(y(chosen.railwayAccuracy))\" r=\"8\" fill=\"none\" stroke=\"#000000\">"
+            svg +=
+                "<circle cx=\"\(x(chosen.energyShare))\" cy=\"\(y(chosen.railwayAccuracy))\" r=\"8\" fill=\"none\" stroke=\"#000000\">"
                 + "<title>the defaults</title></circle>"
             svg += "<text x=\"\(x(chosen.energyShare) + 10)\" y=\"\(y(chosen.railwayAccuracy) + 22)\">the defaults</text>\n"
         }
         for point in points {
             let label = BudgetCommand.describe(point.choice).xmlEscaped
             let px = x(point.energyShare)
-            svg += "<circle cx=\"\(px)\" cy=\"\(y(point.railwayAccuracy))\" r=\"3.5\" fill=\"#01665E\"><title>\(label): railway "
+            svg +=
+                "<circle cx=\"\(px)\" cy=\"\(y(point.railwayAccuracy))\" r=\"3.5\" fill=\"#01665E\"><title>\(label): railway "
                 + "\(BudgetCommand.percent(point.railwayAccuracy)), energy \(BudgetCommand.percent(point.energyShare))</title></circle>"
-            svg += "<rect x=\"\(px - 3)\" y=\"\(y(point.nextStopAccuracy) - 3)\" width=\"6\" height=\"6\" fill=\"#BF812D\"><title>\(label): next stop "
+            svg +=
+                "<rect x=\"\(px - 3)\" y=\"\(y(point.nextStopAccuracy) - 3)\" width=\"6\" height=\"6\" fill=\"#BF812D\"><title>\(label): next stop "
                 + "\(BudgetCommand.percent(point.nextStopAccuracy)), energy \(BudgetCommand.percent(point.energyShare))</title></rect>\n"
         }
         let legend = top + height + 40
-        svg += "<circle cx=\"\(left + 5)\" cy=\"\(legend - 4)\" r=\"3.5\" fill=\"#01665E\"/><text x=\"\(left + 14)\" y=\"\(legend)\">railway right</text>"
-        svg += "<rect x=\"\(left + 122)\" y=\"\(legend - 7)\" width=\"6\" height=\"6\" fill=\"#BF812D\"/><text x=\"\(left + 134)\" y=\"\(legend)\">next stop right</text>"
-        svg += "<text x=\"\(left + width)\" y=\"\(legend)\" text-anchor=\"end\" fill=\"#666666\">dashed: the 100, 50, 25 and 10 % budgets</text>\n"
+        svg +=
+            "<circle cx=\"\(left + 5)\" cy=\"\(legend - 4)\" r=\"3.5\" fill=\"#01665E\"/><text x=\"\(left + 14)\" y=\"\(legend)\">railway right</text>"
+        svg +=
+            "<rect x=\"\(left + 122)\" y=\"\(legend - 7)\" width=\"6\" height=\"6\" fill=\"#BF812D\"/><text x=\"\(left + 134)\" y=\"\(legend)\">next stop right</text>"
+        svg +=
+            "<text x=\"\(left + width)\" y=\"\(legend)\" text-anchor=\"end\" fill=\"#666666\">dashed: the 100, 50, 25 and 10 % budgets</text>\n"
         return svg + "</svg>\n"
     }
 }

@@ -35,7 +35,9 @@ struct BudgetCommand: ParsableCommand {
     @Option(help: "Seed of every random choice.")
     var seed: UInt64 = 1
 
-    @Option(name: .customLong("scenario"), help: ArgumentHelp("A named scenario (repeatable; default: every single-train one).", valueName: "name"))
+    @Option(
+        name: .customLong("scenario"),
+        help: ArgumentHelp("A named scenario (repeatable; default: every single-train one).", valueName: "name"))
     var scenarios: [String] = []
 
     @Option(help: "The map: drawn or shifted (5-40 m beside the track).")
@@ -70,7 +72,9 @@ struct BudgetCommand: ParsableCommand {
 
     /// Numbers from a comma-separated list within `range`, or nil.
     static func numbers(_ text: String, in range: ClosedRange<Double>) -> [Double]? {
-        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
         guard !values.isEmpty, values.allSatisfy({ $0.map { range.contains($0) } ?? false }) else { return nil }
         return Array(Set(values.compactMap { $0 })).sorted()
     }
@@ -91,7 +95,8 @@ struct BudgetCommand: ParsableCommand {
         }
         let known = Set(Scenario.all.map(\.name))
         if let unknown = scenarios.first(where: { !known.contains($0) }) {
-            throw ValidationError("unknown scenario '\(unknown)'; choose from \(Scenario.all.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown scenario '\(unknown)'; choose from \(Scenario.all.map(\.name).joined(separator: ", "))")
         }
     }
 
@@ -148,7 +153,8 @@ struct BudgetCommand: ParsableCommand {
     private func simulate(_ requests: [FixRequest], dataset: TransitDataset, power: LocationPowerModel) throws
         -> [FixRequest: [SimulatedCase]]
     {
-        let chosen = scenarios.isEmpty ? Scenario.all.filter { !$0.filter.transfer } : Scenario.all.filter { scenarios.contains($0.name) }
+        let chosen =
+            scenarios.isEmpty ? Scenario.all.filter { !$0.filter.transfer } : Scenario.all.filter { scenarios.contains($0.name) }
         let filters = chosen.filter { $0.applies(to: dataset.network) }.map(\.filter)
         guard !filters.isEmpty else { throw CommandFailure("\(railways.railways): no scenario applies to these railways") }
         let conditions = RideConditions(phone: .good, map: map, day: day, rider: rider, canyons: canyons)

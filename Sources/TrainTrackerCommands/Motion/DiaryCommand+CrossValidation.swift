@@ -47,7 +47,8 @@ extension DiaryCommand {
         scores.append(row("held out, both ways", devices, heldOut))
         let standard = DiaryTuning.score(.standard, days: days, log: scoredLog, railStations: railStations, railLines: railLines)
         scores.append(row("default (not held out)", devices, standard))
-        let chosenOnAll = DiaryTuning.score(everyPhone, days: days, log: scoredLog, railStations: railStations, railLines: railLines)
+        let chosenOnAll = DiaryTuning.score(
+            everyPhone, days: days, log: scoredLog, railStations: railStations, railLines: railLines)
         if everyPhone != .standard { scores.append(row("chosen on all (not held out)", devices, chosenOnAll)) }
         return alignedTable(thresholds) + "\n\n" + alignedTable(scores)
     }

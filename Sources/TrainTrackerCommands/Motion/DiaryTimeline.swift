@@ -33,8 +33,10 @@ enum DiaryTimeline {
         var tick = ((first.secondsSince1970 + utcOffset) / hour).rounded(.up) * hour - utcOffset
         while tick <= last.secondsSince1970 {
             let time = Timestamp(secondsSince1970: tick)
-            svg += "<line x1=\"\(x(time))\" y1=\"\(top - 6)\" x2=\"\(x(time))\" y2=\"\(top + rowHeight * Double(days.count))\" stroke=\"#E5E5E5\"/>"
-            svg += "<text x=\"\(x(time))\" y=\"\(top + rowHeight * Double(days.count) + 16)\" text-anchor=\"middle\" fill=\"#666666\">"
+            svg +=
+                "<line x1=\"\(x(time))\" y1=\"\(top - 6)\" x2=\"\(x(time))\" y2=\"\(top + rowHeight * Double(days.count))\" stroke=\"#E5E5E5\"/>"
+            svg +=
+                "<text x=\"\(x(time))\" y=\"\(top + rowHeight * Double(days.count) + 16)\" text-anchor=\"middle\" fill=\"#666666\">"
             svg += "\(time.timeOfDay(utcOffset: utcOffset).prefix(5))</text>\n"
             tick += hour
         }
@@ -43,13 +45,15 @@ enum DiaryTimeline {
             svg += "<text x=\"\(left - 8)\" y=\"\(y + 26)\" text-anchor=\"end\">phone \(day.device)</text>\n"
             for leg in day.logged where leg.end >= first && leg.start <= last {
                 let kind = leg.kind.rawValue
-                let title = "logged \(leg.label): \(leg.start.timeOfDay(utcOffset: utcOffset))–\(leg.end.timeOfDay(utcOffset: utcOffset))"
+                let title =
+                    "logged \(leg.label): \(leg.start.timeOfDay(utcOffset: utcOffset))–\(leg.end.timeOfDay(utcOffset: utcOffset))"
                     + [leg.from, leg.to].compactMap { $0 }.joined(separator: " → ").prefixedIfNotEmpty(", ")
                 svg += bar(x(leg.start), y + 4, x(leg.end), 18, colours[kind] ?? "#000000", title)
             }
             for (leg, name) in zip(day.legs, day.names) {
                 let kind = leg.mode == .vehicle ? "road" : leg.mode.rawValue
-                let title = "\(leg.mode.rawValue): \(leg.start.timeOfDay(utcOffset: utcOffset))–\(leg.end.timeOfDay(utcOffset: utcOffset))"
+                let title =
+                    "\(leg.mode.rawValue): \(leg.start.timeOfDay(utcOffset: utcOffset))–\(leg.end.timeOfDay(utcOffset: utcOffset))"
                     + (name.map { ", " + $0.description } ?? "")
                 svg += bar(x(leg.start), y + 26, x(leg.end), 18, colours[kind] ?? "#000000", title)
             }
@@ -57,13 +61,16 @@ enum DiaryTimeline {
         let legendY = top + rowHeight * Double(days.count) + 40
         for (index, kind) in ["rail", "road", "walking", "stay"].enumerated() {
             let legendX = left + 120 * Double(index)
-            svg += "<rect x=\"\(legendX)\" y=\"\(legendY - 9)\" width=\"10\" height=\"10\" fill=\"\(colours[kind] ?? "")\" stroke=\"#BBBBBB\"/>"
+            svg +=
+                "<rect x=\"\(legendX)\" y=\"\(legendY - 9)\" width=\"10\" height=\"10\" fill=\"\(colours[kind] ?? "")\" stroke=\"#BBBBBB\"/>"
             svg += "<text x=\"\(legendX + 16)\" y=\"\(legendY)\">\(kind == "road" ? "road vehicle" : kind)</text>\n"
         }
         return svg + "</svg>\n"
     }
 
-    private static func bar(_ from: Double, _ y: Double, _ to: Double, _ height: Double, _ colour: String, _ title: String) -> String {
+    private static func bar(_ from: Double, _ y: Double, _ to: Double, _ height: Double, _ colour: String, _ title: String)
+        -> String
+    {
         "<rect x=\"\(from)\" y=\"\(y)\" width=\"\(max(1, to - from))\" height=\"\(height)\" fill=\"\(colour)\" stroke=\"#FFFFFF\" "
             + "stroke-width=\"0.5\"><title>\(title.xmlEscaped)</title></rect>\n"
     }

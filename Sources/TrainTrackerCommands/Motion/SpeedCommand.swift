@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TrainTrackerCore
-import TrainTrackerLab
 import TrainTrackerImport
+import TrainTrackerLab
 import TrainTrackerStorage
 
 extension SpeedFilterName: ExpressibleByArgument {}
@@ -104,13 +104,18 @@ struct SpeedCommand: ParsableCommand {
 
     /// `rows` with each speed held to its diary leg's limit.
     private func limitedByLegs(_ rows: [SpeedRow], database: SessionDatabase, session: String) throws -> [SpeedRow] {
-        let activities = try CommandFailure.wrapping { () throws(StorageError) in try database.motionActivities(sessionID: session) }
-        let railStations = try stations.map { path in
-            try CommandFailure.wrapping { () throws(ImportError) in try DiaryLogs.stations(path: path) }
-        } ?? []
-        let railLines = try lines.map { path in
-            try CommandFailure.wrapping { () throws(ImportError) in try RailLinesFile.lines(path: path, stationList: stations) }
-        } ?? []
+        let activities = try CommandFailure.wrapping { () throws(StorageError) in
+            try database.motionActivities(sessionID: session)
+        }
+        let railStations =
+            try stations.map { path in
+                try CommandFailure.wrapping { () throws(ImportError) in try DiaryLogs.stations(path: path) }
+            } ?? []
+        let railLines =
+            try lines.map { path in
+                try CommandFailure.wrapping { () throws(ImportError) in try RailLinesFile.lines(path: path, stationList: stations)
+                }
+            } ?? []
         let legs = TravelDiary.legs(
             fixes: rows.map(\.fix), activities: activities.map { ActivityReading(timestamp: $0.startDate, kind: $0.kind) },
             railStations: railStations, railLines: railLines)

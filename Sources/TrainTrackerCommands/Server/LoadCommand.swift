@@ -93,7 +93,9 @@ struct LoadCommand: AsyncParsableCommand {
             group.addTask { await progress.run(start: start, clock: clock, recorder: recorder) }
             for phone in 0..<phones {
                 group.addTask {
-                    await stream(phone: phone, run: run, ride: rides[phone % rides.count], start: start, targets: targets, recorder: recorder)
+                    await stream(
+                        phone: phone, run: run, ride: rides[phone % rides.count], start: start, targets: targets,
+                        recorder: recorder)
                 }
             }
         }
@@ -131,7 +133,8 @@ struct LoadCommand: AsyncParsableCommand {
             }
             if let refused = created.first(where: { $0.status != .created }) {
                 throw CommandFailure(
-                    "a session could not be created: \(refused.status.map { "\($0.code)" } ?? "no server answered") \(refused.body.prefix(200))")
+                    "a session could not be created: \(refused.status.map { "\($0.code)" } ?? "no server answered") \(refused.body.prefix(200))"
+                )
             }
         }
     }
@@ -239,7 +242,8 @@ struct LoadCommand: AsyncParsableCommand {
         var total = ServerStats()
         for index in await targets.up {
             let url = targets.servers[index] + "/v1/stats"
-            guard let (status, body) = try? await LoadTargets.send(.GET, url, body: nil, token: token, client: targets.client) else {
+            guard let (status, body) = try? await LoadTargets.send(.GET, url, body: nil, token: token, client: targets.client)
+            else {
                 continue
             }
             guard status == .ok, let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {

@@ -29,7 +29,8 @@ struct LoadVerification: Sendable {
     var passed: Bool { unreadableSessions == 0 && missingFixes == 0 && answersDiffering == 0 }
 
     static func check(
-        _ uploads: [String: [AcknowledgedUpload]], phoneOf: @escaping @Sendable (String) -> Int, targets: LoadTargets, adminToken: String
+        _ uploads: [String: [AcknowledgedUpload]], phoneOf: @escaping @Sendable (String) -> Int, targets: LoadTargets,
+        adminToken: String
     ) async -> LoadVerification {
         var verification = LoadVerification()
         let sessions = uploads.keys.sorted()
@@ -38,7 +39,11 @@ struct LoadVerification: Sendable {
             let read = await withTaskGroup(of: (String, LoadTargets.Delivery).self) { group in
                 for session in chunk {
                     group.addTask {
-                        (session, await targets.deliver(.GET, "/v1/sessions/\(session)/results", body: nil, token: adminToken, phone: phoneOf(session)))
+                        (
+                            session,
+                            await targets.deliver(
+                                .GET, "/v1/sessions/\(session)/results", body: nil, token: adminToken, phone: phoneOf(session))
+                        )
                     }
                 }
                 return await group.reduce(into: [(String, LoadTargets.Delivery)]()) { $0.append($1) }
@@ -79,7 +84,12 @@ struct LoadVerification: Sendable {
             answersDiffering += 1
             if upload.moved { movedAnswersDiffering += 1 }
             if firstDifference == nil {
-                firstDifference = "session \(session) at fix \(id): " + (replayed[id] == nil ? "no such fix replayed" : differing.map { "\($0) \(answer[$0] ?? "none") (replay: \(expected[$0] ?? "none"))" }.joined(separator: ", "))
+                firstDifference =
+                    "session \(session) at fix \(id): "
+                    + (replayed[id] == nil
+                        ? "no such fix replayed"
+                        : differing.map { "\($0) \(answer[$0] ?? "none") (replay: \(expected[$0] ?? "none"))" }.joined(
+                            separator: ", "))
             }
         }
     }

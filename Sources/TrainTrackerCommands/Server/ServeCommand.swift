@@ -23,7 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var railways: RailwaysOption
 
-    @Option(help: ArgumentHelp(
+    @Option(
+        help: ArgumentHelp(
             "The session store: an SQLite file (created when missing) or a postgres://user@host/db address (several instances may share it).",
             valueName: "path-or-url"))
     var db: String

@@ -18,7 +18,9 @@ enum SessionStores {
     }
 
     /// Runs `body` on the store, turning storage errors into command failures.
-    static func with<T>(_ store: any SessionStore, _ body: (any SessionStore) async throws(StorageError) -> T) async throws(CommandFailure) -> T {
+    static func with<T>(_ store: any SessionStore, _ body: (any SessionStore) async throws(StorageError) -> T)
+        async throws(CommandFailure) -> T
+    {
         do throws(StorageError) {
             return try await body(store)
         } catch {

@@ -87,7 +87,8 @@ struct TokenCommand: ParsableCommand {
             discussion: "The id is the start of the token's hash: give it to `token revoke`."
         )
 
-        @Option(help: ArgumentHelp("The server's session store: an SQLite file or a postgres:// address.", valueName: "path-or-url"))
+        @Option(
+            help: ArgumentHelp("The server's session store: an SQLite file or a postgres:// address.", valueName: "path-or-url"))
         var db: String
 
         func run() async throws {
@@ -107,7 +108,9 @@ struct TokenCommand: ParsableCommand {
             }
         }
 
-        private static func minute(_ time: Timestamp) -> String { String(time.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") }
+        private static func minute(_ time: Timestamp) -> String {
+            String(time.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        }
     }
 
     /// `traintracker token revoke`.
@@ -120,7 +123,8 @@ struct TokenCommand: ParsableCommand {
                 """
         )
 
-        @Option(help: ArgumentHelp("The server's session store: an SQLite file or a postgres:// address.", valueName: "path-or-url"))
+        @Option(
+            help: ArgumentHelp("The server's session store: an SQLite file or a postgres:// address.", valueName: "path-or-url"))
         var db: String
 
         @Argument(help: ArgumentHelp("The token's id from `token list` (at least 6 hex digits).", valueName: "id"))

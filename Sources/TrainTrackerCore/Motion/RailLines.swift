@@ -103,7 +103,8 @@ public enum RailLineNaming {
         let onTheWayCodes = Set(onTheWay.map(\.code))
         let halts = halts(in: fixes)
         let stops = Set(
-            onTheWay.filter { station in halts.contains { $0.coordinate.distance(to: station.coordinate) <= dwellRadius } }.map(\.code))
+            onTheWay.filter { station in halts.contains { $0.coordinate.distance(to: station.coordinate) <= dwellRadius } }.map(
+                \.code))
         let fixesLength = zip(fixes, fixes.dropFirst()).reduce(0) { $0 + $1.0.coordinate.distance(to: $1.1.coordinate) }
         var fits: [(line: RailLine, from: RailStation, to: RailStation, cost: Meters)] = []
         for line in lines {
@@ -120,8 +121,14 @@ public enum RailLineNaming {
                     let served = Set(ridden.map(\.code))
                     let inner = ridden.dropFirst().dropLast()
                     let unserved = stops.subtracting(served)
-                    let skipped = inner.filter { onTheWayCodes.contains($0.code) && !stops.contains($0.code) && ranThrough(fixes, $0.coordinate) }
-                    fits.append((line, ridden[0], ridden[ridden.count - 1], mean + detour + stopMismatch * Double(unserved.count + skipped.count)))
+                    let skipped = inner.filter {
+                        onTheWayCodes.contains($0.code) && !stops.contains($0.code) && ranThrough(fixes, $0.coordinate)
+                    }
+                    fits.append(
+                        (
+                            line, ridden[0], ridden[ridden.count - 1],
+                            mean + detour + stopMismatch * Double(unserved.count + skipped.count)
+                        ))
                 }
             }
         }
@@ -167,7 +174,10 @@ public enum RailLineNaming {
 
     /// Whether the fixes pass `station` closely, densely enough that a stop would have shown.
     static func ranThrough(_ fixes: [Location], _ station: Coordinate) -> Bool {
-        guard let closest = fixes.indices.min(by: { fixes[$0].coordinate.distance(to: station) < fixes[$1].coordinate.distance(to: station) }),
+        guard
+            let closest = fixes.indices.min(by: {
+                fixes[$0].coordinate.distance(to: station) < fixes[$1].coordinate.distance(to: station)
+            }),
             fixes[closest].coordinate.distance(to: station) <= passRadius
         else { return false }
         let before = closest > 0 ? fixes[closest].timestamp.seconds(since: fixes[closest - 1].timestamp) : .infinity

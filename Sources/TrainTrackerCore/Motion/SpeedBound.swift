@@ -30,16 +30,20 @@ public struct SpeedBound: Sendable {
     /// `speed` within every bound at `location`, and the bound the positions alone set
     /// (infinite while no earlier fix agrees with this one). Call once per fix, in time order;
     /// the speed returned is taken as reported.
-    public mutating func bound(_ speed: MetersPerSecond, at location: Location) -> (speed: MetersPerSecond, byPositions: MetersPerSecond) {
+    public mutating func bound(_ speed: MetersPerSecond, at location: Location) -> (
+        speed: MetersPerSecond, byPositions: MetersPerSecond
+    ) {
         let now = location.timestamp
         var bound = min(speed, physicalMaximum)
         var byPositions = MetersPerSecond.infinity
         if let reported, now > reported.at {
             // A rise over a long gap counts as at most `accelerationSpan` of accelerating: the
             // first fix after a tunnel does not jump to a speed no fix has shown.
-            bound = min(bound, reported.speed + physicalAcceleration * min(now.seconds(since: reported.at), Self.accelerationSpan))
+            bound = min(
+                bound, reported.speed + physicalAcceleration * min(now.seconds(since: reported.at), Self.accelerationSpan))
         }
-        while recentStart < recent.count - Self.keptFixes, now.seconds(since: recent[recentStart].timestamp) > Self.supportWindow {
+        while recentStart < recent.count - Self.keptFixes, now.seconds(since: recent[recentStart].timestamp) > Self.supportWindow
+        {
             recentStart += 1
         }
         // The newest fix at least `supportSpan` before this one that this one agrees with: a

@@ -84,7 +84,8 @@ public struct TrackingModeMachine: Sendable {
         // Hysteresis: every mode lasts its minimum.
         guard held(since, settings.modeMinimumTime, at: now) else { return nil }
         switch mode {
-        case .activelyMoving: return leaveActivelyMoving(at: now, speed: estimate.speed, recognisedStill: recognised == .stationary)
+        case .activelyMoving:
+            return leaveActivelyMoving(at: now, speed: estimate.speed, recognisedStill: recognised == .stationary)
         case .stopped: return leaveStopped(location, at: now)
         case .notMoving: return leaveNotMoving(location, at: now)
         case .inFastVehicle:
@@ -95,7 +96,8 @@ public struct TrackingModeMachine: Sendable {
         }
     }
 
-    private mutating func leaveActivelyMoving(at now: Timestamp, speed: MetersPerSecond, recognisedStill: Bool) -> ModeTransition? {
+    private mutating func leaveActivelyMoving(at now: Timestamp, speed: MetersPerSecond, recognisedStill: Bool) -> ModeTransition?
+    {
         // Fast for a while, not one far-off fix's jump.
         if held(fastSince, Self.fastHold, at: now) {
             return change(to: .inFastVehicle, at: now, "speed \(wholeNumber(speed * 3.6)) km/h")
@@ -103,7 +105,8 @@ public struct TrackingModeMachine: Sendable {
         if place.lasted(settings.stopMovingSameLocationTime, at: now) {
             return change(
                 to: .notMoving, at: now,
-                "within \(wholeNumber(settings.sameLocationDistance)) m for \(wholeNumber(settings.stopMovingSameLocationTime)) s")
+                "within \(wholeNumber(settings.sameLocationDistance)) m for \(wholeNumber(settings.stopMovingSameLocationTime)) s"
+            )
         }
         if held(stillSince, settings.stoppedConfirmationTime, at: now) {
             return change(
@@ -120,12 +123,16 @@ public struct TrackingModeMachine: Sendable {
     }
 
     private mutating func leaveStopped(_ location: Location, at now: Timestamp) -> ModeTransition? {
-        if held(movingSince, settings.activelyMovingTime, at: now), let away = leftAnchor(location, beyond: settings.sameLocationDistance) {
+        if held(movingSince, settings.activelyMovingTime, at: now),
+            let away = leftAnchor(location, beyond: settings.sameLocationDistance)
+        {
             return change(
                 to: .activelyMoving, at: now,
                 "moving for \(wholeNumber(settings.activelyMovingTime)) s, \(wholeNumber(away)) m from the stop")
         }
-        if held(stillSince, settings.stoppedMovingStationaryTime, at: now) || place.lasted(settings.stopMovingSameLocationTime, at: now) {
+        if held(stillSince, settings.stoppedMovingStationaryTime, at: now)
+            || place.lasted(settings.stopMovingSameLocationTime, at: now)
+        {
             return change(to: .notMoving, at: now, "still for \(wholeNumber(settings.stoppedMovingStationaryTime)) s")
         }
         return nil

@@ -107,4 +107,3 @@ public struct TrackingModeSettings: Hashable, Sendable {
             })
     }
 }
-

@@ -77,7 +77,9 @@ public enum TravelDiary {
                 case .walking: .walking
                 case .vehicle: .vehicle
                 }
-            if mode == .vehicle, isRail(leg, railStations: railStations, railLines: railLines, settings: settings) { mode = .rail }
+            if mode == .vehicle, isRail(leg, railStations: railStations, railLines: railLines, settings: settings) {
+                mode = .rail
+            }
             return DiaryLeg(start: leg[from].timestamp, end: leg[run.last].timestamp, mode: mode, fixes: Array(leg))
         }
     }
@@ -94,7 +96,9 @@ public enum TravelDiary {
                 next += 1
             }
             let speed = filter.update(fix).speed
-            let kind = recognised.flatMap { fix.timestamp.seconds(since: $0.timestamp) <= settings.activityFreshness ? $0.kind : nil }
+            let kind = recognised.flatMap {
+                fix.timestamp.seconds(since: $0.timestamp) <= settings.activityFreshness ? $0.kind : nil
+            }
             if speed > settings.vehicleSpeed { return .vehicle }
             switch kind {
             case .automotive: return .vehicle

@@ -64,7 +64,6 @@ public struct EkiTracker: TrackingAlgorithm {
         return rankCandidates(lineKeys)
     }
 
-
     // MARK: Step 1, railway: proximity scores
 
     /// Adds each nearby railway's speed-weighted proximity score; returns the railways within reach.

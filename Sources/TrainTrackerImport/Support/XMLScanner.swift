@@ -150,7 +150,9 @@ struct XMLScanner {
         let start = position
         position += 1
         while position < bytes.count, bytes[position] != UInt8(ascii: ";"), position - start < 12 { position += 1 }
-        guard position < bytes.count, bytes[position] == UInt8(ascii: ";") else { throw failure("an '&' that starts no reference") }
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ";") else {
+            throw failure("an '&' that starts no reference")
+        }
         let body = String(decoding: bytes[(start + 1)..<position], as: UTF8.self)
         position += 1
         switch body {
@@ -196,7 +198,9 @@ struct XMLScanner {
     }
 
     private mutating func skipSpaces() {
-        while position < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[position]) {
+        while position < bytes.count,
+            [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[position])
+        {
             position += 1
         }
     }

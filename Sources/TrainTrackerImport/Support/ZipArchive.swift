@@ -44,7 +44,9 @@ struct ZipArchive {
         // The end of central directory record: in the last 64 KiB + 22 bytes.
         let lowest = max(0, bytes.count - 65_557)
         guard bytes.count >= 22,
-            let end = stride(from: bytes.count - 22, through: lowest, by: -1).first(where: { Self.read32(bytes, $0) == 0x0605_4B50 })
+            let end = stride(from: bytes.count - 22, through: lowest, by: -1).first(where: {
+                Self.read32(bytes, $0) == 0x0605_4B50
+            })
         else { throw notZip }
         let count = Int(Self.read16(bytes, end + 10))
         let directorySize = Int(Self.read32(bytes, end + 12))

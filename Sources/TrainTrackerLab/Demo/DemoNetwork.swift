@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// A small network built in code, so `traintracker demo` runs on a fresh clone with no
 /// data: a local line stopping at all eight stations and an express line on the same
 /// track stopping at four of them, like the third example of the Eki Live talk.

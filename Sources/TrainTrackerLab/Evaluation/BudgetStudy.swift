@@ -146,7 +146,8 @@ public enum BudgetStudy {
             else { continue }
             score.railway += 1
             let nextStop = best.nextStopID ?? best.focusStationID
-            if Evaluator.window(timeline, around: actual.time, tolerance: tolerance).contains(where: { $0.nextStop == nextStop }) {
+            if Evaluator.window(timeline, around: actual.time, tolerance: tolerance).contains(where: { $0.nextStop == nextStop })
+            {
                 score.nextStop += 1
             }
         }
@@ -157,7 +158,12 @@ public enum BudgetStudy {
     /// (then next stop) among the points that cost at most that share.
     public static func curve(_ points: [BudgetPoint], budgets: [Double]) -> [(budget: Double, point: BudgetPoint?)] {
         budgets.map { budget in
-            (budget, points.filter { $0.energyShare <= budget }.max { ($0.railwayAccuracy, $0.nextStopAccuracy) < ($1.railwayAccuracy, $1.nextStopAccuracy) })
+            (
+                budget,
+                points.filter { $0.energyShare <= budget }.max {
+                    ($0.railwayAccuracy, $0.nextStopAccuracy) < ($1.railwayAccuracy, $1.nextStopAccuracy)
+                }
+            )
         }
     }
 

@@ -66,7 +66,8 @@ public enum DiaryTuning {
     /// The vehicle legs of `legs` as a log would list them.
     public static func vehicleLegs(_ legs: [DiaryLeg], device: Int) -> [LoggedLeg] {
         legs.filter { $0.mode == .vehicle || $0.mode == .rail }.map { leg in
-            LoggedLeg(device: device, start: leg.start, end: leg.end, kind: leg.mode == .rail ? .rail : .road, label: leg.mode.rawValue)
+            LoggedLeg(
+                device: device, start: leg.start, end: leg.end, kind: leg.mode == .rail ? .rail : .road, label: leg.mode.rawValue)
         }
     }
 
@@ -77,7 +78,8 @@ public enum DiaryTuning {
         let detected = days.flatMap { day in
             vehicleLegs(
                 TravelDiary.legs(
-                    fixes: day.fixes, activities: day.activities, railStations: railStations, railLines: railLines, settings: settings),
+                    fixes: day.fixes, activities: day.activities, railStations: railStations, railLines: railLines,
+                    settings: settings),
                 device: day.device)
         }
         let devices = Set(days.map(\.device))

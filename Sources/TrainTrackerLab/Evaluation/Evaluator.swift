@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// How one algorithm did on one simulated session.
 public struct CaseScore: Hashable, Sendable, Codable {
     /// The session.
@@ -162,7 +163,8 @@ public struct Evaluator: Sendable {
             let nextStop = best.nextStopID ?? best.focusStationID
             let rightStop = window.contains { $0.nextStop == nextStop }
             if rightStop { score.nextStopCorrect += 1 }
-            observe?(FixVerdict(time: actual.time, railway: true, nextStop: rightStop, train: rightTrain, railwayID: best.railwayID))
+            observe?(
+                FixVerdict(time: actual.time, railway: true, nextStop: rightStop, train: rightTrain, railwayID: best.railwayID))
             // The arrival time, while the train is on its way to the right next stop.
             if let eta = best.eta, actual.nextStop == nextStop, actual.nextStopPhase != .now,
                 let arrival = Self.arrival(at: nextStop, after: actual.time, in: arrivals)

@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// Finds the stations, railways and directions a rider's log names, as a person would write
 /// them: by id, or by name whatever the case, spaces, dashes and macrons (`Musashi-Kosugi`,
 /// `musashi kosugi`, `Okurayama` for `Ōkurayama`), with or without `Line` or `Station`.

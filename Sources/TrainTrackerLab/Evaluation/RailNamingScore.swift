@@ -27,7 +27,9 @@ public struct RailNamingScore: Hashable, Sendable {
             let isMetro = truth.label.uppercased().hasPrefix("SUBWAY") || truth.label.uppercased().hasPrefix("METRO")
             if isMetro ? name.kind == "metro" : truth.line.map({ name.lines.contains($0) }) ?? false { lineRight += 1 }
             if isMetro ? name.kind == "metro" : truth.line.map({ name.lines == [$0] }) ?? false { lineAlone += 1 }
-            if let from = truth.from, let to = truth.to, Self.names(from, name.from), Self.names(to, name.to) { stationsRight += 1 }
+            if let from = truth.from, let to = truth.to, Self.names(from, name.from), Self.names(to, name.to) {
+                stationsRight += 1
+            }
         }
     }
 

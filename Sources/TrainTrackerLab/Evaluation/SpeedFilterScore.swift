@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// How a speed filter did on simulated sessions, against the true speed.
 public struct SpeedFilterScore: Hashable, Sendable {
     /// The filter.

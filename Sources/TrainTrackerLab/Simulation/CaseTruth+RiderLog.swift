@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 extension CaseTruth {
     /// The log a careful rider would have kept on this ride: a departure each time the train
     /// leaves a station it stood at (with the station's id, the railway's id and the

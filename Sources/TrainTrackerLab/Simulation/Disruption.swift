@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// A disrupted day: every train runs late by `lateness` and loses `extraDwell` more at each
 /// stop on the way, so its delay grows a little from station to station.
 ///

@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// What really happened at one simulated fix.
 public struct TruthFix: Hashable, Sendable, Codable {
     /// The recorded fix's id.

@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// Simulates a phone's fixes on a train moving along a railway's real track: accelerating,
 /// cruising, braking into each stop, dwelling, and passing the stations it skips.
 ///

@@ -1,5 +1,5 @@
-import TrainTrackerCore
 import RealModule
+import TrainTrackerCore
 
 /// A model of how a drawn map differs from the track trains really run on: each railway's
 /// real track lies a smooth lateral offset away from its drawn one, and now and then on the

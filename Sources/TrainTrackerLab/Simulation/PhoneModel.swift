@@ -1,5 +1,5 @@
-import TrainTrackerCore
 import RealModule
+import TrainTrackerCore
 
 /// How a phone on the train reports its position: the parameters of the simulated GPS.
 ///
@@ -112,7 +112,6 @@ struct Phone {
     private var accuracyDrift = 0.0
     /// The urban canyon's push to the left of the track (negative: right), while in one.
     private var canyon: Meters?
-
 
     init(model: PhoneModel, seed: UInt64) {
         self.model = model

@@ -1,5 +1,5 @@
-import TrainTrackerCore
 import RealModule
+import TrainTrackerCore
 
 /// A small, fast, seedable random number generator (SplitMix64), so simulated journeys
 /// are the same on every machine for the same seed.

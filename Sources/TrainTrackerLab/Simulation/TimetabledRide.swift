@@ -1,4 +1,5 @@
 import TrainTrackerCore
+
 /// The true motion of a train over a stretch of its timetabled run: a wait at the first
 /// station, then for each leg an accelerate–cruise–brake profile whose cruise speed meets
 /// the scheduled running time (within the limits), a dwell at each stop, no stop at the

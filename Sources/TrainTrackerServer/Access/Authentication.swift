@@ -76,13 +76,17 @@ struct Authentication: RouterMiddleware {
     }
 
     /// The header the viewer's script sends with a change (`X-TrainTracker-Viewer: 1`).
-    static let viewerHeader = HTTPField.Name("X-TrainTracker-Viewer")!
+    // swift-format-ignore: NeverForceUnwrap
+    static let viewerHeader = HTTPField.Name("X-TrainTracker-Viewer")!  // a constant, valid name: never nil
+    /// The browser's word on where a request comes from.
+    // swift-format-ignore: NeverForceUnwrap
+    static let fetchSiteHeader = HTTPField.Name("Sec-Fetch-Site")!  // a constant, valid name: never nil
 
     /// Whether `request` carries the viewer's header and, when the browser says, comes from
     /// this server's own page.
     static func isFromViewer(_ request: Request) -> Bool {
         guard request.headers[viewerHeader] == "1" else { return false }
-        let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
+        let site = request.headers[fetchSiteHeader]
         return site == nil || site == "same-origin"
     }
 

@@ -39,8 +39,10 @@ import Testing
         let (first, firstBus) = Self.day(1, accuracyOnBus: 30)
         let (second, secondBus) = Self.day(2, accuracyOnBus: 8)
         let (other, otherBus) = Self.day(2, accuracyOnBus: 60)
-        let folds = DiaryTuning.crossValidated(days: [first, second], log: [firstBus, secondBus], railStations: [], halves: ([1], [2]))
-        let changed = DiaryTuning.crossValidated(days: [first, other], log: [firstBus, otherBus], railStations: [], halves: ([1], [2]))
+        let folds = DiaryTuning.crossValidated(
+            days: [first, second], log: [firstBus, secondBus], railStations: [], halves: ([1], [2]))
+        let changed = DiaryTuning.crossValidated(
+            days: [first, other], log: [firstBus, otherBus], railStations: [], halves: ([1], [2]))
         #expect(folds.map(\.chosenOn) == [[1], [2]] && folds.map(\.scoredOn) == [[2], [1]])
         #expect(folds[0].settings == changed[0].settings)
         #expect(folds[0].settings == DiaryTuning.tuned(on: [first], log: [firstBus], railStations: []))

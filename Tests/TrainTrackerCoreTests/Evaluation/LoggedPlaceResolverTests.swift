@@ -1,10 +1,11 @@
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
 
 /// Names as riders write them, found in the real Tokyo network.
-@Suite struct LoggedPlaceResolverTests {
+@Suite(.tags(.sharedData)) struct LoggedPlaceResolverTests {
     static func resolver() throws -> LoggedPlaceResolver { LoggedPlaceResolver(network: try SharedData.tokyoNetwork()) }
 
     @Test(arguments: ["Kawasaki", "kawasaki", "KAWASAKI station", "川崎", "JR-East.Tokaido.Kawasaki"])

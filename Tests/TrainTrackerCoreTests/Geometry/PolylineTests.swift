@@ -1,8 +1,10 @@
 import Testing
 import TrainTrackerCore
+import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
-@Suite struct PolylineTests {
+@Suite(.tags(.sharedData)) struct PolylineTests {
     /// An L-shaped line: 1 km east, then 1 km north.
     let projection = LocalProjection(origin: Coordinate(latitude: 35.6, longitude: 139.7))
     var line: Polyline {

@@ -7,7 +7,8 @@ import TrainTrackerCore
 @Suite struct LocationCodingTests {
     @Test func aFixReadsBackTheSame() throws {
         let fix = Location(
-            coordinate: Coordinate(latitude: 35.6581, longitude: 139.7017), timestamp: Timestamp(secondsSince1970: 1_758_527_280.25),
+            coordinate: Coordinate(latitude: 35.6581, longitude: 139.7017),
+            timestamp: Timestamp(secondsSince1970: 1_758_527_280.25),
             horizontalAccuracy: 8, speed: 12.5, course: 200, altitude: 31)
         let bare = Location(coordinate: fix.coordinate, timestamp: fix.timestamp)
         for location in [fix, bare] {
@@ -16,7 +17,8 @@ import TrainTrackerCore
     }
 
     @Test func invalidSpeedAndCourseReadAsUnknown() throws {
-        let json = #"{"coordinate":{"latitude":35.6,"longitude":139.7},"timestamp":{"secondsSince1970":1758527280},"speed":-1,"course":-1}"#
+        let json =
+            #"{"coordinate":{"latitude":35.6,"longitude":139.7},"timestamp":{"secondsSince1970":1758527280},"speed":-1,"course":-1}"#
         let fix = try JSONDecoder().decode(Location.self, from: Data(json.utf8))
         #expect(fix.speed == nil && fix.course == nil && fix.altitude == nil && fix.horizontalAccuracy == nil)
         #expect(throws: DecodingError.self) {

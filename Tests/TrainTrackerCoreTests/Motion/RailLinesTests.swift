@@ -10,7 +10,9 @@ import Testing
 
     /// Stations A, B, C, D every 2 km eastwards.
     static let stations = ["A", "B", "C", "D"].enumerated().map { index, code in
-        RailStation(code: code, name: "Station " + code, coordinate: origin.coordinate(at: PlanarVector(east: Double(index) * 2_000, north: 0)))
+        RailStation(
+            code: code, name: "Station " + code,
+            coordinate: origin.coordinate(at: PlanarVector(east: Double(index) * 2_000, north: 0)))
     }
     static let local = RailLine(name: "L", kind: "train", stations: stations, bothWays: true)
     static let express = RailLine(name: "X", kind: "train", stations: [stations[0], stations[3]], bothWays: true)
@@ -24,7 +26,8 @@ import Testing
         func fix() {
             fixes.append(
                 Location(
-                    coordinate: origin.coordinate(at: PlanarVector(east: east, north: north)), timestamp: start.adding(Double(second)),
+                    coordinate: origin.coordinate(at: PlanarVector(east: east, north: north)),
+                    timestamp: start.adding(Double(second)),
                     horizontalAccuracy: 8))
         }
         while east < 6_000 {

@@ -69,7 +69,8 @@ import Testing
         // 20 m/s, a minute without fixes (slowing, 750 m on), then 5 m/s.
         let later = Self.fixes([5, 5], from: 70).map { fix in
             var moved = fix
-            moved.coordinate = Self.origin.coordinate(at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 950, north: 0))
+            moved.coordinate = Self.origin.coordinate(
+                at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 950, north: 0))
             return moved
         }
         let fixes = Self.fixes(Array(repeating: 20, count: 10)) + later
@@ -129,8 +130,12 @@ import Testing
         let here = origin.coordinate(at: PlanarVector(east: 0, north: 0))
         var fixes = (0..<12).map { Location(coordinate: here, timestamp: start.adding(Double($0) * 10), horizontalAccuracy: 28) }
         fixes.append(
-            Location(coordinate: origin.coordinate(at: PlanarVector(east: 6_600, north: 0)), timestamp: start.adding(268), horizontalAccuracy: 35))
-        fixes += (0..<6).map { Location(coordinate: here, timestamp: start.adding(284 + Double($0) * 10), horizontalAccuracy: 37) }
+            Location(
+                coordinate: origin.coordinate(at: PlanarVector(east: 6_600, north: 0)), timestamp: start.adding(268),
+                horizontalAccuracy: 35))
+        fixes += (0..<6).map {
+            Location(coordinate: here, timestamp: start.adding(284 + Double($0) * 10), horizontalAccuracy: 37)
+        }
         return fixes
     }
 

@@ -69,7 +69,8 @@ import Testing
         // Five minutes walking to and fro within 40 m, recognised walking: still stopped.
         let pacing = Self.fixes(Array(repeating: 1.4, count: 300), from: 150, circling: true).map { fix in
             var moved = fix
-            moved.coordinate = Self.origin.coordinate(at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 98, north: 0))
+            moved.coordinate = Self.origin.coordinate(
+                at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 98, north: 0))
             return moved
         }
         var changes: [ModeTransition] = []
@@ -81,7 +82,8 @@ import Testing
         // The train comes: 20 s moving and 100 m gone.
         let leaving = Self.fixes(Array(repeating: 10, count: 30), from: 450).map { fix in
             var moved = fix
-            moved.coordinate = Self.origin.coordinate(at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 98, north: 0))
+            moved.coordinate = Self.origin.coordinate(
+                at: Self.origin.vector(to: fix.coordinate) + PlanarVector(east: 98, north: 0))
             return moved
         }
         let left = Self.run(leaving, machine: &machine)

@@ -71,7 +71,10 @@ import Testing
         // A gap a walker could have crossed (the walk to work, 3 min at 1.3 m/s) is not a ride.
         let walkStart = Self.start.adding(1_620)
         let walkGapped = fixes.filter { $0.timestamp <= walkStart || $0.timestamp >= walkStart.adding(150) }
-        #expect(TravelDiary.legs(fixes: walkGapped, activities: activities).map(\.mode) == [.stay, .walking, .vehicle, .walking, .stay])
+        #expect(
+            TravelDiary.legs(fixes: walkGapped, activities: activities).map(\.mode) == [
+                .stay, .walking, .vehicle, .walking, .stay,
+            ])
     }
 
     /// iOS reports -1 for an accuracy it does not know: no slack, not negative slack.

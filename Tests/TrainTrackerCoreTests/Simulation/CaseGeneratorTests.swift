@@ -1,11 +1,12 @@
 import RealModule
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
 
 /// Simulated cases on the demonstration network with a small hand-written timetable.
-@Suite struct CaseGeneratorTests {
+@Suite(.tags(.sharedData)) struct CaseGeneratorTests {
     static let dataset: TransitDataset = {
         let network = DemoNetwork.make()
         func train(_ id: String, _ railway: String, _ stations: [String], direction: String, start: Seconds) -> TimetabledTrain {

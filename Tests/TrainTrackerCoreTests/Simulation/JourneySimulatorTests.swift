@@ -1,8 +1,10 @@
 import Testing
 import TrainTrackerCore
+import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
-@Suite struct JourneySimulatorTests {
+@Suite(.tags(.sharedData)) struct JourneySimulatorTests {
     let network = DemoNetwork.make()
 
     func stationsStoppedAt(_ fixes: [Location], railway: Railway) -> [String] {

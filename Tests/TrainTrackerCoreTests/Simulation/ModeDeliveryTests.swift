@@ -56,7 +56,8 @@ import Testing
         mutating func process(_ location: Location) -> TrackingResult {
             TrackingResult(candidates: [
                 TrackingCandidate(
-                    railwayID: "R", direction: .ascending, directionName: "Outbound", destinationStationID: nil, focusStationID: nextStop,
+                    railwayID: "R", direction: .ascending, directionName: "Outbound", destinationStationID: nil,
+                    focusStationID: nextStop,
                     phase: .next, laterStationIDs: [], score: 1, nextStopID: nextStop)
             ])
         }
@@ -64,11 +65,13 @@ import Testing
 
     /// The truth: a ride on R whose next stop is B for 300 s, then C.
     static let truth = CaseTruth(
-        sessionID: "s", scenario: nil, railwayID: "R", directionName: "Outbound", trainID: "T", trainTypeID: nil, stops: ["A", "B", "C"],
+        sessionID: "s", scenario: nil, railwayID: "R", directionName: "Outbound", trainID: "T", trainTypeID: nil,
+        stops: ["A", "B", "C"],
         departure: start.secondsSince1970, arrival: start.secondsSince1970 + 600,
         fixes: (0...600).map { second in
             TruthFix(
-                locationID: "t\(second)", time: start.secondsSince1970 + Double(second), alongTrack: Double(second) * 20, speed: 20,
+                locationID: "t\(second)", time: start.secondsSince1970 + Double(second), alongTrack: Double(second) * 20,
+                speed: 20,
                 station: second < 300 ? "B" : "C", phase: .next, nextStop: second < 300 ? "B" : "C", nextStopPhase: .next)
         })
 

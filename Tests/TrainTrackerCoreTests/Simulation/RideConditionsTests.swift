@@ -1,12 +1,13 @@
 import RealModule
 import Testing
 import TrainTrackerStorage
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
 
 /// The conditions the simulator records rides under: phones, maps, days, riders, canyons.
-@Suite struct RideConditionsTests {
+@Suite(.tags(.sharedData)) struct RideConditionsTests {
     static let dataset = CaseGeneratorTests.dataset
 
     func rides(_ conditions: RideConditions, count: Int = 4, seed: UInt64 = 5) -> [SimulatedCase] {

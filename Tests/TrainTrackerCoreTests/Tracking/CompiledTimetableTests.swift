@@ -42,7 +42,8 @@ import Testing
         #expect(found.map(\.time) == expected.map(\.0))
         #expect(found.map(\.trip) == expected.map(\.1))
         let first = try #require(found.first)
-        #expect(model.timetable.departures(line: line.index, station: slot, from: first.time + 1, through: first.time + 1).isEmpty)
+        #expect(
+            model.timetable.departures(line: line.index, station: slot, from: first.time + 1, through: first.time + 1).isEmpty)
     }
 
     /// A line part written by hand: `stations` stations, one pattern, the given trips.

@@ -1,9 +1,11 @@
 import Testing
 import TrainTrackerCore
+import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// The default tracker on the Yamanote loop of the real Tokyo network.
-@Suite struct DefaultTrackerLoopTests {
+@Suite(.tags(.sharedData)) struct DefaultTrackerLoopTests {
     /// A train standing at a station of a loop arrives there now: its expected arrival is never
     /// a lap later (it was, about 50 minutes, on 28 % of a Yamanote ride's fixes).
     @Test func atAStationOfTheLoopTheArrivalIsNowNotALapLater() throws {
@@ -19,7 +21,9 @@ import TrainTrackerCore
                 best.nextStopID == best.focusStationID, let eta = best.eta
             else { continue }
             atStations += 1
-            #expect(eta.seconds(since: fix.timestamp) < 120, "at \(best.focusStationID): arrival \(eta.seconds(since: fix.timestamp)) s on")
+            #expect(
+                eta.seconds(since: fix.timestamp) < 120,
+                "at \(best.focusStationID): arrival \(eta.seconds(since: fix.timestamp)) s on")
         }
         #expect(atStations > 300, "the train stood at many stations")
     }

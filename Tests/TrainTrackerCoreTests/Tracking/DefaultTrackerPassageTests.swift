@@ -18,7 +18,9 @@ import Testing
         var railways: [Railway] = []
         // "C" runs the same track too, but no train of it runs today.
         for id in ["B", "A", "C"] {
-            stations += (0...4).map { Station(id: "\(id).\($0)", railwayID: id, name: "\($0)", coordinate: point(Double($0) * 2_000)) }
+            stations += (0...4).map {
+                Station(id: "\(id).\($0)", railwayID: id, name: "\($0)", coordinate: point(Double($0) * 2_000))
+            }
             railways.append(
                 Railway(
                     id: id, name: id, stationIDs: (0...4).map { "\(id).\($0)" }, ascendingName: "East",
@@ -28,7 +30,9 @@ import Testing
         func train(_ id: String, _ railway: String, start: Seconds) -> TimetabledTrain {
             TimetabledTrain(
                 id: id, railwayID: railway, directionName: "East", service: "Daily",
-                stops: (0...4).map { TimetableStop(stationID: "\(railway).\($0)", arrival: nil, departure: start + Double($0) * 150) })
+                stops: (0...4).map {
+                    TimetableStop(stationID: "\(railway).\($0)", arrival: nil, departure: start + Double($0) * 150)
+                })
         }
         var trains = (0..<40).map { train("A\($0)", "A", start: 21_600 + Double($0) * 600) }
         trains += (0..<41).map { train("B\($0)", "B", start: 21_900 + Double($0) * 600) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
@@ -7,7 +8,7 @@ import Testing
 /// An app suspended mid-ride saves the tracker's snapshot and restores it when woken: the
 /// restored tracker answers exactly as the one that was never suspended. A snapshot read from
 /// disk is outside input: one that does not fit the network is refused, never a trap.
-@Suite struct DefaultTrackerSnapshotTests {
+@Suite(.tags(.sharedData)) struct DefaultTrackerSnapshotTests {
     /// JSON with names for the infinite scores a tracker may hold.
     static func encoded(_ snapshot: DefaultTracker.Snapshot) throws -> Data {
         let encoder = JSONEncoder()

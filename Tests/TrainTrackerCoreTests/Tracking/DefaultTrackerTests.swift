@@ -1,10 +1,11 @@
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
 
 /// The default algorithm on hand-made networks and timetables where the answer is known.
-@Suite struct DefaultTrackerTests {
+@Suite(.tags(.sharedData)) struct DefaultTrackerTests {
     static let dataset = CaseGeneratorTests.dataset
     static let model = TrackerModel(dataset: dataset)
 

@@ -1,10 +1,12 @@
 import Testing
 import TrainTrackerCore
+import TrainTrackerTestSupport
+
 @testable import TrainTrackerLab
 
 /// The Eki Live talk's examples, reproduced on the real Greater Tokyo network with
 /// journeys that move along the real track.
-@Suite struct EkiTrackerTokyoTests {
+@Suite(.tags(.sharedData)) struct EkiTrackerTokyoTests {
     /// A point 12 m off the Toyoko Line track beside Tsunashima, on the side away from the
     /// Tokyu Shin-Yokohama Line.
     func pointBesideTsunashima(_ network: RailwayNetwork) throws -> Coordinate {

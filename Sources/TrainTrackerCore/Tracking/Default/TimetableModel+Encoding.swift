@@ -228,7 +228,8 @@ public struct CompiledTimetableReader {
         let number =
             try reader.flag(what: "a trip's number flag")
             ? try reader.string(maximumBytes: Self.maximumNameBytes, what: "a trip's number") : nil
-        trips.endTrip(pattern: Int32(pattern), service: Int32(service), arrival: arrival, label: TripLabel(id: id, number: number))
+        trips.endTrip(
+            pattern: Int32(pattern), service: Int32(service), arrival: arrival, label: TripLabel(id: id, number: number))
     }
 
     /// The model, once every line's part is read.

@@ -45,8 +45,10 @@ import Testing
     ])
     func evidencePerSecondOfRiding(interval: Seconds, comparison: Comparison) {
         let fixes = Int(60 / interval)
-        let perFix = evidence.nats(z: 2, fixWeight: evidence.fixWeight(span: evidence.span(sinceLast: interval), speed: 15, stopped: false))
-        let oneHertz = evidence.nats(z: 2, fixWeight: evidence.fixWeight(span: evidence.span(sinceLast: 1), speed: 15, stopped: false))
+        let perFix = evidence.nats(
+            z: 2, fixWeight: evidence.fixWeight(span: evidence.span(sinceLast: interval), speed: 15, stopped: false))
+        let oneHertz = evidence.nats(
+            z: 2, fixWeight: evidence.fixWeight(span: evidence.span(sinceLast: 1), speed: 15, stopped: false))
         #expect(comparison.holds(Double(fixes) * perFix, against: 60 * oneHertz))
     }
 
@@ -60,10 +62,12 @@ import Testing
         #expect(weight > 0)
     }
 
-    @Test(arguments: [
-        // (reported accuracy, the accuracy used)
-        (nil, 30.0), (Double.nan, 30.0), (-5.0, 5.0), (0.0, 5.0), (12.0, 12.0), (1e12, 3_000.0), (-Double.infinity, 5.0), (Double.infinity, 3_000.0),
-    ] as [(Meters?, Meters)])
+    @Test(
+        arguments: [
+            // (reported accuracy, the accuracy used)
+            (nil, 30.0), (Double.nan, 30.0), (-5.0, 5.0), (0.0, 5.0), (12.0, 12.0), (1e12, 3_000.0), (-Double.infinity, 5.0),
+            (Double.infinity, 3_000.0),
+        ] as [(Meters?, Meters)])
     func accuracyIsRangeChecked(reported: Meters?, used: Meters) {
         #expect(PositionEvidence.accuracy(reported: reported) == used)
     }

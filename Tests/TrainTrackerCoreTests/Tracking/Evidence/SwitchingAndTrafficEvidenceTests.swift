@@ -5,14 +5,15 @@ import Testing
 
 /// The switching step, leaving a train, and the traffic prior.
 @Suite struct SwitchingAndTrafficEvidenceTests {
-    @Test(arguments: [
-        // (what, at a through-service end, a stop that just ended, the cost)
-        ("anywhere", false, nil, 14.0),
-        ("where through service changes railway", true, nil, 4.0),
-        ("after a short stop", false, 30.0, 14.0),
-        ("after a stop long enough to change trains", false, 120.0, 4.0),
-        ("both", true, 120.0, 4.0),
-    ] as [(String, Bool, Seconds?, Double)])
+    @Test(
+        arguments: [
+            // (what, at a through-service end, a stop that just ended, the cost)
+            ("anywhere", false, nil, 14.0),
+            ("where through service changes railway", true, nil, 4.0),
+            ("after a short stop", false, 30.0, 14.0),
+            ("after a stop long enough to change trains", false, 120.0, 4.0),
+            ("both", true, 120.0, 4.0),
+        ] as [(String, Bool, Seconds?, Double)])
     func switchingCost(_ what: String, throughService: Bool, stopEnded: Seconds?, expected: Double) {
         #expect(SwitchingEvidence().cost(atThroughServiceEnd: throughService, stopEnded: stopEnded) == expected, "\(what)")
     }
@@ -41,7 +42,9 @@ import Testing
         let score = leaving.nats(score: 0, trafficPrior: 0, share: share, reverseShare: reverseShare)
         #expect(comparison.holds(score, against: leaving.nats(score: 0, trafficPrior: 0, share: 0, reverseShare: 0)), "\(what)")
         // Back the other way is half as unlikely again as the same way.
-        #expect(leaving.nats(score: 0, trafficPrior: 0, share: 0, reverseShare: 1) > leaving.nats(score: 0, trafficPrior: 0, share: 1, reverseShare: 0))
+        #expect(
+            leaving.nats(score: 0, trafficPrior: 0, share: 0, reverseShare: 1)
+                > leaving.nats(score: 0, trafficPrior: 0, share: 1, reverseShare: 0))
     }
 
     @Test func leavingForgetsTheOldScoreButKeepsTheTrafficPrior() {
