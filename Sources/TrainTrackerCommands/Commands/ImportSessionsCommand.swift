@@ -39,9 +39,7 @@ struct ImportSessionsCommand: ParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one journey file") }
-        guard parseUTCOffset(utcOffset) != nil else {
-            throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
-        }
+        try validateUTCOffset(utcOffset)
     }
 
     func run() throws {

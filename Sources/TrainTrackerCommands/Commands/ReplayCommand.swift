@@ -61,9 +61,7 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...Self.maximumJobs).contains(jobs) else { throw ValidationError("--jobs must be 1 to \(Self.maximumJobs)") }
-        guard parseUTCOffset(utcOffset) != nil else {
-            throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
-        }
+        try validateUTCOffset(utcOffset)
     }
 
     func run() throws {

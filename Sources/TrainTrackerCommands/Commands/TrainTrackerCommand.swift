@@ -131,6 +131,14 @@ final class ProgressReport: @unchecked Sendable {
 extension TrackingAlgorithmName: ExpressibleByArgument {}
 extension ReplayFormat: ExpressibleByArgument {}
 
+/// Checks a command's `--utc-offset` text, for its `validate()`.
+/// - Throws: `ValidationError` saying what an offset looks like.
+func validateUTCOffset(_ text: String) throws {
+    guard parseUTCOffset(text) != nil else {
+        throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(text)'")
+    }
+}
+
 /// Parses `+09:00`, `-05:30` or `9` into seconds.
 func parseUTCOffset(_ text: String) -> Seconds? {
     let sign: Double = text.hasPrefix("-") ? -1 : 1

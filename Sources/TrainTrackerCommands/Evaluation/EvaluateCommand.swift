@@ -175,9 +175,7 @@ struct EvaluateCommand: ParsableCommand {
             throw ValidationError(
                 "--per-session, --svg, --matrix, --untimed and --tune go with --cases (--svg also with a manual log)")
         }
-        guard parseUTCOffset(utcOffset) != nil else {
-            throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
-        }
+        try validateUTCOffset(utcOffset)
         _ = try parameters()
     }
 

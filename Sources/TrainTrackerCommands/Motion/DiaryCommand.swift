@@ -60,9 +60,7 @@ struct DiaryCommand: ParsableCommand {
     var recognised: String?
 
     func validate() throws {
-        guard parseUTCOffset(utcOffset) != nil else {
-            throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
-        }
+        try validateUTCOffset(utcOffset)
         if recognised != nil, log == nil { throw ValidationError("--recognised is scored against --log; give both") }
         if crossValidate, log == nil { throw ValidationError("--cross-validate scores against --log; give both") }
         if let fold, Self.devices(in: fold) == nil {

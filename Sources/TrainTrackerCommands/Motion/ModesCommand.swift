@@ -41,9 +41,7 @@ struct ModesCommand: ParsableCommand {
     var utcOffset: String = "+00:00"
 
     func validate() throws {
-        guard parseUTCOffset(utcOffset) != nil else {
-            throw ValidationError("--utc-offset must look like +09:00 or -05:30, got '\(utcOffset)'")
-        }
+        try validateUTCOffset(utcOffset)
     }
 
     func run() throws {
