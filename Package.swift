@@ -106,7 +106,8 @@ let package = Package(
         // Core tests read the real Tokyo network through the storage layer; the core itself does not.
         .testTarget(
             name: "TrainTrackerCoreTests",
-            dependencies: ["TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerTestSupport"]
+            dependencies: ["TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerTestSupport"],
+            exclude: ["Tracking/Snapshots"]
         ),
         .testTarget(
             name: "TrainTrackerStorageTests",
