@@ -102,12 +102,19 @@ let package = Package(
         ),
         .executableTarget(name: "traintracker", dependencies: ["TrainTrackerCommands"]),
         // Paths to the shared data and temporary directories, for every test target.
-        .target(name: "TrainTrackerTestSupport", path: "Tests/TrainTrackerTestSupport"),
+        .target(
+            name: "TrainTrackerTestSupport", dependencies: ["TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage"],
+            path: "Tests/TrainTrackerTestSupport"),
         // Core tests read the real Tokyo network through the storage layer; the core itself does not.
         .testTarget(
             name: "TrainTrackerCoreTests",
             dependencies: ["TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerTestSupport"],
             exclude: ["Tracking/Snapshots"]
+        ),
+        // The simulator and the scorers.
+        .testTarget(
+            name: "TrainTrackerLabTests",
+            dependencies: ["TrainTrackerLab", "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerTestSupport"]
         ),
         .testTarget(
             name: "TrainTrackerStorageTests",

@@ -1,4 +1,5 @@
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
@@ -108,7 +109,7 @@ import Testing
     }
 
     @Test func onSimulatedRidesKalmanBeatsTheRawSpeedAndNeverStopsFalsely() throws {
-        let cases = CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(count: 3, seed: 5, filter: RideFilter())
+        let cases = CaseGenerator(dataset: DemoRides.dataset).cases(count: 3, seed: 5, filter: RideFilter())
         #expect(cases.count == 3)
         var raw = SpeedFilterScore(filter: .raw)
         var kalman = SpeedFilterScore(filter: .kalman)

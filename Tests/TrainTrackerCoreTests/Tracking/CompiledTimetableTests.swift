@@ -1,4 +1,5 @@
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
@@ -6,7 +7,7 @@ import Testing
 /// The compiled timetable a file carries: read back, it answers as the model built from the
 /// trains; bytes that do not describe the network are an error naming the part, never a trap.
 @Suite struct CompiledTimetableTests {
-    static let built = TrackerModel(dataset: CaseGeneratorTests.dataset)
+    static let built = TrackerModel(dataset: DemoRides.dataset)
     static var network: RailwayNetwork { built.network }
 
     static func read(_ parts: [[UInt8]]) throws(CompiledTimetableError) -> TrackerModel {
@@ -21,7 +22,7 @@ import Testing
         let read = try Self.read(parts)
         #expect(read.compiledTimetable() == parts)
         #expect(read.hasTimetable)
-        let ride = try #require(CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(count: 1, seed: 3).first)
+        let ride = try #require(CaseGenerator(dataset: DemoRides.dataset).cases(count: 1, seed: 3).first)
         var fromTrains = DefaultTracker(model: Self.built)
         var fromFile = DefaultTracker(model: read)
         let answers = ride.fixes.map(\.location).map { fromTrains.process($0) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 

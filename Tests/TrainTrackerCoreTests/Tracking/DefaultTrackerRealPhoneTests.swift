@@ -1,5 +1,6 @@
 import RealModule
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
@@ -217,11 +218,11 @@ import Testing
         // A local and an express line on one track; the local train, a fix every 10 s with
         // speed and course. Its stops tell it from the express, which passes them.
         let ride = try #require(
-            CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(
+            CaseGenerator(dataset: DemoRides.dataset).cases(
                 count: 1, seed: 21, filter: RideFilter(railways: [DemoNetwork.localID], stops: 6...8)
             ).first)
         let sparse = ride.fixes.filter { Int($0.location.timestamp.seconds(since: ride.start)) % 10 == 0 }
-        let model = TrackerModel(dataset: CaseGeneratorTests.dataset)
+        let model = TrackerModel(dataset: DemoRides.dataset)
         let score = Evaluator().score(fixes: sparse, truth: ride.truth, tracker: DefaultTracker(model: model))
         #expect(score.scoredFixes > 20)
         #expect(Double(score.railwayCorrect) / Double(score.scoredFixes) > 0.95)
@@ -230,10 +231,10 @@ import Testing
 
     @Test func explainingSplitsEachScoreByTermAndChangesNoAnswer() throws {
         let ride = try #require(
-            CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(
+            CaseGenerator(dataset: DemoRides.dataset).cases(
                 count: 1, seed: 4, filter: RideFilter(railways: [DemoNetwork.expressID], stops: 4...6)
             ).first)
-        let model = TrackerModel(dataset: CaseGeneratorTests.dataset)
+        let model = TrackerModel(dataset: DemoRides.dataset)
         var plain = DefaultTracker(model: model)
         var explaining = DefaultTracker(model: model)
         explaining.explains = true

@@ -45,7 +45,7 @@ import TrainTrackerTestSupport
     }
 
     @Test func aTimetabledRideSuspendedThreeTimesAnswersAsIfNever() throws {
-        let dataset = CaseGeneratorTests.dataset
+        let dataset = DemoRides.dataset
         let ride = try #require(CaseGenerator(dataset: dataset).cases(count: 1, seed: 12).first)
         let fixes = ride.fixes.map(\.location)
         try Self.expectRestoredTrackersAnswerAlike(
@@ -68,7 +68,7 @@ import TrainTrackerTestSupport
         ("an edge too many", #""nearestEdges":["#, #""nearestEdges":[123456,"#, "3 nearest edges for 2 railways"),
     ])
     func aSnapshotThatDoesNotFitIsRefused(what: String, find: String, replace: String, problem: String) throws {
-        let dataset = CaseGeneratorTests.dataset
+        let dataset = DemoRides.dataset
         let model = TrackerModel(dataset: dataset)
         let ride = try #require(CaseGenerator(dataset: dataset).cases(count: 1, seed: 12).first)
         var tracker = DefaultTracker(model: model)
@@ -86,7 +86,7 @@ import TrainTrackerTestSupport
 
     /// Indices a damaged snapshot may hold, each refused with what it is.
     @Test func indicesBeyondTheNetworkAreRefused() throws {
-        let dataset = CaseGeneratorTests.dataset
+        let dataset = DemoRides.dataset
         let model = TrackerModel(dataset: dataset)
         let ride = try #require(CaseGenerator(dataset: dataset).cases(count: 1, seed: 12).first)
         var tracker = DefaultTracker(model: model)

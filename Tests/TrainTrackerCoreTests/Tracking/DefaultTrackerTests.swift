@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 
 /// The default algorithm on hand-made networks and timetables where the answer is known.
 @Suite(.tags(.sharedData)) struct DefaultTrackerTests {
-    static let dataset = CaseGeneratorTests.dataset
+    static let dataset = DemoRides.dataset
     static let model = TrackerModel(dataset: dataset)
 
     func ride(_ railway: String, seed: UInt64 = 21) throws -> SimulatedCase {

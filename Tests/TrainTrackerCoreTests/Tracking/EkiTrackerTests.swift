@@ -1,4 +1,5 @@
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab

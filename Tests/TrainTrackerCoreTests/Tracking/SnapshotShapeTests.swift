@@ -35,7 +35,7 @@ import TrainTrackerTestSupport
 
     @Test func aChangeOfTheSnapshotsFormBumpsItsVersion() throws {
         // A timetabled ride, snapshots taken all along it: trips followed, stops, passages.
-        let dataset = CaseGeneratorTests.dataset
+        let dataset = DemoRides.dataset
         let ride = try #require(CaseGenerator(dataset: dataset).cases(count: 1, seed: 12).first)
         var tracker = DefaultTracker(model: TrackerModel(dataset: dataset))
         var lines = Set<String>()

@@ -1,4 +1,5 @@
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
@@ -6,15 +7,15 @@ import Testing
 /// Logs written from simulated rides (the truth turned into departures and arrivals), scored
 /// against the default tracker on the demonstration network.
 @Suite struct RiderLogScorerTests {
-    static let network = CaseGeneratorTests.dataset.network
+    static let network = DemoRides.dataset.network
 
     static func rides(_ count: Int, seed: UInt64) -> [SimulatedCase] {
-        CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(count: count, seed: seed, filter: RideFilter(stops: 3...6))
+        CaseGenerator(dataset: DemoRides.dataset).cases(count: count, seed: seed, filter: RideFilter(stops: 3...6))
     }
 
     /// The default tracker's answers on `ride`.
     static func answered(_ ride: SimulatedCase) -> AnsweredSession {
-        var tracker = DefaultTracker(model: TrackerModel(dataset: CaseGeneratorTests.dataset))
+        var tracker = DefaultTracker(model: TrackerModel(dataset: DemoRides.dataset))
         return AnsweredSession(
             id: ride.sessionID,
             answers: ride.fixes.map { TimedAnswer(fix: $0.location, result: tracker.process($0.location)) })

@@ -8,7 +8,7 @@ import TrainTrackerTestSupport
 
 /// The conditions the simulator records rides under: phones, maps, days, riders, canyons.
 @Suite(.tags(.sharedData)) struct RideConditionsTests {
-    static let dataset = CaseGeneratorTests.dataset
+    static let dataset = DemoRides.dataset
 
     func rides(_ conditions: RideConditions, count: Int = 4, seed: UInt64 = 5) -> [SimulatedCase] {
         var generator = CaseGenerator(dataset: Self.dataset)

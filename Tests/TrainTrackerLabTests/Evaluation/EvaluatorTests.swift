@@ -1,4 +1,5 @@
 import Testing
+import TrainTrackerTestSupport
 
 @testable import TrainTrackerCore
 @testable import TrainTrackerLab
@@ -34,7 +35,7 @@ struct ScriptedTracker: TrackingAlgorithm {
 @Suite struct EvaluatorTests {
     func ride() throws -> SimulatedCase {
         try #require(
-            CaseGenerator(dataset: CaseGeneratorTests.dataset).cases(
+            CaseGenerator(dataset: DemoRides.dataset).cases(
                 count: 1, seed: 4, filter: RideFilter(railways: [DemoNetwork.localID])
             ).first)
     }
