@@ -60,18 +60,28 @@ extension DepartureEvidence {
                 let trip = trips[Int(item.trip)]
                 guard (previousDay ? yesterday : today)[Int(trip.service)] else { continue }
                 let pattern = Int(trip.pattern)
-                guard pattern < patternCount else { continue }
-                let delay = clock - item.time
-                let density = delayDensity(delay)
-                count[pattern] += 1
-                likelihood[pattern] += density
-                hypothesis.trips.append(
-                    TripCandidate(
-                        trip: item.trip, logWeight: Double.log(density), delay: delay, origin: origin,
-                        delayScale: delayChangeScale))
+                guard pattern >= 0, pattern < patternCount else { continue }
+                admit(
+                    item.trip, pattern: pattern, delay: clock - item.time, origin: origin, into: &hypothesis,
+                    likelihood: &likelihood, count: &count)
             }
         }
         return patternMeans(&hypothesis, trips: trips, likelihood: likelihood, count: count)
+    }
+
+    /// Takes trip `trip` (of pattern `pattern`, in range), `delay` seconds late on the service
+    /// day whose clock starts at `origin`, as a candidate weighted by its delay's density,
+    /// counted towards its pattern's mean: the first look of departures and of passages alike.
+    func admit(
+        _ trip: Int32, pattern: Int, delay: Seconds, origin: Seconds, into hypothesis: inout Hypothesis,
+        likelihood: inout [Double], count: inout [Int]
+    ) {
+        let density = delayDensity(delay)
+        count[pattern] += 1
+        likelihood[pattern] += density
+        hypothesis.trips.append(
+            TripCandidate(
+                trip: trip, logWeight: Double.log(density), delay: delay, origin: origin, delayScale: delayChangeScale))
     }
 
     /// Each pattern's mean density over its `count` candidates (`likelihood` holds the sums),

@@ -241,13 +241,9 @@ extension DepartureEvidence {
             else { continue }
             let delay = now - origin - due
             guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
-            let density = delayDensity(delay)
-            count[pattern] += 1
-            likelihood[pattern] += density
-            hypothesis.trips.append(
-                TripCandidate(
-                    trip: Int32(clamping: index), logWeight: Double.log(density), delay: delay, origin: origin,
-                    delayScale: delayChangeScale))
+            admit(
+                Int32(clamping: index), pattern: pattern, delay: delay, origin: origin, into: &hypothesis,
+                likelihood: &likelihood, count: &count)
         }
         return patternMeans(&hypothesis, trips: trips, likelihood: likelihood, count: count)
     }
