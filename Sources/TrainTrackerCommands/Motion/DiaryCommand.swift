@@ -245,7 +245,7 @@ struct DiaryCommand: ParsableCommand {
     }
 
     static func geoJSON(_ diaries: [(session: String, legs: [DiaryLeg])], names: [[RailLegName?]]) -> String {
-        var features: [String] = []
+        var collection = GeoJSONWriter()
         for (diary, names) in zip(diaries, names) {
             for (leg, name) in zip(diary.legs, names) {
                 var properties = JSONObjectWriter()
@@ -259,14 +259,9 @@ struct DiaryCommand: ParsableCommand {
                     properties.string("fromStation", name.from.name)
                     properties.string("toStation", name.to.name)
                 }
-                let coordinates = (leg.path.count == 1 ? leg.path + leg.path : leg.path).map {
-                    "[\($0.longitude),\($0.latitude)]"
-                }
-                features.append(
-                    "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":"
-                        + JSONObjectWriter.array(coordinates) + "},\"properties\":" + properties.finish() + "}")
+                collection.lineString(leg.path, properties: properties)
             }
         }
-        return "{\"type\":\"FeatureCollection\",\"features\":" + JSONObjectWriter.array(features) + "}"
+        return collection.finish()
     }
 }

@@ -83,35 +83,34 @@ public struct JourneyExporter: Sendable {
     /// The GeoJSON FeatureCollection: a Point per fix with the answer as properties, and a
     /// LineString per named railway.
     public func geoJSON(session: String, replayed: [ReplayedFix]) throws -> Data {
-        var features: [[String: Any]] = []
+        var collection = GeoJSONWriter()
         for item in replayed {
             let location = item.fix.location
-            var properties: [String: Any] = [
-                "session": session, "locationID": item.fix.id, "timestamp": location.timestamp.iso8601,
-            ]
-            properties["speed"] = location.speed
-            properties["course"] = location.course
-            properties["accuracy"] = location.horizontalAccuracy
-            properties["altitude"] = location.altitude
+            var properties = JSONObjectWriter()
+            properties.string("session", session)
+            properties.string("locationID", item.fix.id)
+            properties.string("timestamp", location.timestamp.iso8601)
+            // What the phone did not measure is left out.
+            if let speed = location.speed { properties.number("speed", speed) }
+            if let course = location.course { properties.number("course", course) }
+            if let accuracy = location.horizontalAccuracy { properties.number("accuracy", accuracy) }
+            if let altitude = location.altitude { properties.number("altitude", altitude) }
             let best = item.result.best
-            properties["railway"] = best?.railwayID ?? NSNull()
-            properties["direction"] = best?.directionName ?? NSNull()
-            properties["station"] = best?.focusStationID ?? NSNull()
-            properties["phase"] = best?.phase.rawValue ?? NSNull()
-            properties["label"] = best.map { "\($0.phase.label): \(stationName($0.focusStationID) ?? "")" } ?? NSNull()
-            features.append([
-                "type": "Feature", "properties": properties,
-                "geometry": ["type": "Point", "coordinates": [location.coordinate.longitude, location.coordinate.latitude]],
-            ])
+            properties.string("railway", best?.railwayID)
+            properties.string("direction", best?.directionName)
+            properties.string("station", best?.focusStationID)
+            properties.string("phase", best?.phase.rawValue)
+            properties.string("label", best.map { "\($0.phase.label): \(stationName($0.focusStationID) ?? "")" })
+            collection.point(location.coordinate, properties: properties)
         }
         for (railway, coordinates) in matchedLines(replayed) {
-            features.append([
-                "type": "Feature",
-                "properties": ["railway": railway.id, "name": railway.name, "stroke": railway.color, "kind": "matched railway"],
-                "geometry": ["type": "LineString", "coordinates": coordinates.map { [$0.longitude, $0.latitude] }],
-            ])
+            var properties = JSONObjectWriter()
+            properties.string("railway", railway.id)
+            properties.string("name", railway.name)
+            properties.string("stroke", railway.color)
+            properties.string("kind", "matched railway")
+            collection.lineString(coordinates, properties: properties)
         }
-        return try JSONSerialization.data(
-            withJSONObject: ["type": "FeatureCollection", "features": features], options: [.sortedKeys, .withoutEscapingSlashes])
+        return Data(collection.finish().utf8)
     }
 }
