@@ -110,6 +110,12 @@ import TrainTrackerTestSupport
         // The device column's values and the file's name, the same on both runs, fixes numbered.
         #expect(try ids(first) == ["12", "7", "walk"])
         #expect(try ids(second) == ids(first))
+        // Again over a file: refused, saying how; with --force, replaced.
+        let again = try ToolRunner.run(["import-sessions", walk, "--out", second])
+        #expect(again.status == 2)
+        #expect(again.standardError.hasSuffix("file exists; not overwriting it (use --force, or --append)\n"))
+        #expect(try ToolRunner.run(["import-sessions", walk, "--out", second, "--force"]).status == 0)
+        #expect(try ids(second) == ["walk"])
         let fixes = try SessionDatabase.open(path: first).fixes(sessionID: "7").fixes.map(\.id)
         #expect(fixes == ["7-00001", "7-00002"])
         // Appended again, the names are taken: the new sessions get the next free ones.

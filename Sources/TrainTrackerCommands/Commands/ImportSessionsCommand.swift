@@ -31,6 +31,9 @@ struct ImportSessionsCommand: ParsableCommand {
     @Flag(help: "Add the sessions to an existing file instead of creating one.")
     var append = false
 
+    @Flag(help: "Replace the output file if it exists.")
+    var force = false
+
     // Unconditional: a western offset such as -07:00 starts with a dash.
     @Option(
         parsing: .unconditional,
@@ -45,7 +48,13 @@ struct ImportSessionsCommand: ParsableCommand {
     func run() throws {
         // Refused before the journeys are read: an output that exists, is a folder or has no folder.
         if !append {
-            _ = try CommandFailure.wrapping { () throws(StorageError) in try StagedFile(destination: out, replacing: false) }
+            do throws(StorageError) {
+                _ = try StagedFile(destination: out, replacing: force)
+            } catch .fileExists(let path) {
+                throw CommandFailure("\(path): file exists; not overwriting it (use --force, or --append)")
+            } catch {
+                throw CommandFailure(error.description)
+            }
         }
         var sessions: [(session: Session, fixes: [RecordedFix])] = []
         var activities: [MotionActivity] = []
@@ -87,7 +96,7 @@ struct ImportSessionsCommand: ParsableCommand {
             if append {
                 try SessionDatabase.openForWriting(path: out).insert(sessions, motionActivities: activities)
             } else {
-                try SessionDatabase.create(path: out, sessions: sessions, motionActivities: activities)
+                try SessionDatabase.create(path: out, replacing: force, sessions: sessions, motionActivities: activities)
             }
         }
         let activityCounts = Dictionary(grouping: activities, by: { $0.sessionID ?? "" }).mapValues(\.count)

@@ -3,7 +3,7 @@ import TrainTrackerStorage
 
 /// The README's quick start, compiled with the example so that it cannot go stale.
 func quickStart() throws {
-    // Once per launch: the network with its compiled timetable (Tokyo: 0.3 s, about 40 MB).
+    // Once per launch: the network with its compiled timetable (Tokyo: 0.3 s, about 75 MB).
     let model = try RailwayDatabase.loadModel(path: "tokyo.sqlite")
     var tracker = DefaultTracker(model: model)  // one per rider
 
