@@ -33,6 +33,15 @@ import TrainTrackerTestSupport
         return browser
     }
 
+    /// A session `session` holding the demonstration ride's first 200 fixes, open in the viewer.
+    static func openFirstBatch(_ live: LiveFixture, session: String) async throws -> HeadlessBrowser {
+        let phone = APIClient(server: live.server, token: live.phone)
+        _ = try await phone.request(.POST, "/v1/sessions", body: "{\"id\":\"\(session)\"}")
+        let batches = try LiveServerTests.rideBatches(prefix: session, batch: 200)
+        #expect(try await phone.request(.POST, "/v1/sessions/\(session)/locations", body: batches[0]).status == .ok)
+        return try await openViewer(live, session: session)
+    }
+
     /// The index of the selected row of the fixes table.
     static let selectedFix =
         "[...document.querySelectorAll('#fixes tbody tr')].findIndex((row) => row.classList.contains('selected'))"
@@ -334,11 +343,7 @@ import TrainTrackerTestSupport
         let table = RailwayColourCases.drawn
         let live = try LiveFixture()
         defer { live.server.stop() }
-        let phone = APIClient(server: live.server, token: live.phone)
-        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"COLOUR-1"}"#)
-        let batches = try LiveServerTests.rideBatches(prefix: "COLOUR-1", batch: 200)
-        #expect(try await phone.request(.POST, "/v1/sessions/COLOUR-1/locations", body: batches[0]).status == .ok)
-        let browser = try await Self.openViewer(live, session: "COLOUR-1")
+        let browser = try await Self.openFirstBatch(live, session: "COLOUR-1")
         let inputs = String(data: try JSONSerialization.data(withJSONObject: table.map(\.0)), encoding: .utf8) ?? "[]"
         let drawn =
             try browser.evaluate(
@@ -390,11 +395,7 @@ import TrainTrackerTestSupport
             "--tiles", "http://127.0.0.1:9/{z}/{x}/{y}.png", "--tiles-attribution", "Tiles <b>by</b> Example",
         ])
         defer { live.server.stop() }
-        let phone = APIClient(server: live.server, token: live.phone)
-        _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"TILES-1"}"#)
-        let batches = try LiveServerTests.rideBatches(prefix: "TILES-1", batch: 200)
-        #expect(try await phone.request(.POST, "/v1/sessions/TILES-1/locations", body: batches[0]).status == .ok)
-        let browser = try await Self.openViewer(live, session: "TILES-1")
+        let browser = try await Self.openFirstBatch(live, session: "TILES-1")
         try browser.wait(for: "document.querySelectorAll('img.leaflet-tile').length > 0")
         let source = try browser.text("document.querySelector('img.leaflet-tile').src")
         #expect(source.hasPrefix("http://127.0.0.1:9/") && source.hasSuffix(".png"), "\(source)")

@@ -131,8 +131,7 @@ struct SessionNames {
 
     /// `SESSION-00001` for the item at `index` (from 0) of a session.
     static func item(_ session: String, _ index: Int) -> String {
-        let number = String(index + 1)
-        return session + "-" + String(repeating: "0", count: max(0, 5 - number.count)) + number
+        "\(session)-\(String(index + 1).leftPadded(5))"
     }
 }
 

@@ -33,9 +33,7 @@ enum ColourLanguage {
         let scale = lightness > palest ? darkenedTo / lightness : 1
         return "#"
             + channels.map { channel in
-                let value = Int(displaying: (channel * scale).rounded())
-                let hex = String(value, radix: 16)
-                return hex.count < 2 ? "0" + hex : hex
+                String(Int(displaying: (channel * scale).rounded()), radix: 16).leftPadded(2)
             }.joined()
     }
 

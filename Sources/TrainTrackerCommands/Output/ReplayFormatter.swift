@@ -59,10 +59,7 @@ public struct ReplayFormatter: Sendable {
         let minutes = Int(wholeNumber: (utcOffset / 60).rounded()) ?? 0
         guard minutes != 0 else { return "UTC" }
         let size = abs(minutes)
-        let hours = String(size / 60)
-        let rest = String(size % 60)
-        return "UTC" + (minutes < 0 ? "-" : "+") + (hours.count < 2 ? "0" : "") + hours + ":" + (rest.count < 2 ? "0" : "")
-            + rest
+        return "UTC" + (minutes < 0 ? "-" : "+") + String(size / 60).leftPadded(2) + ":" + String(size % 60).leftPadded(2)
     }
 
     /// A timeline line: the fix's time of day and the headline (or "no answer").

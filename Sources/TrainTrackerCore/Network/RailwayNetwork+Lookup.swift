@@ -50,15 +50,16 @@ extension RailwayNetwork {
 ///
 /// - Complexity: O(N · Q · C) for N candidates of length C and a query of length Q.
 public func closestNames(to query: String, among candidates: [String], limit: Int = 3) -> [String] {
-    let key = Array(query.lowercased())
+    let lowered = query.lowercased()
+    let key = Array(lowered)
     var seen = Set<String>()
     var ranked: [(contains: Bool, distance: Int, name: String)] = []
     for candidate in candidates where seen.insert(candidate).inserted {
-        let name = Array(candidate.lowercased())
+        let loweredName = candidate.lowercased()
+        let name = Array(loweredName)
         // (A name of one or two letters, an id like "L", is in too many queries to say anything.)
         let contains =
-            !key.isEmpty
-            && (candidate.lowercased().contains(String(key)) || (name.count >= 3 && String(key).contains(String(name))))
+            !key.isEmpty && (loweredName.contains(lowered) || (name.count >= 3 && lowered.contains(loweredName)))
         let distance = min(editDistance(key, name), editDistance(key, Array(name.prefix(key.count))) + 1)
         guard contains || distance <= max(key.count, 4) / 2 else { continue }
         ranked.append((contains, distance, candidate))
