@@ -19,7 +19,7 @@ import TrainTrackerTestSupport
         let outcome = try simulate(
             out, ["--phone", "background", "--map", "shifted", "--day", "disrupted", "--rider", "lingers", "--canyons"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
-        #expect(outcome.standardError.contains("(background · shifted map · disrupted day · rider lingers · canyons)"))
+        #expect(outcome.standardError.contains("(background phone · shifted map · disrupted day · rider lingers · canyons)"))
         let data = try Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent("truth.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let conditions = try #require(json["conditions"] as? [String: Any])

@@ -32,6 +32,8 @@ import TrainTrackerTestSupport
         let changelog = try String(
             contentsOf: Self.snapshots.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        #expect(changelog.contains("## 0.16.0 (unreleased)"))
+        // Keep a Changelog: the version being built is the first, unreleased.
+        let firstVersion = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        #expect(firstVersion == "## [0.16.0] - Unreleased")
     }
 }

@@ -23,4 +23,17 @@ import TrainTrackerCore
         let unknown = formatter.headline(candidate(focus: "Demo.Express.Midori", phase: .now, nextStop: nil))
         #expect(unknown == "Demo Express Line → Yama  Now: Midori")
     }
+
+    @Test func theHeadlineNamesTheTrainAndHowLateItIs() {
+        let formatter = ReplayFormatter(network: network, utcOffset: 9 * 3600)
+        var late = candidate(focus: "Demo.Express.Midori", phase: .next, nextStop: "Demo.Express.Midori")
+        late.train = "417"
+        late.delaySeconds = 250
+        #expect(formatter.headline(late) == "Demo Express Line → Yama  Next: Midori  · train 417, 4 min late")
+        late.delaySeconds = -100
+        #expect(formatter.headline(late).hasSuffix("· train 417, 2 min early"))
+        late.delaySeconds = nil
+        late.train = "4\u{1B}[2J"
+        #expect(formatter.headline(late).hasSuffix("· train 4?[2J"), "a feed's control characters never reach the terminal")
+    }
 }

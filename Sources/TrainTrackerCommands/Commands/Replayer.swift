@@ -56,7 +56,8 @@ public struct Replayer: Sendable {
     }
 
     /// Replays `sessions` of `database` and writes the results to `output` in `format`;
-    /// each session's skipped fixes are counted in a warning through `warn`.
+    /// each session's skipped fixes are counted in a warning through `warn`, and the pictures
+    /// written are said there too.
     ///
     /// With `pictureDirectory`, each session is also drawn as `<directory>/<session id>.svg`.
     /// With `jobs` above 1, that many sessions are replayed at once (each on its own tracker)
@@ -73,6 +74,7 @@ public struct Replayer: Sendable {
         // other cores idle until it ends.
         let width = jobs > 1 ? jobs * Self.sessionsPerJob : 1
         var done = 0
+        var pictures = 0
         while done < sessions.count {
             let batch = Array(sessions[done..<min(done + width, sessions.count)])
             var loaded: [(summary: SessionSummary, fixes: [RecordedFix])] = []
@@ -91,6 +93,7 @@ public struct Replayer: Sendable {
                 output.write(utf8: result.text)
                 if let pictureDirectory, let picture = result.picture {
                     try writePicture(picture, directory: pictureDirectory, sessionID: loaded[index].summary.session.id)
+                    pictures += 1
                 }
             }
             done += batch.count
@@ -98,6 +101,11 @@ public struct Replayer: Sendable {
         }
         progress.finish()
         output.flush()
+        if let pictureDirectory {
+            warn(
+                "wrote \(pictures) picture\(pictures == 1 ? "" : "s") to \(pictureDirectory) (<session id>.svg: a map and a timeline)"
+            )
+        }
     }
 
     /// Sessions per job in a batch replayed side by side.

@@ -142,7 +142,8 @@ struct SimulateCommand: ParsableCommand {
         }
         try write(cases)
         StandardError.line(
-            "wrote \(cases.count) sessions (\(conditions.label)), \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)")
+            "wrote \(cases.count) sessions (\(conditions.spelledOut)), \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)"
+        )
     }
 
     /// Writes both files, each all or nothing, and the second only once the first is in place.

@@ -13,7 +13,12 @@ enum RecordingChart {
     static func svg(title: String, reports: [RecordingEvaluation.Report]) -> String {
         let routes = ["all"] + Set(reports.flatMap(\.routes.keys)).sorted()
         let bar = 10.0
-        let groupWidth = Double(reports.count * measures.count) * (bar + 1) + Double(reports.count) * 4 + 20
+        // Each route's group is as wide as its bars, or as its name and its count of fixes
+        // (about 6.5 px a character at 11 px), so that neighbouring names never overlap.
+        let longestLabel = routes.map { max($0.count, "\(fixes(of: $0, in: reports)) fixes".count) }.max() ?? 0
+        let groupWidth = max(
+            Double(reports.count * measures.count) * (bar + 1) + Double(reports.count) * 4 + 20,
+            Double(longestLabel) * Self.characterWidth + 12)
         let (left, top, plot) = (50.0, 50.0, 200.0)
         let hourTop = top + plot + 90
         let width = max(left + groupWidth * Double(routes.count) + 40, left + 24 * 30 + 40, 720)
@@ -32,7 +37,7 @@ enum RecordingChart {
                     "<rect x=\"\(legendX)\" y=\"30\" width=\"10\" height=\"10\" fill=\"\(measure.colour)\" "
                     + "fill-opacity=\"\(index == 0 ? 1 : 0.45)\"/>"
                 svg += "<text x=\"\(legendX + 14)\" y=\"39\">\(report.algorithm.xmlEscaped) \(measure.name)</text>\n"
-                legendX += 24 + Double(report.algorithm.count + measure.name.count) * 6.5
+                legendX += 24 + Double(report.algorithm.count + measure.name.count) * Self.characterWidth
             }
         }
         svg += axis(left: left, top: top, plot: plot, width: width - left - 20)
@@ -51,7 +56,7 @@ enum RecordingChart {
                 }
                 x += 4
             }
-            let fixes = reports.first.flatMap { route == "all" ? $0.all : $0.routes[route] }?.score.fixes ?? 0
+            let fixes = fixes(of: route, in: reports)
             let middle = left + Double(group) * groupWidth + groupWidth / 2
             svg += "<text x=\"\(middle)\" y=\"\(top + plot + 16)\" text-anchor=\"middle\">\(route.xmlEscaped)</text>"
             svg +=
@@ -84,6 +89,14 @@ enum RecordingChart {
                 + "\(String(format: "%02d", hour))</text>"
         }
         return svg + "\n</svg>\n"
+    }
+
+    /// The width of a character of the 11 px labels, about.
+    static let characterWidth = 6.5
+
+    /// The fixes the first report scored on `route`.
+    private static func fixes(of route: String, in reports: [RecordingEvaluation.Report]) -> Int {
+        reports.first.flatMap { route == "all" ? $0.all : $0.routes[route] }?.score.fixes ?? 0
     }
 
     /// The 0–100 % scale with grid lines every 20 %.

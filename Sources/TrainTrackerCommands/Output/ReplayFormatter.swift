@@ -32,7 +32,8 @@ public struct ReplayFormatter: Sendable {
     }
 
     /// The readable answer of a candidate, e.g. `Toyoko Line → Yokohama  Soon: Tsunashima`,
-    /// with `· stops next at Kikuna 08:14` when the train will pass the station shown.
+    /// with `· stops next at Kikuna 08:14` when the train will pass the station shown, and
+    /// `· train 417, 4 min late` when the tracker names the scheduled train.
     public func headline(_ candidate: TrackingCandidate) -> String {
         let railway = network.railway(id: candidate.railwayID)
         let railwayName = railway?.name ?? candidate.railwayID
@@ -44,7 +45,31 @@ public struct ReplayFormatter: Sendable {
             let name = network.station(id: stop)?.name ?? stop
             line += "  · stops next at \(name)\(candidate.eta.map { " \($0.timeOfDay(utcOffset: utcOffset).prefix(5))" } ?? "")"
         }
+        if let train = candidate.train, !train.isEmpty {
+            line += "  · train \(Self.printable(train))" + (candidate.delaySeconds.map { ", " + Self.lateness($0) } ?? "")
+        }
         return line
+    }
+
+    /// `4 min late`, `2 min early`, `on time`: a delay in whole minutes.
+    static func lateness(_ delay: Seconds) -> String {
+        let minutes = Int(wholeNumber: (delay / 60).rounded()) ?? 0
+        return minutes > 0 ? "\(minutes) min late" : minutes < 0 ? "\(-minutes) min early" : "on time"
+    }
+
+    /// A name from a feed, its control characters replaced (a timeline is read in a terminal).
+    static func printable(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+    }
+
+    /// Where `directionName` of railway `railwayID` runs to: its terminus's name, or the
+    /// direction's name on a loop (GTFS names directions `0` and `1`).
+    func toward(railwayID: String, directionName: String) -> String {
+        guard let railway = network.railway(id: railwayID), !railway.isLoop,
+            let first = railway.stationIDs.first, let last = railway.stationIDs.last
+        else { return directionName }
+        let terminus = directionName == railway.ascendingName ? last : first
+        return network.station(id: terminus)?.name ?? directionName
     }
 
     /// The heading line of a session in the text timeline, saying the clock its times are on.
@@ -124,7 +149,8 @@ struct EvidenceSums {
             let name = formatter.network.railway(id: item.railwayID)?.name ?? item.railwayID
             let terms = zip(EvidenceTerm.allCases, sums[Self.key(item)] ?? []).filter { abs($0.1) >= 0.05 }
                 .map { "\($0.0.rawValue) \(String(format: "%+.1f", $0.1))" }.joined(separator: " · ")
-            return "      \(String(format: "%6.1f", item.score))  \(name) → \(item.directionName)"
+            let toward = formatter.toward(railwayID: item.railwayID, directionName: item.directionName)
+            return "      \(String(format: "%6.1f", item.score))  \(name) → \(toward)"
                 + (terms.isEmpty ? "" : "   \(terms)")
         }
     }

@@ -63,13 +63,19 @@ public struct RideConditions: Hashable, Sendable, Codable {
 
     /// A short name, e.g. `sparse · shifted map · disrupted day`: the phone, then whatever
     /// differs from the defaults.
-    public var label: String {
-        var parts = [phone.rawValue]
+    public var label: String { ([phone.rawValue] + differences).joined(separator: " · ") }
+
+    /// The label spelt out for a sentence, e.g. `good phone · shifted map · disrupted day`.
+    public var spelledOut: String { ([phone.rawValue + " phone"] + differences).joined(separator: " · ") }
+
+    /// What differs from the defaults, apart from the phone.
+    private var differences: [String] {
+        var parts: [String] = []
         if map != .drawn { parts.append("\(map.rawValue) map") }
         if day != .normal { parts.append("\(day.rawValue) day") }
         if rider != .leaves { parts.append("rider \(rider.rawValue)") }
         if canyons { parts.append("canyons") }
-        return parts.joined(separator: " · ")
+        return parts
     }
 
     /// Sets `generator` up for these conditions; `seed` draws the map's errors and the delays.

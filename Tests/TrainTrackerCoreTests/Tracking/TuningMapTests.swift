@@ -19,4 +19,31 @@ import TrainTrackerCore
         #expect(distinct.count == changed.count, "names sharing a constant")
         #expect(changed.count > 40)
     }
+
+    /// Every number of every kind of evidence (and of the transition and the tracker) has a
+    /// tuning name: a constant added to a kind without one in its `tunables` fails here.
+    @Test func everyNumberOfEveryKindHasAName() {
+        let defaults = DefaultTracker.Parameters()
+        var named = Set<String>()
+        for (_, path) in DefaultTracker.Parameters.tunable {
+            var parameters = defaults
+            parameters[keyPath: path] = defaults[keyPath: path] + 1_234.5
+            named.formUnion(Self.numbers(of: parameters).filter { Self.numbers(of: defaults)[$0.key] != $0.value }.keys)
+        }
+        let all = Set(Self.numbers(of: defaults).keys)
+        #expect(named == all, "numbers without a tuning name: \(all.subtracting(named).sorted())")
+    }
+
+    /// Every `Double` in the parameters, one level into each kind, by `kind.constant`.
+    static func numbers(of parameters: DefaultTracker.Parameters) -> [String: Double] {
+        var numbers: [String: Double] = [:]
+        for child in Mirror(reflecting: parameters).children {
+            guard let label = child.label else { continue }
+            if let value = child.value as? Double { numbers[label] = value }
+            for constant in Mirror(reflecting: child.value).children {
+                if let name = constant.label, let value = constant.value as? Double { numbers[label + "." + name] = value }
+            }
+        }
+        return numbers
+    }
 }

@@ -1,12 +1,24 @@
 extension DefaultTracker {
     /// The fastest a train runs, for arrival times: 100 m/s (360 km/h), whatever a phone says.
     static let fastestTrain: MetersPerSecond = 100
+    /// Arrival times take the train as running at least this fast ...
+    static let slowestCruise: MetersPerSecond = 12
+    /// ... and add the time braking and starting cost: the cruising speed over this (in m/s²).
+    static let brakingAllowance = 1.8
+    /// A stop nearer than this is reached now.
+    static let arrivedWithin: Meters = 30
+    /// A station is the next stop when the train more likely stops there than not.
+    static let nextStopChance = 0.5
+    /// The answer names at most this many candidates.
+    static let answerCandidates = 8
+    /// The best candidate names this many stations after its focus.
+    static let laterStations = 2
 
     /// The next station at or ahead of `along` where the hypothesis's train more likely stops than not.
     func nextStop(of hypothesis: Hypothesis, from along: Meters) -> (station: Int, position: Meters)? {
         let positions = model.network.stationAlongTrack[hypothesis.line.railway]
         var best: (station: Int, position: Meters, ahead: Meters)?
-        for (index, position) in positions.enumerated() where hypothesis.stopChance[index] >= 0.5 {
+        for (index, position) in positions.enumerated() where hypothesis.patterns.stopChance[index] >= Self.nextStopChance {
             let here = hypothesis.walk.separation(along, position) <= FocusRule.nowRadius
             let ahead = here ? 0 : hypothesis.walk.distanceAhead(from: along, to: position)
             guard here || ahead > 0 else { continue }
@@ -19,7 +31,7 @@ extension DefaultTracker {
     /// follows any.
     private func followedTrain(of hypothesis: Hypothesis) -> (label: TripLabel, delay: Seconds)? {
         var best: TripCandidate?
-        for candidate in hypothesis.trips where best.map({ candidate.logWeight > $0.logWeight }) ?? true {
+        for candidate in hypothesis.trains.trips where best.map({ candidate.logWeight > $0.logWeight }) ?? true {
             best = candidate
         }
         let labels = model.timetable.tripLabels[line: hypothesis.line]
@@ -49,18 +61,18 @@ extension DefaultTracker {
         for index in hypotheses.indices where hypotheses[index].along != nil {
             normaliser += Double.exp(hypotheses[index].score)
             let value = rank(index)
-            guard top.count < 8 || value > rank(top[top.count - 1]) else { continue }
+            guard top.count < Self.answerCandidates || value > rank(top[top.count - 1]) else { continue }
             let line = hypotheses[index].line
             let position =
                 top.firstIndex { value > rank($0) || (value == rank($0) && line < hypotheses[$0].line) } ?? top.count
             top.insert(index, at: position)
-            if top.count > 8 { top.removeLast() }
+            if top.count > Self.answerCandidates { top.removeLast() }
         }
         if let held, slots[line: held] >= 0, hypotheses[Int(slots[line: held])].along != nil {
             let index = Int(slots[line: held])
             top.removeAll { $0 == index }
             top.insert(index, at: 0)
-            if top.count > 8 { top.removeLast() }
+            if top.count > Self.answerCandidates { top.removeLast() }
         }
         let network = model.network
         var candidates: [TrackingCandidate] = []
@@ -80,7 +92,7 @@ extension DefaultTracker {
             // The stations after the focus, for the best candidate (the others name their focus only).
             var later: [String] = []
             var position = focus.station
-            while isBest, later.count < 2 {
+            while isBest, later.count < Self.laterStations {
                 let next = position + (direction == .ascending ? 1 : -1)
                 let wrapped = isLoop ? (next + count) % count : next
                 guard (0..<count).contains(wrapped), wrapped != focus.station else { break }
@@ -93,8 +105,8 @@ extension DefaultTracker {
                 var distance = max(0, walk.distanceAhead(from: along, to: stop.position))
                 // At the stop, just past its mark: arriving now, not a lap of a loop later.
                 if distance > FocusRule.nowRadius, walk.separation(along, stop.position) <= FocusRule.nowRadius { distance = 0 }
-                let cruise = min(max(speed, 12), Self.fastestTrain)
-                eta = time.adding(distance < 30 ? 0 : distance / cruise + cruise / 1.8)
+                let cruise = min(max(speed, Self.slowestCruise), Self.fastestTrain)
+                eta = time.adding(distance < Self.arrivedWithin ? 0 : distance / cruise + cruise / Self.brakingAllowance)
             }
             let terminal = isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]
             let train = isBest ? followedTrain(of: hypotheses[index]) : nil
@@ -108,7 +120,7 @@ extension DefaultTracker {
                     laterStationIDs: later,
                     score: hypotheses[index].score, nextStopID: stop.map { network.stations[stationIndices[$0.station]].id },
                     eta: eta,
-                    trainTypeID: isBest ? hypotheses[index].trainTypeID : nil,
+                    trainTypeID: isBest ? hypotheses[index].patterns.trainTypeID : nil,
                     confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil,
                     trainID: train?.label.id, train: train?.label.name, delaySeconds: train?.delay))
         }

@@ -42,13 +42,6 @@ extension DefaultTracker {
                     course: place.course, underground: underground))
         }
     }
-
-    /// The courses of the edges either side of the one nearest the fix on `railway`.
-    func neighbouringCourses(railway: Int, projection: LocalProjection) -> [Degrees] {
-        let edge = Int(nearestEdges[railway])
-        let polyline = model.network.trackPolylines[railway]
-        return [edge - 1, edge + 1].compactMap { polyline.course(ofEdge: $0, projection: projection) }
-    }
 }
 
 extension MotionState.Change {

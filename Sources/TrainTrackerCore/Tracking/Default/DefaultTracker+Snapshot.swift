@@ -12,9 +12,10 @@ extension DefaultTracker {
     /// Scores may be infinite: encode with a strategy for non-finite numbers (JSON has none;
     /// `JSONEncoder.nonConformingFloatEncodingStrategy`), or with a property-list encoder.
     public struct Snapshot: Codable, Sendable {
-        /// The form's version; a snapshot of another is refused. (2: a followed train's service
-        /// day origin is in UTC, by the zone's rules; version 1 held local midnight.)
-        static let currentVersion = 2
+        /// The form's version; a snapshot of another is refused. (3: each kind of evidence
+        /// keeps its state in a struct of its own on the hypothesis; 2: a followed train's
+        /// service day origin is in UTC, by the zone's rules; version 1 held local midnight.)
+        static let currentVersion = 3
         var version = Self.currentVersion
         /// Railways and stations of the network it was taken on: a snapshot from another is refused.
         var stationCounts: [Int]
@@ -31,7 +32,36 @@ extension DefaultTracker {
         /// Wild fixes left out, awaiting confirmation (absent in snapshots of earlier builds).
         var wildFixes: [Location]?
     }
+}
 
+extension DefaultTracker.Snapshot {
+
+    /// The snapshot saved in `decoder`, its version read first: a snapshot of another
+    /// version is refused with a `SnapshotError` naming both versions, before the decoder
+    /// meets a field of the old form it does not know.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .version)
+        guard version == Self.currentVersion else {
+            throw DefaultTracker.SnapshotError(problem: "version \(version), this build restores \(Self.currentVersion)")
+        }
+        self.init(
+            stationCounts: try container.decode([Int].self, forKey: .stationCounts),
+            hypotheses: try container.decode([Hypothesis].self, forKey: .hypotheses),
+            near: try container.decode([DefaultTracker.Reach].self, forKey: .near),
+            nearestEdges: try container.decode([Int32].self, forKey: .nearestEdges),
+            motion: try container.decode(MotionState.self, forKey: .motion),
+            lastFix: try container.decodeIfPresent(Location.self, forKey: .lastFix),
+            lastSpeed: try container.decode(MetersPerSecond.self, forKey: .lastSpeed),
+            cadence: try container.decode(PhoneCadence.self, forKey: .cadence),
+            leaderLine: try container.decodeIfPresent(LineDirection.self, forKey: .leaderLine),
+            shownLine: try container.decodeIfPresent(LineDirection.self, forKey: .shownLine),
+            explains: try container.decode(Bool.self, forKey: .explains),
+            wildFixes: try container.decodeIfPresent([Location].self, forKey: .wildFixes))
+    }
+}
+
+extension DefaultTracker {
     /// Why a snapshot cannot be restored onto a model: it describes another network or
     /// another version, or it was damaged (a snapshot read from disk is outside input).
     public struct SnapshotError: Error, Equatable, CustomStringConvertible {
@@ -121,13 +151,13 @@ extension DefaultTracker {
         let problem: String? =
             if hypothesis.walk != TrackWalk(railway: railway, direction: line.direction) {
                 "its walk is not its railway's"
-            } else if hypothesis.patternWeights.count != model.patterns[line: line].count {
-                "\(hypothesis.patternWeights.count) pattern weights for \(model.patterns[line: line].count) patterns"
-            } else if hypothesis.stopChance.count != stations {
-                "\(hypothesis.stopChance.count) stop chances for \(stations) stations"
-            } else if let station = hypothesis.pending.map(\.station).first(where: { !(0..<stations).contains($0) }) {
+            } else if hypothesis.patterns.weights.count != model.patterns[line: line].count {
+                "\(hypothesis.patterns.weights.count) pattern weights for \(model.patterns[line: line].count) patterns"
+            } else if hypothesis.patterns.stopChance.count != stations {
+                "\(hypothesis.patterns.stopChance.count) stop chances for \(stations) stations"
+            } else if let station = hypothesis.stops.pending.map(\.station).first(where: { !(0..<stations).contains($0) }) {
                 "station \(station) of a railway with \(stations)"
-            } else if let trip = hypothesis.trips.map(\.trip).first(where: {
+            } else if let trip = hypothesis.trains.trips.map(\.trip).first(where: {
                 !(0..<model.trips[line: line].count).contains(Int($0))
             }) {
                 "trip \(trip) of \(model.trips[line: line].count)"

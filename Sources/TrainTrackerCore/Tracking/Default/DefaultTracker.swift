@@ -2,16 +2,23 @@ import RealModule
 
 /// TrainTracker's own algorithm: an online Viterbi over (railway, direction) hypotheses.
 ///
-/// Per fix, every railway within reach is a hypothesis in both directions, and each kind of
-/// evidence adds nats to each hypothesis's score: `PositionEvidence` (the fix's distance from
-/// where the line's trains run), `TunnelEvidence`, `CourseEvidence`, `ProgressEvidence`,
-/// `SilenceEvidence` (gaps in the fixes), `TrafficEvidence` (how many trains run the stretch),
-/// `StopEvidence` (stops and passes against the line's service patterns, which give the train
-/// type and the next stop), `DepartureEvidence` (departure times against the timetable) and
-/// `LeavingEvidence` (the rider walked away). `SwitchingEvidence` is the Viterbi step: a
-/// hypothesis may take over from the leader at a cost, so early mistakes are forgotten once
-/// the evidence turns. Along-track position is filtered per hypothesis, so far-off fixes are
-/// gated out and gaps are bridged by dead reckoning. `explains` keeps each term's share.
+/// Per fix, in four steps (`process(_:)`):
+/// 1. **Candidates**: every railway within reach with a train running is a hypothesis in both
+///    directions.
+/// 2. **Transition**: the Viterbi step (`SwitchingEvidence`): a hypothesis may take over from
+///    the leader at a cost, so early mistakes are forgotten once the evidence turns; walking
+///    away from a train (`LeavingEvidence`) starts every line afresh.
+/// 3. **Evidence**: the fix places each hypothesis's train along its line (filtered per
+///    hypothesis, so far-off fixes are gated out and gaps are bridged by dead reckoning), then
+///    each kind of evidence (`EvidenceKind`, in the order of `Parameters.visitKinds(_:_:)`) adds
+///    nats to its score: `PositionEvidence` (the fix's distance from where the line's trains
+///    run), `TunnelEvidence`, `CourseEvidence`, `SilenceEvidence` (gaps in the fixes),
+///    `ProgressEvidence`, `TrafficEvidence` (how many trains run the stretch),
+///    `PassageEvidence` (where the train is when, against the timetable), `StopEvidence` and
+///    `CrossingEvidence` (stops and passes against the line's service patterns, which give the
+///    train type and the next stop) and `DepartureEvidence` (departure times).
+/// 4. **Decoding**: the far-away are forgotten, scores are set relative to the leader, and the
+///    answer ranks the lines. `explains` keeps each term's share.
 ///
 ///     let model = TrackerModel(dataset: dataset)   // once per network
 ///     var tracker = DefaultTracker(model: model)   // once per rider
@@ -20,43 +27,6 @@ import RealModule
 /// Memory is bounded: per hypothesis a few numbers and at most a few pending stations, and
 /// hypotheses far from the train are dropped.
 public struct DefaultTracker: TrackingAlgorithm {
-    /// The tuning constants: one value per kind of evidence, with its own constants.
-    public struct Parameters: Hashable, Sendable {
-        /// The Viterbi step: taking over from the leader.
-        public var switching = SwitchingEvidence()
-        /// Walking away from a train.
-        public var leaving = LeavingEvidence()
-        /// The fix against where the line's trains run.
-        public var position = PositionEvidence()
-        /// A fix under the sky against a line in a tunnel.
-        public var tunnel = TunnelEvidence()
-        /// The reported course against the track's.
-        public var course = CourseEvidence()
-        /// Backward progress between fixes.
-        public var progress = ProgressEvidence()
-        /// Gaps in the fixes.
-        public var silence = SilenceEvidence()
-        /// How many of the line's trains run the stretch.
-        public var traffic = TrafficEvidence()
-        /// Stops and passes against the service patterns.
-        public var stops = StopEvidence()
-        /// Departure times against the timetable.
-        public var departures = DepartureEvidence()
-        /// Where the train is when, against the timetable.
-        public var passages = PassageEvidence()
-        /// Weight of the timetable prior in the ranking (busier lines win ties), in nats per
-        /// unit of log prior; it never enters the scores.
-        public var priorWeight = 0.01
-        /// Fixes older than this make the answer estimated.
-        public var staleAfter: Seconds = 3
-        /// Whether the line shown first is kept while the rider stands still (or walks): a new
-        /// line is taken only once a train moves on it.
-        public var holdsLineWhileStanding = true
-
-        /// The defaults.
-        public init() {}
-    }
-
     /// What one fix says, worked out once for every hypothesis.
     struct Fix {
         let location: Location
@@ -124,6 +94,11 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     /// Takes the next fix and returns the ranked answer.
     ///
+    /// Four steps, after Barefoot's and Meili's map matchers: the candidates (every line within
+    /// reach with a train running, `DefaultTracker+Candidates.swift`), the transition (each
+    /// may take over from the leader, `+Transition.swift`), the evidence (each kind weighs each
+    /// hypothesis, `+Evidence.swift`) and the decoding (the ranked answer, `+Decoding.swift`).
+    ///
     /// - Complexity: O(R log V) for the railways within reach, plus O(H · S) for the
     ///   hypotheses' station bookkeeping.
     public mutating func process(_ location: Location) -> TrackingResult {
@@ -133,76 +108,36 @@ public struct DefaultTracker: TrackingAlgorithm {
             for index in hypotheses.indices { hypotheses[index].startExplaining() }
         }
         let fix = read(location)
-        findRailways(near: fix)
-        // Calendars are law: a line with no train running now is no hypothesis.
-        var ended: [Int] = []
-        for index in hypotheses.indices where !isRunning(hypotheses[index].line, at: location.timestamp) {
-            ended.append(index)
-        }
-        if !ended.isEmpty {
-            for index in ended.reversed() {
-                slots[line: hypotheses[index].line] = -1
-                hypotheses.remove(at: index)
-            }
-            for index in hypotheses.indices { slots[line: hypotheses[index].line] = Int32(index) }
-        }
-        var leaderScore = hypotheses.isEmpty ? 0 : -Double.infinity
-        // (Fields read in place, by index: copying a hypothesis copies and retains its lists.)
-        for index in hypotheses.indices { leaderScore = max(leaderScore, hypotheses[index].score) }
-        addHypotheses(score: leaderScore - parameters.switching.cost, at: location.timestamp)
-
-        let leaderRailway = leaderLine?.railway
+        let leaderScore = findCandidates(for: fix)
         var list = hypotheses  // taken out, so that updating them copies nothing
         hypotheses = []
+        var weighing = Weighing(
+            observation: Observation(fix: fix, model: model, parameters: parameters, cadence: cadence.seconds))
+        let leaderRailway = leaderLine?.railway
         for index in list.indices {
-            let cost = parameters.switching.cost(
-                atThroughServiceEnd: atThroughServiceEnd(list[index].line.railway, leader: leaderRailway, fix: fix),
-                stopEnded: fix.change?.endedStop)
-            list[index].charge(.switching, SwitchingEvidence.nats(score: list[index].score, leader: leaderScore, cost: cost))
-            weigh(&list[index], fix: fix)
+            transition(&list[index], leaderScore: leaderScore, leaderRailway: leaderRailway, fix: fix)
+            weighing.observation.placement = place(&list[index], fix: fix)
+            parameters.visitKinds(weighing, &list[index])
         }
-
-        // Normalise, forget the far-away.
-        var best = list.isEmpty ? 0 : -Double.infinity
-        for index in list.indices { best = max(best, list[index].score) }
-        let forget = -parameters.switching.cost - 1
-        if list.contains(where: { $0.missed > Self.forgottenAfter && $0.score - best < forget }) {
-            list.removeAll { $0.missed > Self.forgottenAfter && $0.score - best < forget }
-        }
-        for index in list.indices {
-            list[index].score -= best
-            slots[line: list[index].line] = Int32(index)
-        }
-        for key in slots.indices where slots[key] >= 0 {
-            let slot = Int(slots[key])
-            if slot >= list.count || list[slot].line.index != key { slots[key] = -1 }
-        }
-        hypotheses = list
-        lastFix = location
-        // Standing still, the rider is on the train the answer named (or on its platform): a
-        // new line is taken only once the train moves on it.
-        // (A rider walking to another platform is standing as far as trains go.)
-        let standing =
-            parameters.holdsLineWhileStanding && (fix.stopped || fix.speed < MotionState.walkingSpeeds.upperBound)
-        let (result, shown) = answer(at: location.timestamp, speed: fix.speed, estimated: false, held: standing ? shownLine : nil)
-        shownLine = shown
-        var leader: Int?
-        for index in hypotheses.indices where leader.map({ hypotheses[index].score > hypotheses[$0].score }) ?? true {
-            leader = index
-        }
-        leaderLine = leader.map { hypotheses[$0].line }
-        return result
+        hypotheses = consume list  // (consumed: a copy still held would be copied on write)
+        return decode(fix: fix)
     }
 
-    /// A hypothesis out of reach for this many fixes in a row, and far behind, is forgotten.
-    static let forgottenAfter = 30
     /// With a fix that gives no speed, and is this inaccurate, the last speed holds.
     static let speedFromFixesAccuracy: Meters = 50
+    /// The time since the last fix is taken as at least this (two fixes of one second).
+    static let shortestWait: Seconds = 0.1
+    /// ... and as this at the first fix.
+    static let firstWait: Seconds = 1
+    /// A speed below this, from a train that ran faster than `movingSpeed` at the last fix and
+    /// is not stopped, is a phone's lone 0.0: the last speed holds.
+    static let loneZeroSpeed: MetersPerSecond = 0.5
+    static let movingSpeed: MetersPerSecond = 3
 
     /// What the fix says before any hypothesis is weighed: time since the last, speed, stops,
     /// errors and weights.
     private mutating func read(_ location: Location) -> Fix {
-        let dt = lastFix.map { max(0.1, location.timestamp.seconds(since: $0.timestamp)) } ?? 1
+        let dt = lastFix.map { max(Self.shortestWait, location.timestamp.seconds(since: $0.timestamp)) } ?? Self.firstWait
         // A silence is a gap much longer than the phone's usual wait (judged before this gap counts).
         let silentAfter = parameters.silence.threshold(cadence: cadence.seconds)
         if lastFix != nil { cadence.add(dt) }
@@ -213,9 +148,15 @@ public struct DefaultTracker: TrackingAlgorithm {
         var speed = location.speed ?? 0
         if let last = lastFix, location.speed == nil {
             speed = last.coordinate.distance(to: location.coordinate) / dt
-            if (location.horizontalAccuracy ?? 30) > Self.speedFromFixesAccuracy { speed = lastSpeed }
+            if (location.horizontalAccuracy ?? PositionEvidence.assumedAccuracy) > Self.speedFromFixesAccuracy {
+                speed = lastSpeed
+            }
         }
-        if stopped { speed = 0 } else if speed < 0.5, lastSpeed > 3 { speed = lastSpeed }  // a lone 0.0 while moving
+        if stopped {
+            speed = 0
+        } else if speed < Self.loneZeroSpeed, lastSpeed > Self.movingSpeed {
+            speed = lastSpeed
+        }
         lastSpeed = speed
         let position = parameters.position
         let accuracy = PositionEvidence.accuracy(reported: location.horizontalAccuracy)
@@ -225,120 +166,6 @@ public struct DefaultTracker: TrackingAlgorithm {
             sigma: position.sigma(accuracy: accuracy), projection: LocalProjection(origin: location.coordinate), span: span,
             weight: position.fixWeight(span: span, speed: speed, stopped: stopped),
             offsetKept: stopped ? 1 : position.offsetKept(over: speed * dt), silentAfter: silentAfter)
-    }
-
-    /// Every railway within reach is a hypothesis in both directions: a new one starts at `score`.
-    private mutating func addHypotheses(score: Double, at time: Timestamp) {
-        for item in near {
-            for direction in TravelDirection.allCases {
-                let line = LineDirection(railway: item.railway, direction: direction)
-                guard slots[line: line] < 0, isRunning(line, at: time) else { continue }
-                slots[line: line] = Int32(hypotheses.count)
-                var hypothesis = Hypothesis(
-                    line: line, score: score, offset: LateralOffset(spread: parameters.position.mapOffsetSpread),
-                    patternWeights: model.patternPriors[line: line], stopChance: model.initialStopChance[line: line],
-                    walk: TrackWalk(railway: model.network.railways[item.railway], direction: direction))
-                if explains { hypothesis.startExplaining() }
-                hypotheses.append(hypothesis)
-            }
-        }
-    }
-
-    /// Whether `line` has a train running at `time` by its calendar (asked of the model once a
-    /// minute per line).
-    mutating func isRunning(_ line: LineDirection, at time: Timestamp) -> Bool {
-        guard model.hasTimetable else { return true }
-        let minute = Int32(clamping: Int(flooring: time.secondsSince1970 / 60, within: -1_000_000_000...1_000_000_000))
-        if serviceMinute[line: line] != minute {
-            serviceMinute[line: line] = minute
-            serviceRunning[line: line] = model.timetable.hasTrainRunning(line: line.index, at: time)
-        }
-        return serviceRunning[line: line]
-    }
-
-    /// Whether `railway` runs through from the leader's railway, and the fix is near the end of
-    /// either: through service changes railway where one line ends.
-    private func atThroughServiceEnd(_ railway: Int, leader: Int?, fix: Fix) -> Bool {
-        guard let leader, model.throughService[leader].contains(railway) else { return false }
-        return [railway, leader].contains { line in
-            model.terminals[line].contains {
-                fix.projection.distance(to: $0) <= parameters.switching.throughServiceReach
-            }
-        }
-    }
-
-    /// Every kind of evidence the fix gives one hypothesis, after the switching step.
-    private func weigh(_ hypothesis: inout Hypothesis, fix: Fix) {
-        let railway = hypothesis.line.railway
-        if nearSlot[railway] >= 0 {
-            let place = near[Int(nearSlot[railway])]
-            hypothesis.missed = 0
-            // Against where this line's trains run, as its fixes have shown: the drawn track
-            // plus a slowly changing offset to one side.
-            let position = parameters.position
-            hypothesis.offset.relax(keeping: fix.offsetKept, spread: position.mapOffsetSpread)
-            let (residual, spread) = hypothesis.offset.residual(place.lateral, sigma: fix.accuracy)
-            let z = abs(residual) / spread
-            hypothesis.charge(.position, position.nats(z: z, fixWeight: fix.weight))
-            if z <= PositionEvidence.offsetGate {
-                hypothesis.offset.update(place.lateral, sigma: fix.accuracy, weight: position.offsetLearning(span: fix.span))
-            }
-            if place.underground { hypothesis.charge(.tunnel, parameters.tunnel.nats(fixWeight: fix.weight)) }
-            let walk = hypothesis.walk
-            let course = parameters.course.nats(
-                course: fix.location.course, speed: fix.speed, trackCourse: place.course, reversed: !(walk.sign > 0)
-            ) { neighbouringCourses(railway: railway, projection: fix.projection) }
-            if let course { hypothesis.charge(.course, course) }
-            // Whether this fix is good enough to place the train on this line, asked once.
-            let placing = Hypothesis.placesTheTrain(distance: abs(residual), sigma: spread)
-            track(&hypothesis, measured: place.along, placing: placing, fix: fix)
-            parameters.progress.observe(
-                &hypothesis, measured: place.along, sigma: spread, placing: placing, at: fix.location.timestamp)
-            parameters.traffic.observe(&hypothesis, model: model)
-            parameters.passages.observe(
-                &hypothesis, model: model, placing: placing, speed: fix.speed, at: fix.location.timestamp,
-                departures: parameters.departures, cadence: cadence.seconds)
-        } else {
-            hypothesis.missed += 1
-            hypothesis.charge(.position, parameters.position.outOfReach(fixWeight: fix.weight))
-            if let along = hypothesis.along, !fix.stopped {
-                hypothesis.along = hypothesis.walk.advance(along, by: fix.speed * fix.dt)
-            }
-        }
-        let departed = parameters.stops.observe(
-            &hypothesis, model: model, change: fix.change, stopped: fix.stopped,
-            travelled: fix.stopped ? 0 : fix.speed * fix.dt * 1.5 + 40, gap: fix.dt)
-        if let departed {
-            parameters.departures.observe(&hypothesis, model: model, station: departed, at: fix.location.timestamp)
-        }
-        parameters.stops.judgeLeftBehind(&hypothesis, model: model)
-    }
-
-    /// The rider walked away from the train: whatever train comes next starts afresh
-    /// (`LeavingEvidence`); what the old train's stops said about its service pattern no
-    /// longer applies.
-    private mutating func leaveTrain() {
-        let total = hypotheses.reduce(0.0) { $0 + Double.exp($1.score) }
-        let shares = hypotheses.map { total > 0 ? Double.exp($0.score) / total : 0 }
-        for index in hypotheses.indices {
-            var hypothesis = hypotheses[index]
-            let reverse = slots[line: hypothesis.line.reversed]
-            let nats = parameters.leaving.nats(
-                score: hypothesis.score, trafficPrior: hypothesis.trafficPrior, share: shares[index],
-                reverseShare: reverse >= 0 ? shares[Int(reverse)] : 0)
-            hypothesis.charge(.leaving, nats)
-            hypothesis.patternWeights = model.patternPriors[line: hypothesis.line]
-            hypothesis.stopChance = model.initialStopChance[line: hypothesis.line]
-            hypothesis.trainTypeID = nil
-            hypothesis.pending = []
-            hypothesis.progressAnchor = nil
-            hypothesis.lastPassage = nil
-            hypothesis.passageUnmatched = false
-            hypothesis.passageLostTrain = false
-            hypothesis.stops = []
-            hypothesis.trips = []
-            hypotheses[index] = hypothesis
-        }
     }
 
     /// Why each hypothesis stands where it does after the latest fix, the leader first (at most
@@ -359,7 +186,9 @@ public struct DefaultTracker: TrackingAlgorithm {
 
     /// The most entries any hypothesis keeps in its lists (pending stations, stops, patterns).
     var largestHypothesis: Int {
-        hypotheses.map { max($0.pending.count, $0.stops.count, $0.patternWeights.count, $0.trips.count) }.max() ?? 0
+        hypotheses.map {
+            max($0.stops.pending.count, $0.stops.positions.count, $0.patterns.weights.count, $0.trains.trips.count)
+        }.max() ?? 0
     }
 
     /// The answer at `time` without a new fix: positions advance with the last speed (and

@@ -4,22 +4,52 @@ import RealModule
 /// Everything the default tracker knows about the network, prepared once and shared by
 /// every tracker (one per rider) on it.
 public struct TrackerModel: Sendable {
+    /// The model's parts, shared: a copy of the model (one per `Observation`, per fix) costs
+    /// one reference count, not one per part.
+    private final class Parts: Sendable {
+        let network: RailwayNetwork
+        let timetable: TimetableModel
+        let grid: RailwayGrid
+        let stationOrder: [[(position: Meters, station: Int)]]
+        let terminals: [[Coordinate]]
+        let tunnels: [ClosedRange<Meters>]
+        let tunnelRanges: [Range<Int>]
+        let trackLengths: [Meters]
+
+        init(
+            network: RailwayNetwork, timetable: TimetableModel, grid: RailwayGrid,
+            stationOrder: [[(position: Meters, station: Int)]], terminals: [[Coordinate]], tunnels: [ClosedRange<Meters>],
+            tunnelRanges: [Range<Int>], trackLengths: [Meters]
+        ) {
+            self.network = network
+            self.timetable = timetable
+            self.grid = grid
+            self.stationOrder = stationOrder
+            self.terminals = terminals
+            self.tunnels = tunnels
+            self.tunnelRanges = tunnelRanges
+            self.trackLengths = trackLengths
+        }
+    }
+
+    private let parts: Parts
+
     /// The network.
-    public let network: RailwayNetwork
+    public var network: RailwayNetwork { parts.network }
     /// What the timetable says, compiled (one pattern stopping everywhere without one).
-    let timetable: TimetableModel
+    var timetable: TimetableModel { parts.timetable }
     /// Which railways pass near each part of the network.
-    let grid: RailwayGrid
+    var grid: RailwayGrid { parts.grid }
     /// Per railway, its stations sorted by along-track position: (position, station index).
-    let stationOrder: [[(position: Meters, station: Int)]]
+    var stationOrder: [[(position: Meters, station: Int)]] { parts.stationOrder }
     /// Where each railway ends: its first and last stations (none on a loop).
-    let terminals: [[Coordinate]]
+    var terminals: [[Coordinate]] { parts.terminals }
     /// The underground stretches of every railway, in order, one railway after another:
     /// railway `r`'s are `tunnels[tunnelRanges[r]]`.
-    let tunnels: [ClosedRange<Meters>]
-    let tunnelRanges: [Range<Int>]
+    var tunnels: [ClosedRange<Meters>] { parts.tunnels }
+    var tunnelRanges: [Range<Int>] { parts.tunnelRanges }
     /// Each railway's track length.
-    let trackLengths: [Meters]
+    var trackLengths: [Meters] { parts.trackLengths }
 
     /// Prepares `dataset` for tracking.
     ///
@@ -37,22 +67,20 @@ public struct TrackerModel: Sendable {
     }
 
     init(network: RailwayNetwork, stationOrder: [[(position: Meters, station: Int)]], timetable: TimetableModel) {
-        self.network = network
-        self.stationOrder = stationOrder
-        self.timetable = timetable
-        terminals = network.railways.enumerated().map { index, railway in
+        let terminals = network.railways.enumerated().map { index, railway in
             let coordinates = network.stationCoordinates[index]
             return railway.isLoop ? [] : [coordinates[0], coordinates[coordinates.count - 1]]
         }
-        grid = RailwayGrid(network: network)
         var stretches: [ClosedRange<Meters>] = []
-        tunnelRanges = network.railways.map { railway in
+        let tunnelRanges = network.railways.map { railway in
             let start = stretches.count
             stretches += railway.track.undergroundStretches()
             return start..<stretches.count
         }
-        tunnels = stretches
-        trackLengths = network.railways.map(\.track.polyline.length)
+        parts = Parts(
+            network: network, timetable: timetable, grid: RailwayGrid(network: network), stationOrder: stationOrder,
+            terminals: terminals, tunnels: stretches, tunnelRanges: tunnelRanges,
+            trackLengths: network.railways.map(\.track.polyline.length))
     }
 
     /// Each railway's stations by along-track position.

@@ -5,8 +5,8 @@ import RealModule
 /// a reversal. Near a vertex of the drawn track (junctions and terminals kink) the neighbouring
 /// edges' courses count too, the best agreement winning, but never so as to hide a reversal.
 public struct CourseEvidence: Hashable, Sendable {
-    /// Nats at 90° between the course and the track.
-    public var weight = 1.5
+    /// What 90° between the course and the track costs.
+    public var weight: Nats = 1.5
     /// Below this speed a phone's course is noise.
     public var minimumSpeed: MetersPerSecond = 2
     /// Agreement (a cosine) below which the neighbouring edges are asked too.
@@ -20,7 +20,7 @@ public struct CourseEvidence: Hashable, Sendable {
     /// `neighbours` gives the courses of the edges either side. Nil when the fix says nothing.
     public func nats(
         course: Degrees?, speed: MetersPerSecond, trackCourse: Degrees, reversed: Bool, neighbours: () -> [Degrees]
-    ) -> Double? {
+    ) -> Nats? {
         guard let course, speed > minimumSpeed else { return nil }
         let flip: Degrees = reversed ? 180 : 0
         var cosine = Double.cos((course - trackCourse - flip) * .pi / 180)
@@ -31,5 +31,27 @@ public struct CourseEvidence: Hashable, Sendable {
             }
         }
         return weight * (cosine - 1)
+    }
+}
+
+extension CourseEvidence: EvidenceKind {
+    static let term = EvidenceTerm.course
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        ["courseWeight": \.weight, "courseMinimumSpeed": \.minimumSpeed]
+    }
+
+    /// Charges the fix's course against the track's where the fix places the train.
+    func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        guard let placement = observation.placement else { return }
+        let fix = observation.fix
+        let railway = hypothesis.line.railway
+        let nats = nats(
+            course: fix.location.course, speed: fix.speed, trackCourse: placement.reach.course,
+            reversed: !(hypothesis.walk.sign > 0)
+        ) {
+            let polyline = observation.model.network.trackPolylines[railway]
+            return [placement.edge - 1, placement.edge + 1].compactMap { polyline.course(ofEdge: $0, projection: fix.projection) }
+        }
+        if let nats { hypothesis.charge(.course, nats) }
     }
 }

@@ -1,13 +1,24 @@
 import Algorithms
 import RealModule
 
-extension DepartureEvidence {
-    /// Evidence from the time the hypothesis's train left station `station` at `time`, by
-    /// following the line's scheduled trains (see the type's summary).
-    func observe(_ hypothesis: inout Hypothesis, model: TrackerModel, station: Int, at time: Timestamp) {
-        guard model.hasTimetable else { return }
+extension DepartureEvidence: EvidenceKind {
+    static let term = EvidenceTerm.departures
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "onTimeShare": \.onTimeShare, "meanLateDelay": \.meanLateDelay, "delayChangeScale": \.delayChangeScale,
+            "offTimetableShare": \.offTimetableShare, "missedCallDensity": \.missedCallDensity, "departureEvidenceCap": \.cap,
+        ]
+    }
+
+    /// Evidence from the time the hypothesis's train left the station it just left
+    /// (`StopEvidence.State.departed`), by following the line's scheduled trains (see the
+    /// type's summary).
+    func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        let model = observation.model
+        guard model.hasTimetable, let station = hypothesis.stops.departed else { return }
+        let time = observation.fix.location.timestamp
         let likelihood =
-            hypothesis.trips.isEmpty
+            hypothesis.trains.trips.isEmpty
             ? firstDeparture(&hypothesis, model: model, station: station, at: time)
             : follow(&hypothesis, model: model, at: time) { trip, _ in trip.departure(at: station) }
         _ = settle(&hypothesis, model: model, likelihood: likelihood, as: .departures)
@@ -21,16 +32,16 @@ extension DepartureEvidence {
     func settle(
         _ hypothesis: inout Hypothesis, model: TrackerModel, likelihood: [Double], as term: EvidenceTerm,
         against window: Seconds = Self.window, charging: Bool = true
-    ) -> Double {
-        if !hypothesis.trips.isEmpty {
-            hypothesis.passageUnmatched = false
-            hypothesis.passageLostTrain = false
+    ) -> Nats {
+        if !hypothesis.trains.trips.isEmpty {
+            hypothesis.trains.unmatched = false
+            hypothesis.trains.lost = false
         }
-        let best = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
-        hypothesis.trips.removeAll { $0.logWeight < best - Self.forgetBelow }
-        if hypothesis.trips.count > Self.maximumTrips {
-            hypothesis.trips.sort { $0.logWeight > $1.logWeight }
-            hypothesis.trips.removeLast(hypothesis.trips.count - Self.maximumTrips)
+        let best = hypothesis.trains.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
+        hypothesis.trains.trips.removeAll { $0.logWeight < best - Self.forgetBelow }
+        if hypothesis.trains.trips.count > Self.maximumTrips {
+            hypothesis.trains.trips.sort { $0.logWeight > $1.logWeight }
+            hypothesis.trains.trips.removeLast(hypothesis.trains.trips.count - Self.maximumTrips)
         }
         let logDensity = hypothesis.weighPatterns(model: model) { Double.log(mixed(likelihood[$0], window: window)) }
         guard charging else { return 0 }
@@ -46,7 +57,7 @@ extension DepartureEvidence {
     {
         let now = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
-        let patternCount = hypothesis.patternWeights.count
+        let patternCount = hypothesis.patterns.weights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
         let (todayOrigin, yesterdayOrigin, today, yesterday) = model.serviceDay(at: time)
         var count = Array(repeating: 0, count: patternCount)
@@ -79,7 +90,7 @@ extension DepartureEvidence {
         let density = delayDensity(delay)
         count[pattern] += 1
         likelihood[pattern] += density
-        hypothesis.trips.append(
+        hypothesis.trains.trips.append(
             TripCandidate(
                 trip: trip, logWeight: Double.log(density), delay: delay, origin: origin, delayScale: delayChangeScale))
     }
@@ -92,9 +103,9 @@ extension DepartureEvidence {
         for pattern in means.indices where count[pattern] > 0 {
             means[pattern] /= Double(count[pattern])
         }
-        for index in hypothesis.trips.indices {
-            let pattern = Int(trips[Int(hypothesis.trips[index].trip)].pattern)
-            hypothesis.trips[index].logWeight -= Double.log(Double(count[pattern]))
+        for index in hypothesis.trains.trips.indices {
+            let pattern = Int(trips[Int(hypothesis.trains.trips[index].trip)].pattern)
+            hypothesis.trains.trips[index].logWeight -= Double.log(Double(count[pattern]))
         }
         return means
     }
@@ -109,12 +120,12 @@ extension DepartureEvidence {
     ) -> [Double] {
         let now = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
-        let patternCount = hypothesis.patternWeights.count
+        let patternCount = hypothesis.patterns.weights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
         var mass = Array(repeating: 0.0, count: patternCount)
-        let top = hypothesis.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
-        for index in hypothesis.trips.indices {
-            let candidate = hypothesis.trips[index]
+        let top = hypothesis.trains.trips.reduce(-Double.infinity) { max($0, $1.logWeight) }
+        for index in hypothesis.trains.trips.indices {
+            let candidate = hypothesis.trains.trips[index]
             let trip = trips[Int(candidate.trip)]
             let pattern = Int(trip.pattern)
             let weight = Double.exp(candidate.logWeight - top)
@@ -122,12 +133,12 @@ extension DepartureEvidence {
             if let scheduled = scheduled(trip, now - candidate.origin) {
                 let delay = now - candidate.origin - scheduled
                 density = delayChangeDensity(delay - candidate.delay, scale: max(delayChangeScale, candidate.delayScale))
-                hypothesis.trips[index].delay = delay
-                hypothesis.trips[index].delayScale = delayChangeScale
+                hypothesis.trains.trips[index].delay = delay
+                hypothesis.trains.trips[index].delayScale = delayChangeScale
             }
             mass[pattern] += weight
             likelihood[pattern] += weight * density
-            hypothesis.trips[index].logWeight += Double.log(density) - top
+            hypothesis.trains.trips[index].logWeight += Double.log(density) - top
         }
         for pattern in 0..<patternCount where mass[pattern] > 0 { likelihood[pattern] /= mass[pattern] }
         return likelihood

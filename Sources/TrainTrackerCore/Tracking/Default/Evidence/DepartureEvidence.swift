@@ -31,18 +31,20 @@ public struct DepartureEvidence: Hashable, Sendable {
     public var offTimetableShare = 0.05
     /// How likely a followed train leaves a station it does not call at, against a random time.
     public var missedCallDensity = 0.02
-    /// The most one departure time can say, in nats either way.
-    public var cap = 4.5
+    /// The most one departure time can say, either way.
+    public var cap: Nats = 4.5
     /// Candidates for the first departure: trains due from 30 minutes ago ...
     static let latestDelay: Seconds = 1_800
     /// ... to 2 minutes ahead.
     static let earliestDelay: Seconds = -120
     /// The candidates' window.
     public static let window = latestDelay - earliestDelay
+    /// A train off its timetable changes its delay by anything within this window.
+    static let offTimetableChangeWindow: Seconds = 1_200
     /// The most trains one hypothesis follows.
     static let maximumTrips = 64
-    /// A followed train this many nats below the best is forgotten.
-    static let forgetBelow = 12.0
+    /// A followed train this far below the best is forgotten.
+    static let forgetBelow: Nats = 12
 
     /// The defaults.
     public init() {}
@@ -67,7 +69,7 @@ public struct DepartureEvidence: Hashable, Sendable {
         // (At least a second: a scale of zero, from a tuning run, would make every density NaN.)
         let scale = max(scale ?? delayChangeScale, 1)
         let steady = 1 - offTimetableShare
-        return steady / (2 * scale) * Double.exp(-abs(change) / scale) + offTimetableShare / 1_200
+        return steady / (2 * scale) * Double.exp(-abs(change) / scale) + offTimetableShare / Self.offTimetableChangeWindow
     }
 
     /// A pattern's likelihood density of the observation, `likelihood` from its followed
@@ -78,7 +80,7 @@ public struct DepartureEvidence: Hashable, Sendable {
 
     /// Nats for an observation whose patterns' mixture has log density `logDensity`, against
     /// one at a random time of `window` seconds (the candidates' window unless said).
-    public func nats(logDensity: Double, window: Seconds = Self.window) -> Double {
+    public func nats(logDensity: Double, window: Seconds = Self.window) -> Nats {
         min(cap, max(-cap, logDensity + Double.log(window)))
     }
 }

@@ -27,22 +27,11 @@ public enum EvidenceTerm: String, CaseIterable, Hashable, Sendable, Codable {
     /// The rider walked away from a train: every line starts afresh, less the one left.
     case leaving
 
+    /// The terms in order, kept.
+    private static let order = allCases
+
     /// The position of the term in `allCases`.
-    public var index: Int {
-        switch self {
-        case .switching: 0
-        case .position: 1
-        case .tunnel: 2
-        case .course: 3
-        case .progress: 4
-        case .silence: 5
-        case .traffic: 6
-        case .stops: 7
-        case .departures: 8
-        case .passages: 9
-        case .leaving: 10
-        }
-    }
+    public var index: Int { Self.order.firstIndex(of: self) ?? 0 }
 }
 
 /// Why a hypothesis stands where it does after a fix: its score and what each kind of

@@ -54,16 +54,16 @@ public struct PassageEvidence: Hashable, Sendable {
     /// 0.8 points on seed 1409; five waits gave the recording 96.8 % and cost no simulated
     /// phone there.)
     public var changeWindowWaits = 5.0
-    /// The most the first passage of a line can say, in nats either way: which trains are
+    /// The most the first passage of a line can say, either way: which trains are
     /// due here now is all it knows, and on a day when every train runs late the on-time
     /// train is another line's.
-    public var firstCap = 3.0
-    /// The most one passage can say, in nats either way (0: off).
+    public var firstCap: Nats = 3
+    /// The most one passage can say, either way (0: off).
     /// (Span, slack and scale were first chosen on seeds 307 and 401 among 30–120 s each, the
     /// change window among 120, 240 and 1,920 s, the first cap among 0.5, 1.5 and 3 nats;
     /// scale and first cap were chosen again on Caltrain's recorded trains and seed 1409:
     /// 45 s and 3 nats.)
-    public var cap = 3.0
+    public var cap: Nats = 3
     /// The dwell a call's time allows for: a train arrives this long before it leaves.
     static let dwell: Seconds = 30
 
@@ -135,34 +135,52 @@ extension ScheduledTrip {
     }
 }
 
-extension PassageEvidence {
-    /// Judges a fix that places the hypothesis's moving train (`placing`) at `time`, the phone
-    /// waiting `cadence` seconds between fixes as a rule.
-    func observe(
-        _ hypothesis: inout Hypothesis, model: TrackerModel, placing: Bool, speed: MetersPerSecond, at time: Timestamp,
-        departures: DepartureEvidence, cadence: Seconds
-    ) {
-        guard cap > 0, placing, speed >= minimumSpeed, model.hasTimetable, let along = hypothesis.along else { return }
+extension PassageEvidence: EvidenceKind {
+    /// What passage evidence keeps per hypothesis.
+    struct State: Sendable, Codable {
+        /// The last fix that judged a passage.
+        var last: Timestamp?
+    }
+
+    static let term = EvidenceTerm.passages
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "passageSpan": \.span, "passageSpanWaits": \.spanWaits, "passageMinimumSpeed": \.minimumSpeed,
+            "passageSlack": \.slack,
+            "passageDelayChangeScale": \.delayChangeScale, "passageCap": \.cap, "passageChangeWindow": \.changeWindow,
+            "passageChangeWindowWaits": \.changeWindowWaits, "passageFirstCap": \.firstCap,
+            "passageStationClearance": \.stationClearance,
+        ]
+    }
+
+    /// Judges a fix that places the hypothesis's moving train (`Placement.placing`), timed as
+    /// departures are (`DepartureEvidence`, loosened by `timing(from:)`).
+    func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        let (model, fix, cadence) = (observation.model, observation.fix, observation.cadence)
+        let (speed, time, departures) = (fix.speed, fix.location.timestamp, observation.parameters.departures)
+        guard cap > 0, observation.placement?.placing == true, speed >= minimumSpeed, model.hasTimetable,
+            let along = hypothesis.along
+        else { return }
         let railway = hypothesis.line.railway
         // (A fix from before the last passage, after a clock jump, is judged at once.)
-        if let last = hypothesis.lastPassage, (0..<max(span, spanWaits * cadence)).contains(time.seconds(since: last)) {
+        if let last = hypothesis.passages.last, (0..<max(span, spanWaits * cadence)).contains(time.seconds(since: last)) {
             return
         }
         guard clearOfStations(along, order: model.stationOrder[railway], walk: hypothesis.walk) else { return }
-        hypothesis.lastPassage = time
+        hypothesis.passages.last = time
         let timing = timing(from: departures)
         let positions = model.network.stationAlongTrack[railway]
         let walk = hypothesis.walk
         let scheduled = { (trip: ScheduledTrip, clock: Seconds) in
             trip.time(at: along, positions: positions, walk: walk, near: clock)
         }
-        if hypothesis.trips.isEmpty {
+        if hypothesis.trains.trips.isEmpty {
             let likelihood = timing.candidates(&hypothesis, model: model, at: time, scheduled: scheduled)
             // No train of the line due here now: as unlikely as a train off its timetable, said
             // once until the line has candidates again (not every span: it is one fact).
-            if hypothesis.trips.isEmpty {
-                if hypothesis.passageUnmatched { return }
-                hypothesis.passageUnmatched = true
+            if hypothesis.trains.trips.isEmpty {
+                if hypothesis.trains.unmatched { return }
+                hypothesis.trains.unmatched = true
             }
             // After the followed trains stopped fitting, the fresh candidates are taken without
             // judging the line again by them: on a day when every train is late, a line's
@@ -170,8 +188,8 @@ extension PassageEvidence {
             var first = timing
             first.cap = min(cap, firstCap)
             _ = first.settle(
-                &hypothesis, model: model, likelihood: likelihood, as: .passages, charging: !hypothesis.passageLostTrain)
-            hypothesis.passageLostTrain = false
+                &hypothesis, model: model, likelihood: likelihood, as: .passages, charging: !hypothesis.trains.lost)
+            hypothesis.trains.lost = false
         } else {
             let likelihood = timing.follow(&hypothesis, model: model, at: time, scheduled: scheduled)
             let charged = timing.settle(
@@ -180,8 +198,8 @@ extension PassageEvidence {
             // None of the followed trains fits any more (the train was not among them, or
             // they were formed from a poor fix): look afresh at the next passage.
             if charged <= -timing.cap {
-                hypothesis.trips = []
-                hypothesis.passageLostTrain = true
+                hypothesis.trains.trips = []
+                hypothesis.trains.lost = true
             }
         }
     }
@@ -208,7 +226,7 @@ extension DepartureEvidence {
     ) -> [Double] {
         let now = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
-        let patternCount = hypothesis.patternWeights.count
+        let patternCount = hypothesis.patterns.weights.count
         var likelihood = Array(repeating: 0.0, count: patternCount)
         var count = Array(repeating: 0, count: patternCount)
         let (todayOrigin, yesterdayOrigin, today, yesterday) = model.serviceDay(at: time)

@@ -9,8 +9,8 @@ import RealModule
 /// previous one (up to the phone's error memory), and counts less while the train stands or
 /// crawls (its fixes then say little about which track it is on).
 public struct PositionEvidence: Hashable, Sendable {
-    /// The most a single fix's distance can cost, in nats.
-    public var cap = 6.0
+    /// The most a single fix's distance can cost.
+    public var cap: Nats = 6
     /// Nats per second of riding at one sigma beyond the Huber knee, as a share of an
     /// independent measurement: phone errors are correlated over several seconds, so
     /// consecutive fixes say less than their count suggests.
@@ -40,11 +40,20 @@ public struct PositionEvidence: Hashable, Sendable {
     /// The defaults.
     public init() {}
 
-    /// The reported accuracy as a domain value: 30 m when the phone gives none (or not a
-    /// number), within 5 m–3 km.
+    /// A fix's accuracy when the phone gives none.
+    public static let assumedAccuracy: Meters = 30
+    /// A reported accuracy is taken within these bounds.
+    public static let accuracyBounds: ClosedRange<Meters> = 5...3_000
+    /// Search radius: this many sigmas ...
+    static let searchSigmas = 8.0
+    /// ... within these bounds.
+    static let searchRadiusBounds: ClosedRange<Meters> = 150...1_500
+
+    /// The reported accuracy as a domain value: `assumedAccuracy` when the phone gives none
+    /// (or not a number), within `accuracyBounds`.
     public static func accuracy(reported: Meters?) -> Meters {
-        guard let reported, !reported.isNaN else { return 30 }
-        return min(max(reported, 5), 3_000)
+        guard let reported, !reported.isNaN else { return assumedAccuracy }
+        return min(max(reported, accuracyBounds.lowerBound), accuracyBounds.upperBound)
     }
 
     /// The fix's error against the drawn track: its accuracy and the track's own uncertainty.
@@ -54,7 +63,7 @@ public struct PositionEvidence: Hashable, Sendable {
 
     /// How far to look for lines: beyond about seven sigma the cost is capped anyway.
     public func searchRadius(sigma: Meters) -> Meters {
-        min(max(8 * sigma, 150), 1_500)
+        min(max(Self.searchSigmas * sigma, Self.searchRadiusBounds.lowerBound), Self.searchRadiusBounds.upperBound)
     }
 
     /// The seconds a fix speaks for, `sinceLast` after the previous one (nil for the first fix).
@@ -68,12 +77,12 @@ public struct PositionEvidence: Hashable, Sendable {
     }
 
     /// Nats for a fix `z` sigmas from where the line's trains run, counted `fixWeight` times.
-    public func nats(z: Double, fixWeight: Double) -> Double {
+    public func nats(z: Double, fixWeight: Double) -> Nats {
         -min(fixWeight * min(z <= 1 ? 0.5 * z * z : z - 0.5, cap), cap)
     }
 
     /// Nats for a fix with the line out of reach.
-    public func outOfReach(fixWeight: Double) -> Double {
+    public func outOfReach(fixWeight: Double) -> Nats {
         -min(fixWeight * cap, cap)
     }
 
@@ -85,5 +94,26 @@ public struct PositionEvidence: Hashable, Sendable {
     /// How much of an independent measurement a fix speaking for `span` seconds is to the offset.
     public func offsetLearning(span: Seconds) -> Double {
         min(1, mapOffsetLearning * span)
+    }
+}
+
+extension PositionEvidence: EvidenceKind {
+    static let term = EvidenceTerm.position
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "positionCap": \.cap, "positionWeight": \.weight, "positionMemory": \.memory, "trackUncertainty": \.trackUncertainty,
+            "mapOffsetSpread": \.mapOffsetSpread, "mapOffsetLength": \.mapOffsetLength, "mapOffsetLearning": \.mapOffsetLearning,
+        ]
+    }
+
+    /// Charges the fix's distance from where the line's trains run, in sigmas (the placement's
+    /// `z`), or the line out of reach.
+    func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        let fixWeight = observation.fix.weight
+        guard let placement = observation.placement else {
+            hypothesis.charge(.position, outOfReach(fixWeight: fixWeight))
+            return
+        }
+        hypothesis.charge(.position, nats(z: placement.z, fixWeight: fixWeight))
     }
 }

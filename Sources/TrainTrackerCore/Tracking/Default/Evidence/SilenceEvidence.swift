@@ -9,10 +9,13 @@ public struct SilenceEvidence: Hashable, Sendable {
     public var gap: Seconds = 30
     /// ... and only when it is this many times the phone's usual wait between fixes.
     public var overCadence = 4.0
-    /// Nats per minute the line's train would have spent above ground ...
-    public var costPerMinute = 1.0
-    /// ... at most this many.
-    public var cap = 4.0
+    /// What each minute the line's train would have spent above ground costs ...
+    public var costPerMinute: Nats = 1
+    /// ... at most.
+    public var cap: Nats = 4
+
+    /// A minute.
+    static let minute: Seconds = 60
 
     /// The defaults.
     public init() {}
@@ -24,8 +27,8 @@ public struct SilenceEvidence: Hashable, Sendable {
 
     /// Nats for a silence of `duration` seconds over a stretch of which `undergroundShare`
     /// runs underground.
-    public func nats(duration: Seconds, undergroundShare: Double) -> Double {
-        let surfaceMinutes = duration / 60 * max(0, 1 - undergroundShare)
+    public func nats(duration: Seconds, undergroundShare: Double) -> Nats {
+        let surfaceMinutes = duration / Self.minute * max(0, 1 - undergroundShare)
         return -min(cap, costPerMinute * surfaceMinutes)
     }
 }
@@ -49,11 +52,21 @@ struct PhoneCadence: Hashable, Sendable, Codable {
     }
 }
 
-extension SilenceEvidence {
-    /// A silence of `duration` seconds while the hypothesis's train went from `start` to `end`.
-    /// Beyond the end of the line the train was at its terminal: above ground or not, as the
-    /// track there.
-    func observe(_ hypothesis: inout Hypothesis, model: TrackerModel, from start: Meters, to end: Meters, duration: Seconds) {
+extension SilenceEvidence: EvidenceKind {
+    static let term = EvidenceTerm.silence
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "silentGap": \.gap, "silenceOverCadence": \.overCadence, "silentSurfaceCost": \.costPerMinute,
+            "silentSurfaceCap": \.cap,
+        ]
+    }
+
+    /// Charges a silence that ended at this fix (`Placement.silence`, found as the fix placed
+    /// the train): beyond the end of the line the train was at its terminal, above ground or
+    /// not as the track there.
+    func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        guard let (start, end, duration) = observation.placement?.silence else { return }
+        let model = observation.model
         let walk = hypothesis.walk
         let path = walk.distanceAhead(from: start, to: end)
         guard path > 0, !walk.isLoop || path < walk.length else { return }

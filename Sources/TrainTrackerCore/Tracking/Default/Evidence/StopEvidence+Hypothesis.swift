@@ -1,42 +1,68 @@
 import Algorithms
 import RealModule
 
-extension StopEvidence {
+extension StopEvidence: EvidenceKind {
+    /// What stop evidence keeps per hypothesis: stations crossed, stops made.
+    struct State: Sendable, Codable {
+        /// Stations crossed and not yet judged (the train is not yet well past them).
+        var pending: [PendingStation] = []
+        /// Where the latest stops were.
+        var positions: [Meters] = []
+        /// Where the train stands, during a stop.
+        var standing: Meters?
+        /// Where the train was at the previous fix (stations in between were crossed).
+        var previousAlong: Meters?
+        /// The station the train left at this fix, after a stop seen to its end: its departure
+        /// time is known (`DepartureEvidence`).
+        var departed: Int?
+
+        /// The rider left the train: its stops say nothing about the next.
+        mutating func forgetTrain() {
+            pending = []
+            positions = []
+        }
+    }
+
+    static let term = EvidenceTerm.stops
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "strayStopCost": \.strayStopCost, "patternMismatch": \.patternMismatch,
+            "untimedPassProbability": \.untimedPassProbability, "minimumStop": \.minimumStop, "stationReach": \.stationReach,
+            "departureGap": \.gap, "unseenStopTime": \.unseenStopTime, "fastRun": \.fastRun, "passClearance": \.passClearance,
+        ]
+    }
+
     /// What the train did since the last fix, for one hypothesis: stations crossed (judged by
-    /// `judgeLeftBehind` once the train is well past them), stops made. A stop that ends after a gap in the fixes (a
-    /// tunnel) is judged where the train stood, and the stations crossed in the gap say nothing
-    /// unless the train ran too fast to stop. Returns the station the train just left after a
-    /// stop seen to its end, whose departure time is then known.
-    ///
-    /// - Parameters:
-    ///   - change: the stop that started or ended at this fix.
-    ///   - travelled: the most the train can have travelled since the last fix; a longer step
-    ///     is a correction of its position, which crosses nothing.
-    ///   - gap: seconds since the last fix.
-    func observe(
-        _ hypothesis: inout Hypothesis, model: TrackerModel, change: MotionState.Change?, stopped: Bool, travelled: Meters,
-        gap: Seconds
-    ) -> Int? {
-        guard let along = hypothesis.along else { return nil }
-        if let previous = hypothesis.previousAlong {
+    /// `CrossingEvidence` once the train is well past them), stops made. A stop that ends after
+    /// a gap in the fixes (a tunnel) is judged where the train stood, and the stations crossed in
+    /// the gap say nothing unless the train ran too fast to stop. Sets `State.departed` to the
+    /// station the train just left after a stop seen to its end, whose departure time is then
+    /// known. Only the train's own progress crosses stations: a step longer than it can have
+    /// travelled since the last fix is a correction of its position.
+    func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        hypothesis.stops.departed = nil
+        guard let along = hypothesis.along else { return }
+        let (model, fix) = (observation.model, observation.fix)
+        let gap = fix.dt
+        if let previous = hypothesis.stops.previousAlong {
+            let travelled = fix.stopped ? 0 : fix.speed * fix.dt * Self.travelShare + Self.travelMargin
             cross(&hypothesis, model: model, from: previous, to: along, travelled: travelled, gap: gap)
         }
-        hypothesis.previousAlong = along
-        var departed: Int?
-        switch change {
+        hypothesis.stops.previousAlong = along
+        switch fix.change {
         case .started:
-            hypothesis.stopPosition = along
+            hypothesis.stops.standing = along
         case .ended(let duration):
-            if duration >= minimumStop, let standing = hypothesis.stopPosition {
-                departed = stop(&hypothesis, model: model, at: gap > self.gap ? standing : along, seenToItsEnd: gap <= self.gap)
+            if duration >= minimumStop, let standing = hypothesis.stops.standing {
+                hypothesis.stops.departed = stop(
+                    &hypothesis, model: model, at: gap > self.gap ? standing : along, seenToItsEnd: gap <= self.gap)
             }
-            hypothesis.stopPosition = nil
+            hypothesis.stops.standing = nil
         case nil:
             // Where it stands, as the fixes of the stop settle it (the rider's last place, when
             // a walk to the platform ends the stop: not where the walk began).
-            if stopped, hypothesis.stopPosition != nil { hypothesis.stopPosition = along }
+            if fix.stopped, hypothesis.stops.standing != nil { hypothesis.stops.standing = along }
         }
-        return departed
     }
 
     /// Stations crossed between `previous` and `along` wait in `pending` until the train is
@@ -64,8 +90,8 @@ extension StopEvidence {
                     showsCrossing(
                         gap: gap, before: walk.separation(position, previous), after: walk.separation(position, end))
                 else { continue }
-                if !hypothesis.pending.contains(where: { $0.station == station }) {
-                    hypothesis.pending.append(PendingStation(station: station, position: position))
+                if !hypothesis.stops.pending.contains(where: { $0.station == station }) {
+                    hypothesis.stops.pending.append(PendingStation(station: station, position: position))
                 }
             }
         }
@@ -75,8 +101,8 @@ extension StopEvidence {
     /// (unless already pending), else a stray stop. Returns the station, when the stop was
     /// `seenToItsEnd` so its departure time is known.
     private func stop(_ hypothesis: inout Hypothesis, model: TrackerModel, at position: Meters, seenToItsEnd: Bool) -> Int? {
-        hypothesis.stops.append(position)
-        if hypothesis.stops.count > Self.rememberedStops { hypothesis.stops.removeFirst() }
+        hypothesis.stops.positions.append(position)
+        if hypothesis.stops.positions.count > Self.rememberedStops { hypothesis.stops.positions.removeFirst() }
         let walk = hypothesis.walk
         let positions = model.network.stationAlongTrack[hypothesis.line.railway]
         let nearest = positions.enumerated().min { walk.separation($0.element, position) < walk.separation($1.element, position) }
@@ -84,32 +110,10 @@ extension StopEvidence {
             hypothesis.charge(.stops, -strayStopCost)
             return nil
         }
-        if !hypothesis.pending.contains(where: { $0.station == nearest.offset }) {
+        if !hypothesis.stops.pending.contains(where: { $0.station == nearest.offset }) {
             record(&hypothesis, model: model, station: nearest.offset, stopped: true)
         }
         return seenToItsEnd ? nearest.offset : nil
-    }
-
-    /// Judges the pending stations the train has left well behind: stopped at if a stop was
-    /// within reach of them, passed otherwise.
-    func judgeLeftBehind(_ hypothesis: inout Hypothesis, model: TrackerModel) {
-        guard let along = hypothesis.along else { return }
-        let walk = hypothesis.walk
-        let leftBehind = { (position: Meters) in
-            let behind = walk.distanceAhead(from: position, to: along)
-            return behind > Self.judgedBehind && !(walk.isLoop && behind > walk.length / 2)
-        }
-        guard hypothesis.pending.contains(where: { leftBehind($0.position) }) else { return }
-        var remaining: [PendingStation] = []
-        for item in hypothesis.pending {
-            guard leftBehind(item.position) else {
-                remaining.append(item)
-                continue
-            }
-            let stopped = hypothesis.stops.contains { walk.separation($0, item.position) <= stationReach }
-            record(&hypothesis, model: model, station: item.station, stopped: stopped)
-        }
-        hypothesis.pending = remaining
     }
 
     /// Evidence from stopping at, or passing, station `station`: the likelihood under the
@@ -125,4 +129,10 @@ extension StopEvidence {
         }
         hypothesis.charge(.stops, nats)
     }
+}
+
+/// A station crossed and not yet judged: which, and where along the track.
+struct PendingStation: Sendable, Codable {
+    var station: Int
+    var position: Meters
 }

@@ -7,8 +7,8 @@
 /// crossed unseen is judged only when the train ran too fast to have stopped, and both fixes
 /// are clear of it.
 public struct StopEvidence: Hashable, Sendable {
-    /// Nats a stop costs where the line has no station.
-    public var strayStopCost = 4.0
+    /// What a stop costs where the line has no station.
+    public var strayStopCost: Nats = 4
     /// A pattern's probability of an event it does not explain.
     public var patternMismatch = 0.03
     /// Without a timetable, the chance a train passes a station of its line.
@@ -32,10 +32,13 @@ public struct StopEvidence: Hashable, Sendable {
     /// ... and a pass shows only with the fixes either side this far from the station: a fix
     /// at the platform may be in the middle of a stop the next fix does not show.
     public var passClearance: Meters = 200
-    /// A station is judged once the train is this far past it.
-    public static let judgedBehind: Meters = 300
     /// The stops a hypothesis remembers.
     static let rememberedStops = 6
+    /// The most a train can have travelled since the last fix, as a share of its speed times
+    /// the time since ...
+    static let travelShare = 1.5
+    /// ... plus this: a longer step is a correction of its position, which crosses nothing.
+    static let travelMargin: Meters = 40
 
     /// The defaults.
     public init() {}

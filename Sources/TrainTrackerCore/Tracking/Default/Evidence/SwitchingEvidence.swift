@@ -3,24 +3,24 @@
 /// change railway without a new train (through service at a line's end) or change trains
 /// (after a long stop).
 public struct SwitchingEvidence: Hashable, Sendable {
-    /// Nats a hypothesis must gain on the leader to take over.
-    public var cost = 14.0
-    /// ... along a through-service link from the leader's railway, in nats.
-    public var throughServiceCost = 4.0
+    /// What a hypothesis must gain on the leader to take over.
+    public var cost: Nats = 14
+    /// ... along a through-service link from the leader's railway.
+    public var throughServiceCost: Nats = 4
     /// How close to the end of a line the cheaper through-service switch applies.
     public var throughServiceReach: Meters = 1_500
-    /// ... as a stop long enough to change trains ends, in nats.
-    public var changeOfTrainsCost = 4.0
+    /// ... as a stop long enough to change trains ends.
+    public var changeOfTrainsCost: Nats = 4
     /// A stop at least this long may be a change of trains.
     public var changeOfTrainsStop: Seconds = 90
 
     /// The defaults.
     public init() {}
 
-    /// What taking over from the leader costs at this fix, in nats: `atThroughServiceEnd` when
-    /// the hypothesis's railway runs through from the leader's and the fix is near the end of
+    /// What taking over from the leader costs at this fix: `atThroughServiceEnd` when the
+    /// hypothesis's railway runs through from the leader's and the fix is near the end of
     /// either; `stopEnded` the length of a stop that ended at this fix.
-    public func cost(atThroughServiceEnd: Bool, stopEnded: Seconds?) -> Double {
+    public func cost(atThroughServiceEnd: Bool, stopEnded: Seconds?) -> Nats {
         var cost = atThroughServiceEnd ? throughServiceCost : self.cost
         if let stopEnded, stopEnded >= changeOfTrainsStop { cost = min(cost, changeOfTrainsCost) }
         return cost
@@ -28,7 +28,7 @@ public struct SwitchingEvidence: Hashable, Sendable {
 
     /// Nats added to a hypothesis at `score` when the leader stands at `leader` and taking over
     /// costs `cost`: it rises to `leader − cost` if it stood lower (never negative).
-    public static func nats(score: Double, leader: Double, cost: Double) -> Double {
+    public static func nats(score: Nats, leader: Nats, cost: Nats) -> Nats {
         max(0, leader - cost - score)
     }
 }
@@ -38,8 +38,8 @@ public struct SwitchingEvidence: Hashable, Sendable {
 /// back the other way), by how sure the tracker was of it.
 public struct LeavingEvidence: Hashable, Sendable {
     /// How much less likely boarding the same line in the same direction again is than any
-    /// other line, in nats at full certainty of it.
-    public var walkedAwayPenalty = 3.0
+    /// other line, at full certainty of it.
+    public var walkedAwayPenalty: Nats = 3
     /// ... and boarding it back the other way, as a share of that.
     public var walkedBackShare = 0.5
 
@@ -49,8 +49,25 @@ public struct LeavingEvidence: Hashable, Sendable {
     /// Nats that bring a hypothesis at `score` back to its traffic prior `trafficPrior`, less
     /// the penalty for the line left: `share` is how sure the tracker was of this line and
     /// direction, `reverseShare` of the same line the other way.
-    public func nats(score: Double, trafficPrior: Double, share: Double, reverseShare: Double) -> Double {
+    public func nats(score: Nats, trafficPrior: Nats, share: Double, reverseShare: Double) -> Nats {
         let left = share + walkedBackShare * reverseShare
         return -walkedAwayPenalty * left + trafficPrior - score
+    }
+}
+
+extension SwitchingEvidence: Tunable {
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "switchCost": \.cost, "throughServiceSwitchCost": \.throughServiceCost, "throughServiceReach": \.throughServiceReach,
+            "changeOfTrainsSwitchCost": \.changeOfTrainsCost, "changeOfTrainsStop": \.changeOfTrainsStop,
+        ]
+    }
+}
+
+extension LeavingEvidence: Tunable {
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "walkedAwayPenalty": \.walkedAwayPenalty, "walkedBackShare": \.walkedBackShare,
+        ]
     }
 }

@@ -6,35 +6,48 @@ import Algorithms
 /// replaces the old stretch's prior.
 public struct TrafficEvidence: Hashable, Sendable {
     /// Nats per unit of log(1 + trains running the stretch).
-    public var weight = 0.3
+    public var weight: Nats = 0.3
 
     /// The defaults.
     public init() {}
 
     /// The prior, in nats, of a stretch that `logTraffic` (log of 1 + its trains) describes.
-    public func prior(logTraffic: Double) -> Double {
+    public func prior(logTraffic: Double) -> Nats {
         weight * logTraffic
     }
 }
 
-extension TrafficEvidence {
-    /// Keeps the prior of the stretch the hypothesis places the train on in its score.
-    func observe(_ hypothesis: inout Hypothesis, model: TrackerModel) {
-        guard model.hasTimetable, weight > 0, let along = hypothesis.along else { return }
+extension TrafficEvidence: EvidenceKind {
+    /// What traffic evidence keeps per hypothesis: the prior now in its score.
+    struct State: Sendable, Codable {
+        /// The prior.
+        var prior: Nats = 0
+        /// The stretch between two stations it belongs to.
+        var stretch: Range<Meters> = 0..<0
+    }
+
+    static let term = EvidenceTerm.traffic
+    static var tunables: [String: WritableKeyPath<Self, Double>] { ["trafficPriorWeight": \.weight] }
+
+    /// Keeps the prior of the stretch the hypothesis places the train on in its score, while
+    /// the line is within reach.
+    func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        let model = observation.model
+        guard observation.placement != nil, model.hasTimetable, weight > 0, let along = hypothesis.along else { return }
         // Still between the same two stations: nothing changes.
-        if hypothesis.trafficStretch.contains(along) { return }
+        if hypothesis.traffic.stretch.contains(along) { return }
         let railway = hypothesis.line.railway
         let order = model.stationOrder[railway]
         guard order.count >= 2 else { return }
         var segment = order.partitioningIndex { $0.position > along } - 1
         if segment >= 0, segment < order.count - 1 {
-            hypothesis.trafficStretch = order[segment].position..<order[segment + 1].position
+            hypothesis.traffic.stretch = order[segment].position..<order[segment + 1].position
         } else {
             segment = model.network.isLoop[railway] ? order.count - 1 : min(max(segment, 0), order.count - 2)
-            hypothesis.trafficStretch = 0..<0
+            hypothesis.traffic.stretch = 0..<0
         }
         let prior = prior(logTraffic: model.segmentTraffic[line: hypothesis.line][segment])
-        hypothesis.charge(.traffic, prior - hypothesis.trafficPrior)
-        hypothesis.trafficPrior = prior
+        hypothesis.charge(.traffic, prior - hypothesis.traffic.prior)
+        hypothesis.traffic.prior = prior
     }
 }

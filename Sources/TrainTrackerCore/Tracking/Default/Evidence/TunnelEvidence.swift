@@ -1,8 +1,8 @@
 /// Tunnel: a fix accurate enough to have been taken under the open sky cannot come from a train
 /// deep in a tunnel. Charged like position evidence, by how much the fix counts.
 public struct TunnelEvidence: Hashable, Sendable {
-    /// What such a fix costs a line deep in a tunnel there, in nats at full weight (0: off).
-    public var cost = 4.0
+    /// What such a fix costs a line deep in a tunnel there, at full weight (0: off).
+    public var cost: Nats = 4
     /// A fix at least this accurate was taken under the sky.
     public var skyAccuracy: Meters = 50
     /// How far inside a tunnel a track must be for such a fix to count against it (the drawn
@@ -18,7 +18,22 @@ public struct TunnelEvidence: Hashable, Sendable {
     }
 
     /// Nats for a ruled-out line, for a fix counted `fixWeight` times.
-    public func nats(fixWeight: Double) -> Double {
+    public func nats(fixWeight: Double) -> Nats {
         -fixWeight * cost
+    }
+}
+
+extension TunnelEvidence: EvidenceKind {
+    static let term = EvidenceTerm.tunnel
+    static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "tunnelCost": \.cost, "skyAccuracy": \.skyAccuracy, "portalMargin": \.portalMargin,
+        ]
+    }
+
+    /// Charges a fix under the sky against a line placed deep in a tunnel (`Reach.underground`).
+    func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        guard let placement = observation.placement, placement.reach.underground else { return }
+        hypothesis.charge(.tunnel, nats(fixWeight: observation.fix.weight))
     }
 }
