@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // Pure Swift: no Foundation, no I/O. Runs in an iOS app and on a Linux server alike.
@@ -72,6 +73,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // GTFS-realtime feeds (protocol buffers): read, written, archived. The Swift code of the
+        // messages is generated once from Proto/ and committed (scripts/generate-protobuf.sh).
+        .target(
+            name: "TrainTrackerRealtime",
+            dependencies: ["TrainTrackerCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Proto"]
+        ),
         // The live tracking server and the Session Viewer (Hummingbird 2).
         .target(
             name: "TrainTrackerServer",
@@ -93,7 +101,8 @@ let package = Package(
             name: "TrainTrackerCommands",
             dependencies: [
                 "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerServer",
-                "TrainTrackerPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TrainTrackerPostgres", "TrainTrackerRealtime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -144,6 +153,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "TrainTrackerRealtimeTests",
+            dependencies: [
+                "TrainTrackerRealtime", "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerImport", "TrainTrackerTestSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .testTarget(
             name: "TrainTrackerCommandsTests",
             dependencies: ["TrainTrackerCommands", "TrainTrackerLab", "traintracker", "TrainTrackerTestSupport"],
             // The help snapshots are read by path (#filePath), not bundled.
@@ -160,7 +176,7 @@ if Context.environment["TRAINTRACKER_FUZZ"] != nil {
         .executableTarget(
             name: "traintracker-fuzz",
             dependencies: [
-                "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerImport", "TrainTrackerServer",
+                "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerImport", "TrainTrackerServer", "TrainTrackerRealtime",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Fuzz/traintracker-fuzz"))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the readers of outside input with libFuzzer: CSV, GPX and GeoJSON journeys, GTFS,
 # mini-tokyo-3d, SRTM tiles and peaks, the upload JSON of the live server, recordings of vehicle
-# positions, rail-lines files and TrafficSense manual logs.
+# positions, rail-lines files, TrafficSense manual logs and GTFS-realtime feeds.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET ...]     each target for SECONDS (default 60), all by default
 #
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(csv gpx geojson gtfs minitokyo3d srtm upload recording raillines manuallog)
+[ ${#targets[@]} -gt 0 ] || targets=(csv gpx geojson gtfs minitokyo3d srtm upload recording raillines manuallog realtime)
 out=.build-fuzz
 
 echo "building traintracker-fuzz (release, --sanitize=fuzzer)" >&2

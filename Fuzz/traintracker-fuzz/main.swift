@@ -3,6 +3,7 @@ import NIOCore
 import TrainTrackerCore
 import TrainTrackerImport
 import TrainTrackerLab
+import TrainTrackerRealtime
 import TrainTrackerServer
 
 // The readers of outside input under libFuzzer, one chosen by FUZZ_TARGET:
@@ -17,6 +18,8 @@ import TrainTrackerServer
 //   raillines          a rail-lines JSON file (RailLinesFile), made into a network, a fix tracked
 //   manuallog          a TrafficSense manual log (DiaryLogs.manualLog), its rail legs on the
 //                      Helsinki lines (PhoneRailLegs)
+//   realtime           a GTFS-realtime feed message (RealtimeFeedReader), resolved against
+//                      Caltrain's 2024 timetable (LiveTrips) and told to a tracker on a ride
 // FUZZ_WORK is a scratch folder `scripts/fuzz.sh` prepares with the base feed and dataset.
 // A finding is a crash (a trap, a precondition) or a timeout; a thrown error is the reader
 // doing its job.
@@ -48,10 +51,11 @@ enum Fuzz {
         case "recording": recording(bytes)
         case "raillines": railLines(bytes)
         case "manuallog": manualLog(bytes)
+        case "realtime": realtime(bytes)
         default:
             FileHandle.standardError.write(
                 Data(
-                    "FUZZ_TARGET must be csv, gpx, geojson, gtfs, minitokyo3d, srtm, upload, recording, raillines or manuallog\n"
+                    "FUZZ_TARGET must be csv, gpx, geojson, gtfs, minitokyo3d, srtm, upload, recording, raillines, manuallog or realtime\n"
                         .utf8))
             exit(2)
         }
@@ -119,6 +123,20 @@ enum Fuzz {
         guard let ride = rides.cases.first else { return }
         var tracker = DefaultTracker(model: TrackerModel(dataset: dataset))
         for fix in ride.fixes.prefix(50) { _ = tracker.process(fix.location) }
+    }
+
+    static func realtime(_ bytes: [UInt8]) {
+        guard let dataset = caltrain, let reading = try? RealtimeFeedReader.read(bytes, name: "feed") else { return }
+        let model = TrackerModel(dataset: dataset)
+        var tracker = DefaultTracker(model: model)
+        tracker.live = LiveTrips(reading.feed, model: model)
+        // A ride of the feed's first trip, at the feed's time, on its railway's first stations.
+        guard let railway = model.network.railways.first else { return }
+        for (index, station) in railway.stationIDs.prefix(3).enumerated() {
+            guard let place = model.network.station(id: station) else { continue }
+            _ = tracker.process(
+                Location(coordinate: place.coordinate, timestamp: reading.feed.timestamp.adding(Double(index) * 30), speed: 20))
+        }
     }
 
     static func railLines(_ bytes: [UInt8]) {

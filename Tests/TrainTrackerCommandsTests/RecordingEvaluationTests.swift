@@ -52,6 +52,37 @@ import TrainTrackerTestSupport
         #expect(everyOtherFix > everyFix + 0.03, "\(everyFix) → \(everyOtherFix)")
     }
 
+    /// An operator's feed made from the recording (`recording-feed`), told to the tracker
+    /// (`evaluate --realtime`): the rides are scored without it and with it in one run.
+    @Test func aFeedOfTheTrainsOwnDelaysNamesTheRailwayAndTheTrainMoreOften() throws {
+        let directory = try TemporaryDirectory()
+        let made = try ToolRunner.run([
+            "recording-feed", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
+            "--out", directory.path("feeds"),
+        ])
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(made.standardError.contains("trip updates"))
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
+            "--algorithm", "default", "--format", "json", "--realtime", directory.path("feeds"),
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("0 of trips it lacks"), "\(outcome.standardError)")
+        let reports = try #require(
+            JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
+        func score(_ algorithm: String) throws -> [String: Any] {
+            let report = try #require(reports.first { $0["algorithm"] as? String == algorithm })
+            return try #require((report["all"] as? [String: Any])?["score"] as? [String: Any])
+        }
+        let without = try score("default")
+        let with = try score("default-realtime")
+        for measure in ["railwayAccuracy", "trainAccuracy"] {
+            let before = try #require(without[measure] as? Double)
+            let after = try #require(with[measure] as? Double)
+            #expect(after > before, "\(measure): \(before) → \(after)")
+        }
+    }
+
     @Test func aRecordingWithoutTheTableIsOneLineAndExitStatus2() throws {
         let outcome = try ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.tokyoRailways,

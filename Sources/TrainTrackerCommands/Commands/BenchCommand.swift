@@ -13,6 +13,8 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup var railways: RailwaysOption
 
+    @OptionGroup var realtime: RealtimeOption
+
     @Option(help: ArgumentHelp("An Eki session SQLite file.", valueName: "path"))
     var sessions: String
 
@@ -25,10 +27,12 @@ struct BenchCommand: ParsableCommand {
 
     /// Seconds to write one line of the JSONL contract (as `replay` and the server do, into
     /// one reused buffer), over the answers to every fix of `sessions`, for at least half a second.
-    private func jsonLineSeconds(model: TrackerModel, sessions: [(id: String, fixes: [RecordedFix])]) -> Double {
+    private func jsonLineSeconds(model: TrackerModel, feeds: LiveFeeds?, sessions: [(id: String, fixes: [RecordedFix])])
+        -> Double
+    {
         var answers: [(id: String, fix: RecordedFix, result: TrackingResult)] = []
         for (id, fixes) in sessions {
-            var tracker = algorithm.makeTracker(model: model)
+            var tracker = algorithm.makeTracker(model: model, feeds: feeds)
             answers += fixes.map { (id, $0, tracker.process($0.location)) }
         }
         guard !answers.isEmpty else { return 0 }
@@ -64,6 +68,7 @@ struct BenchCommand: ParsableCommand {
             loaded = try railways.loadModel(timetables: algorithm.usesTimetables)
         }
         guard let model = loaded else { return }
+        let feeds = try realtime.feeds(model: model)
         let network = model.network
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
         let summaries = try CommandFailure.wrapping { () throws(StorageError) in try database.sessions() }
@@ -80,7 +85,7 @@ struct BenchCommand: ParsableCommand {
         repeat {
             elapsed += clock.measure {
                 for fixes in sessionFixes {
-                    var tracker = algorithm.makeTracker(model: model)
+                    var tracker = algorithm.makeTracker(model: model, feeds: feeds)
                     for fix in fixes where tracker.process(fix).best != nil {
                         answered += 1
                     }
@@ -90,7 +95,8 @@ struct BenchCommand: ParsableCommand {
             progress.update(min(progress.total, Int(displaying: elapsed.seconds * 10)))
         } while elapsed.seconds < minimumSeconds
         progress.finish()
-        let jsonlLine = jsonLineSeconds(model: model, sessions: zip(summaries.map(\.session.id), recorded).map { $0 })
+        let jsonlLine = jsonLineSeconds(
+            model: model, feeds: feeds, sessions: zip(summaries.map(\.session.id), recorded).map { $0 })
         var json = JSONObjectWriter()
         json.string("algorithm", algorithm.rawValue)
         json.integer("railways", network.railways.count)

@@ -19,6 +19,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var railways: RailwaysOption
 
+    @OptionGroup var realtime: RealtimeOption
+
     @Option(help: ArgumentHelp("An Eki session SQLite file.", valueName: "path"))
     var sessions: String
 
@@ -67,7 +69,8 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let model = try railways.loadModel(timetables: algorithm.usesTimetables)
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
-        let replayer = Replayer(model: model, algorithm: algorithm)
+        var replayer = Replayer(model: model, algorithm: algorithm)
+        replayer.feeds = try realtime.feeds(model: model)
         let selected = try replayer.selectSessions(database, ids: sessionIDs)
         try replayer.run(
             sessions: selected, database: database, format: format, utcOffset: parseUTCOffset(utcOffset) ?? 0,

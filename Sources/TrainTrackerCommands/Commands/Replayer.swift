@@ -9,6 +9,8 @@ public struct Replayer: Sendable {
     public let model: TrackerModel
     /// The algorithm to run.
     public let algorithm: TrackingAlgorithmName
+    /// GTFS-realtime feeds the default algorithm is told at each fix (`--realtime`).
+    public var feeds: LiveFeeds?
 
     /// The network tracked against.
     public var network: RailwayNetwork { model.network }
@@ -35,7 +37,7 @@ public struct Replayer: Sendable {
 
     /// Runs a fresh tracker over `fixes` and hands each fix with its result to `body`.
     public func replay(_ fixes: [RecordedFix], _ body: (RecordedFix, TrackingResult) -> Void) {
-        var tracker = algorithm.makeTracker(model: model)
+        var tracker = algorithm.makeTracker(model: model, feeds: feeds)
         for fix in fixes {
             body(fix, tracker.process(fix.location))
         }
@@ -50,6 +52,7 @@ public struct Replayer: Sendable {
         var tracker = DefaultTracker(model: model)
         tracker.explains = true
         for fix in fixes {
+            tracker.live = feeds?.latest(atOrBefore: fix.location.timestamp)
             let result = tracker.process(fix.location)
             body(fix, result, tracker.explanation())
         }

@@ -20,7 +20,7 @@ public struct TrainTrackerCommand: ParsableCommand {
             JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self, SimulateCommand.self,
             EvaluateCommand.self, ServeCommand.self, TokenCommand.self, ExportSessionsCommand.self, LoadCommand.self,
             SpeedCommand.self, ModesCommand.self,
-            DiaryCommand.self, BudgetCommand.self, SightCommand.self,
+            DiaryCommand.self, BudgetCommand.self, SightCommand.self, RecordingFeedCommand.self,
         ]
     )
 

@@ -81,7 +81,9 @@ struct EvaluateCommand: ParsableCommand {
             railway and direction and \
             keeps it to the end; lock time: from the first departure (from the second train's departure \
             after a change of trains). Several --cases folders (simulated under different conditions) are \
-            reported side by side, one condition per folder; --matrix shows one measure as scenario × condition.
+            reported side by side, one condition per folder; --matrix shows one measure as scenario × condition. \
+            With --realtime, the default algorithm is scored twice: without the feeds (default) and told them \
+            (default-realtime).
             """ + "\n\n" + RecordingEvaluation.discussion + "\n\n" + LogEvaluation.discussion + "\n\n"
                 + PhoneLegEvaluation.discussion
     )
@@ -91,6 +93,8 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     @OptionGroup var railways: RailwaysOption
+
+    @OptionGroup var realtime: RealtimeOption
 
     @Option(
         name: .customLong("cases"),
@@ -227,6 +231,11 @@ struct EvaluateCommand: ParsableCommand {
             return (algorithm.rawValue, { DefaultTracker(model: timetabled, parameters: parameters) })
         }
         if untimed { variants.append(("default-untimed", { DefaultTracker(model: untimedModel, parameters: parameters) })) }
+        // With feeds, the default algorithm twice: without them and with them.
+        if let feeds = try realtime.feeds(model: timetabled), algorithms.contains(.default) {
+            variants.append(
+                ("default-realtime", { LiveTracker(DefaultTracker(model: timetabled, parameters: parameters), feeds: feeds) }))
+        }
         if let recording, let dataset {
             return try RecordingEvaluation(
                 dataset: dataset, railwaysPath: railways.railways, recordingPath: recording, variants: variants,

@@ -82,6 +82,12 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Replace the files in --out if they exist.")
     var force = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the day's delays as GTFS-realtime feeds, one a minute while the rides run, to this folder (for evaluate --realtime).",
+            valueName: "directory"))
+    var feed: String?
+
     func validate() throws {
         guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1 to 100000") }
         let known = Set(Scenario.all.map(\.name) + ["all"])
@@ -144,6 +150,23 @@ struct SimulateCommand: ParsableCommand {
         StandardError.line(
             "wrote \(cases.count) sessions (\(conditions.spelledOut)), \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)"
         )
+        if let feed { try writeFeeds(cases, dataset: dataset, delays: generator.disruption ?? OnTimeDelays(), to: feed) }
+    }
+
+    /// The day's delays as feeds, one at the start of every minute a ride has a fix in.
+    private func writeFeeds(_ cases: [SimulatedCase], dataset: TransitDataset, delays: any TrainDelays, to folder: String)
+        throws
+    {
+        let minute: Seconds = 60
+        let times = cases.flatMap {
+            $0.fixes.map { fix in
+                Timestamp(secondsSince1970: (fix.location.timestamp.secondsSince1970 / minute).rounded(.down) * minute)
+            }
+        }
+        let feeds = SimulatedFeeds.make(dataset: dataset, delays: delays, times: times)
+        try FeedFolder.write(feeds, to: folder, replacing: force)
+        StandardError.line(
+            "wrote \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.trips.count }) trip updates) to \(folder)")
     }
 
     /// Writes both files, each all or nothing, and the second only once the first is in place.

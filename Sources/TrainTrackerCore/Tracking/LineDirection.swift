@@ -12,7 +12,7 @@ public struct LineDirection: Hashable, Comparable, Sendable, Codable {
     /// Railway `railway` (its index in the network) in `direction`.
     public init(railway: Int, direction: TravelDirection) { index = railway * 2 + direction.rawValue }
 
-    private init(index: Int) { self.index = index }
+    init(index: Int) { self.index = index }
 
     /// The railway's index in the network.
     public var railway: Int { index / 2 }

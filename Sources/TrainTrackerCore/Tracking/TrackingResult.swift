@@ -117,6 +117,13 @@ public enum TrackingAlgorithmName: String, Hashable, Sendable, CaseIterable, Cod
         }
     }
 
+    /// A fresh tracker of this kind over `model`, told the latest of `feeds` at each fix (the
+    /// default algorithm; the others ignore feeds).
+    public func makeTracker(model: TrackerModel, feeds: LiveFeeds?) -> any TrackingAlgorithm {
+        guard self == .default, let feeds else { return makeTracker(model: model) }
+        return LiveTracker(DefaultTracker(model: model), feeds: feeds)
+    }
+
     /// Whether the algorithm uses timetables when they are available.
     public var usesTimetables: Bool { self == .default }
 

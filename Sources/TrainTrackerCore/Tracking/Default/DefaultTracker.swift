@@ -77,6 +77,11 @@ public struct DefaultTracker: TrackingAlgorithm {
     /// a train runs, and the answer (`TimetableModel.hasTrainRunning`): asked once a minute.
     var serviceMinute: [Int32]
     var serviceRunning: [Bool]
+    /// What the latest GTFS-realtime feed says about the trips (an operator's feed, or other
+    /// riders'), set before a fix by whoever holds the feeds (`LiveTracker` replays an archive):
+    /// a reported delay replaces the on-time prior for its trip, a cancelled trip is no
+    /// candidate. A feed older than `liveFeedLongest` at a fix says nothing.
+    public var live: LiveTrips?
     /// Whether each hypothesis keeps what each kind of evidence added at the latest fix
     /// (`explanation()`); off by default, as it costs a little per fix.
     public var explains = false
@@ -112,7 +117,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         var list = hypotheses  // taken out, so that updating them copies nothing
         hypotheses = []
         var weighing = Weighing(
-            observation: Observation(fix: fix, model: model, parameters: parameters, cadence: cadence.seconds))
+            observation: Observation(
+                fix: fix, model: model, parameters: parameters, cadence: cadence.seconds, live: liveFeed(at: location.timestamp)))
         let leaderRailway = leaderLine?.railway
         for index in list.indices {
             transition(&list[index], leaderScore: leaderScore, leaderRailway: leaderRailway, fix: fix)
@@ -121,6 +127,16 @@ public struct DefaultTracker: TrackingAlgorithm {
         }
         hypotheses = consume list  // (consumed: a copy still held would be copied on write)
         return decode(fix: fix)
+    }
+
+    /// A feed made this long before a fix no longer speaks for the trains.
+    public static let liveFeedLongest: Seconds = 600
+
+    /// `live`, if it was made at most `liveFeedLongest` before `time` (and not after it).
+    func liveFeed(at time: Timestamp) -> LiveTrips? {
+        guard let live else { return nil }
+        let age = time.seconds(since: live.timestamp)
+        return age >= 0 && age <= Self.liveFeedLongest ? live : nil
     }
 
     /// With a fix that gives no speed, and is this inaccurate, the last speed holds.

@@ -15,11 +15,12 @@ public struct TrackerModel: Sendable {
         let tunnels: [ClosedRange<Meters>]
         let tunnelRanges: [Range<Int>]
         let trackLengths: [Meters]
+        let tripIndex: [String: (line: Int32, trip: Int32)]
 
         init(
             network: RailwayNetwork, timetable: TimetableModel, grid: RailwayGrid,
             stationOrder: [[(position: Meters, station: Int)]], terminals: [[Coordinate]], tunnels: [ClosedRange<Meters>],
-            tunnelRanges: [Range<Int>], trackLengths: [Meters]
+            tunnelRanges: [Range<Int>], trackLengths: [Meters], tripIndex: [String: (line: Int32, trip: Int32)]
         ) {
             self.network = network
             self.timetable = timetable
@@ -29,6 +30,7 @@ public struct TrackerModel: Sendable {
             self.tunnels = tunnels
             self.tunnelRanges = tunnelRanges
             self.trackLengths = trackLengths
+            self.tripIndex = tripIndex
         }
     }
 
@@ -50,6 +52,9 @@ public struct TrackerModel: Sendable {
     var tunnelRanges: [Range<Int>] { parts.tunnelRanges }
     /// Each railway's track length.
     var trackLengths: [Meters] { parts.trackLengths }
+    /// Where each trip id of the timetable is: its line (`LineDirection.index`) and its index
+    /// among the line's trips (a GTFS-realtime feed names trips by id).
+    var tripIndex: [String: (line: Int32, trip: Int32)] { parts.tripIndex }
 
     /// Prepares `dataset` for tracking.
     ///
@@ -80,7 +85,18 @@ public struct TrackerModel: Sendable {
         parts = Parts(
             network: network, timetable: timetable, grid: RailwayGrid(network: network), stationOrder: stationOrder,
             terminals: terminals, tunnels: stretches, tunnelRanges: tunnelRanges,
-            trackLengths: network.railways.map(\.track.polyline.length))
+            trackLengths: network.railways.map(\.track.polyline.length), tripIndex: Self.tripIndex(of: timetable))
+    }
+
+    /// Every trip id of `timetable`, with its line and index (the first, for an id twice).
+    static func tripIndex(of timetable: TimetableModel) -> [String: (line: Int32, trip: Int32)] {
+        var index: [String: (line: Int32, trip: Int32)] = [:]
+        for (line, labels) in timetable.tripLabels.enumerated() {
+            for (trip, label) in labels.enumerated() where index[label.id] == nil {
+                index[label.id] = (Int32(clamping: line), Int32(clamping: trip))
+            }
+        }
+        return index
     }
 
     /// Each railway's stations by along-track position.

@@ -7,6 +7,7 @@ extension DepartureEvidence: EvidenceKind {
         [
             "onTimeShare": \.onTimeShare, "meanLateDelay": \.meanLateDelay, "delayChangeScale": \.delayChangeScale,
             "offTimetableShare": \.offTimetableShare, "missedCallDensity": \.missedCallDensity, "departureEvidenceCap": \.cap,
+            "reportedDelayScale": \.reportedDelayScale,
         ]
     }
 
@@ -19,8 +20,8 @@ extension DepartureEvidence: EvidenceKind {
         let time = observation.fix.location.timestamp
         let likelihood =
             hypothesis.trains.trips.isEmpty
-            ? firstDeparture(&hypothesis, model: model, station: station, at: time)
-            : follow(&hypothesis, model: model, at: time) { trip, _ in trip.departure(at: station) }
+            ? firstDeparture(&hypothesis, model: model, live: observation.live, station: station, at: time)
+            : follow(&hypothesis, model: model, live: observation.live, at: time) { trip, _ in trip.departure(at: station) }
         _ = settle(&hypothesis, model: model, likelihood: likelihood, as: .departures)
     }
 
@@ -52,9 +53,9 @@ extension DepartureEvidence: EvidenceKind {
 
     /// The first departure: which of the day's trains leave here about now? Each becomes a
     /// candidate weighted by its delay's density; returns each pattern's mean density.
-    private func firstDeparture(_ hypothesis: inout Hypothesis, model: TrackerModel, station: Int, at time: Timestamp)
-        -> [Double]
-    {
+    private func firstDeparture(
+        _ hypothesis: inout Hypothesis, model: TrackerModel, live: LiveTrips?, station: Int, at time: Timestamp
+    ) -> [Double] {
         let now = time.secondsSince1970
         let trips = model.trips[line: hypothesis.line]
         let patternCount = hypothesis.patterns.weights.count
@@ -73,7 +74,7 @@ extension DepartureEvidence: EvidenceKind {
                 let pattern = Int(trip.pattern)
                 guard pattern >= 0, pattern < patternCount else { continue }
                 admit(
-                    item.trip, pattern: pattern, delay: clock - item.time, origin: origin, into: &hypothesis,
+                    item.trip, pattern: pattern, delay: clock - item.time, origin: origin, live: live, into: &hypothesis,
                     likelihood: &likelihood, count: &count)
             }
         }
@@ -83,11 +84,17 @@ extension DepartureEvidence: EvidenceKind {
     /// Takes trip `trip` (of pattern `pattern`, in range), `delay` seconds late on the service
     /// day whose clock starts at `origin`, as a candidate weighted by its delay's density,
     /// counted towards its pattern's mean: the first look of departures and of passages alike.
+    /// With a feed (`live`) that reports the trip, its reported delay replaces the prior of
+    /// delays (`reportedDelayDensity`), and a cancelled trip is no candidate.
     func admit(
-        _ trip: Int32, pattern: Int, delay: Seconds, origin: Seconds, into hypothesis: inout Hypothesis,
+        _ trip: Int32, pattern: Int, delay: Seconds, origin: Seconds, live: LiveTrips?, into hypothesis: inout Hypothesis,
         likelihood: inout [Double], count: inout [Int]
     ) {
-        let density = delayDensity(delay)
+        var density = delayDensity(delay)
+        if let report = live?.trip(trip, of: hypothesis.line) {
+            if report.cancelled { return }
+            if let reported = report.delay { density = reportedDelayDensity(delay - reported) }
+        }
         count[pattern] += 1
         likelihood[pattern] += density
         hypothesis.trains.trips.append(
@@ -113,9 +120,11 @@ extension DepartureEvidence: EvidenceKind {
     /// A later observation: how much did each candidate's delay change since the last? A
     /// candidate with no `scheduled` time here (it does not call at the station) fades;
     /// `scheduled` is asked with the candidate's clock (seconds after its service day's midnight).
+    /// A candidate a feed (`live`) reports is weighed by how far its delay here is from the
+    /// reported one instead (the report says where that train is), and a cancelled one fades.
     /// Returns each pattern's weighted mean density.
     func follow(
-        _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp,
+        _ hypothesis: inout Hypothesis, model: TrackerModel, live: LiveTrips?, at time: Timestamp,
         scheduled: (ScheduledTrip, _ clock: Seconds) -> Seconds?
     ) -> [Double] {
         let now = time.secondsSince1970
@@ -130,9 +139,15 @@ extension DepartureEvidence: EvidenceKind {
             let pattern = Int(trip.pattern)
             let weight = Double.exp(candidate.logWeight - top)
             var density = missedCallDensity / Self.window
-            if let scheduled = scheduled(trip, now - candidate.origin) {
+            let report = live?.trip(candidate.trip, of: hypothesis.line)
+            if report?.cancelled != true, let scheduled = scheduled(trip, now - candidate.origin) {
                 let delay = now - candidate.origin - scheduled
-                density = delayChangeDensity(delay - candidate.delay, scale: max(delayChangeScale, candidate.delayScale))
+                density =
+                    if let reported = report?.delay {
+                        reportedDelayDensity(delay - reported)
+                    } else {
+                        delayChangeDensity(delay - candidate.delay, scale: max(delayChangeScale, candidate.delayScale))
+                    }
                 hypothesis.trains.trips[index].delay = delay
                 hypothesis.trains.trips[index].delayScale = delayChangeScale
             }

@@ -27,6 +27,9 @@ public struct DepartureEvidence: Hashable, Sendable {
     public var meanLateDelay: Seconds = 240
     /// How much a train's delay typically changes from one station to the next.
     public var delayChangeScale: Seconds = 20
+    /// How far a trip's delay may be from the delay a feed reports for it, typically: a feed's
+    /// delay is measured at its last position or stop, and changes by the next.
+    public var reportedDelayScale: Seconds = 60
     /// The chance a train is off its timetable altogether (or runs a trip the file lacks).
     public var offTimetableShare = 0.05
     /// How likely a followed train leaves a station it does not call at, against a random time.
@@ -70,6 +73,12 @@ public struct DepartureEvidence: Hashable, Sendable {
         let scale = max(scale ?? delayChangeScale, 1)
         let steady = 1 - offTimetableShare
         return steady / (2 * scale) * Double.exp(-abs(change) / scale) + offTimetableShare / Self.offTimetableChangeWindow
+    }
+
+    /// How likely (per second) a train a feed reports `difference` seconds less late than it
+    /// is observed leaves or passes (`reportedDelayScale` the typical difference).
+    public func reportedDelayDensity(_ difference: Seconds) -> Double {
+        delayChangeDensity(difference, scale: reportedDelayScale)
     }
 
     /// A pattern's likelihood density of the observation, `likelihood` from its followed

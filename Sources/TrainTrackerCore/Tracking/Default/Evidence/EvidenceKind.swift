@@ -28,6 +28,9 @@ struct Observation {
     let parameters: DefaultTracker.Parameters
     /// The phone's usual wait between fixes, this fix's included.
     let cadence: Seconds
+    /// What the latest GTFS-realtime feed says about the line's trips, if it is recent
+    /// (`DefaultTracker.live`).
+    let live: LiveTrips?
     /// Where the fix places the hypothesis's train on its line; nil when the line is out of reach.
     var placement: Placement?
 }

@@ -174,11 +174,15 @@ extension PassageEvidence: EvidenceKind {
         let scheduled = { (trip: ScheduledTrip, clock: Seconds) in
             trip.time(at: along, positions: positions, walk: walk, near: clock)
         }
+        // A feed that reports the line's trains says where they are now: each look is a fresh
+        // comparison, not the timetable's one fact, and a late day is no excuse.
+        let informed = observation.live?.reports(hypothesis.line) == true
         if hypothesis.trains.trips.isEmpty {
-            let likelihood = timing.candidates(&hypothesis, model: model, at: time, scheduled: scheduled)
+            let likelihood = timing.candidates(
+                &hypothesis, model: model, live: observation.live, at: time, scheduled: scheduled)
             // No train of the line due here now: as unlikely as a train off its timetable, said
             // once until the line has candidates again (not every span: it is one fact).
-            if hypothesis.trains.trips.isEmpty {
+            if hypothesis.trains.trips.isEmpty, !informed {
                 if hypothesis.trains.unmatched { return }
                 hypothesis.trains.unmatched = true
             }
@@ -186,12 +190,13 @@ extension PassageEvidence: EvidenceKind {
             // judging the line again by them: on a day when every train is late, a line's
             // on-time train elsewhere would otherwise win anew at every look.
             var first = timing
-            first.cap = min(cap, firstCap)
+            first.cap = informed ? cap : min(cap, firstCap)
             _ = first.settle(
-                &hypothesis, model: model, likelihood: likelihood, as: .passages, charging: !hypothesis.trains.lost)
+                &hypothesis, model: model, likelihood: likelihood, as: .passages,
+                charging: informed || !hypothesis.trains.lost)
             hypothesis.trains.lost = false
         } else {
-            let likelihood = timing.follow(&hypothesis, model: model, at: time, scheduled: scheduled)
+            let likelihood = timing.follow(&hypothesis, model: model, live: observation.live, at: time, scheduled: scheduled)
             let charged = timing.settle(
                 &hypothesis, model: model, likelihood: likelihood, as: .passages,
                 against: max(changeWindow, changeWindowWaits * cadence))
@@ -221,7 +226,7 @@ extension DepartureEvidence {
     /// from 30 minutes ago to 2 minutes ahead becomes a candidate, weighted by its delay's
     /// density. Returns each pattern's mean density.
     func candidates(
-        _ hypothesis: inout Hypothesis, model: TrackerModel, at time: Timestamp,
+        _ hypothesis: inout Hypothesis, model: TrackerModel, live: LiveTrips?, at time: Timestamp,
         scheduled: (ScheduledTrip, _ clock: Seconds) -> Seconds?
     ) -> [Double] {
         let now = time.secondsSince1970
@@ -260,7 +265,7 @@ extension DepartureEvidence {
             let delay = now - origin - due
             guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
             admit(
-                Int32(clamping: index), pattern: pattern, delay: delay, origin: origin, into: &hypothesis,
+                Int32(clamping: index), pattern: pattern, delay: delay, origin: origin, live: live, into: &hypothesis,
                 likelihood: &likelihood, count: &count)
         }
         return patternMeans(&hypothesis, trips: trips, likelihood: likelihood, count: count)

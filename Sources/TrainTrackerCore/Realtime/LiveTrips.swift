@@ -1,0 +1,102 @@
+/// A feed resolved against a tracker's timetable: per line, the trips it reports, by the
+/// model's trip index. The tracker asks it for a trip's reported delay, or whether the trip
+/// was cancelled (`DefaultTracker.live`). A report of a trip the timetable does not have is
+/// counted in `unknownTrips` and otherwise left alone: a feed for another timetable changes
+/// no answer.
+public struct LiveTrips: Sendable {
+    /// What the feed says about one trip.
+    struct Trip: Sendable {
+        var cancelled: Bool
+        var delay: Seconds?
+    }
+
+    /// When the feed was made.
+    public let timestamp: Timestamp
+    /// Per line (`LineDirection.index`), the reported trips by trip index.
+    let lines: [[Int32: Trip]]
+    /// Trips the feed reports that the timetable has.
+    public let knownTrips: Int
+    /// Trips the feed reports that the timetable lacks (a feed for another timetable).
+    public let unknownTrips: Int
+    /// Vehicles on a known trip.
+    public let vehicles: Int
+
+    /// `feed` resolved against `model`'s trips by GTFS trip id.
+    ///
+    /// - Complexity: O(reports) once the model's trip index is built.
+    public init(_ feed: RealtimeFeed, model: TrackerModel) {
+        timestamp = feed.timestamp
+        var lines = Array(repeating: [Int32: Trip](), count: model.network.railways.count * 2)
+        var known = 0
+        var unknown = 0
+        for report in feed.trips {
+            guard let place = model.tripIndex[report.tripID] else {
+                unknown += 1
+                continue
+            }
+            known += 1
+            lines[Int(place.line)][place.trip] = Trip(cancelled: report.cancelled, delay: report.delay)
+        }
+        self.lines = lines
+        knownTrips = known
+        unknownTrips = unknown
+        vehicles = feed.vehicles.count { $0.tripID.map { model.tripIndex[$0] != nil } ?? false }
+    }
+
+    /// Whether the feed reports any trip of `line`.
+    func reports(_ line: LineDirection) -> Bool {
+        lines.indices.contains(line.index) && !lines[line.index].isEmpty
+    }
+
+    /// What the feed said about trip `trip` of `line`, if anything.
+    func trip(_ trip: Int32, of line: LineDirection) -> Trip? {
+        lines.indices.contains(line.index) ? lines[line.index][trip] : nil
+    }
+}
+
+/// Feeds over time, resolved: at any moment the tracker knows what the latest feed at or
+/// before it said, never a later one.
+public struct LiveFeeds: Sendable {
+    /// The feeds, by time.
+    public let feeds: [LiveTrips]
+
+    /// `feeds` in time order (the latest of equal times wins).
+    public init(_ feeds: [LiveTrips]) {
+        self.feeds = feeds.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The latest feed made at or before `time`.
+    ///
+    /// - Complexity: O(log feeds).
+    public func latest(atOrBefore time: Timestamp) -> LiveTrips? {
+        var low = 0
+        var high = feeds.count
+        while low < high {
+            let middle = (low + high) / 2
+            if feeds[middle].timestamp <= time { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? feeds[low - 1] : nil
+    }
+}
+
+/// A default tracker told the latest feed at each fix's time (replays and evaluations of
+/// recorded rides with an archive of feeds).
+public struct LiveTracker: TrackingAlgorithm {
+    /// The tracker.
+    public var tracker: DefaultTracker
+    /// The feeds.
+    public let feeds: LiveFeeds
+
+    /// `tracker`, told `feeds`.
+    public init(_ tracker: DefaultTracker, feeds: LiveFeeds) {
+        self.tracker = tracker
+        self.feeds = feeds
+    }
+
+    /// Takes the next fix, knowing the latest feed at or before its time.
+    public mutating func process(_ location: Location) -> TrackingResult {
+        tracker.live = feeds.latest(atOrBefore: location.timestamp)
+        return tracker.process(location)
+    }
+}

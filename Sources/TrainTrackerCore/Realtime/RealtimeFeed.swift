@@ -1,0 +1,60 @@
+/// What one GTFS-realtime feed message says about the trains, as domain values: each trip's
+/// delay or cancellation, and each vehicle's position. A reader (`TrainTrackerRealtime`) makes
+/// it from the protocol buffers, range-checking every number; the tracker uses it through
+/// `LiveTrips`, resolved against its timetable.
+public struct RealtimeFeed: Hashable, Sendable {
+    /// When the feed was made (its header's timestamp).
+    public var timestamp: Timestamp
+    /// What it says about trips (TripUpdate entities).
+    public var trips: [TripReport]
+    /// Where its vehicles are (VehiclePosition entities).
+    public var vehicles: [VehicleReport]
+
+    /// A feed.
+    public init(timestamp: Timestamp, trips: [TripReport] = [], vehicles: [VehicleReport] = []) {
+        self.timestamp = timestamp
+        self.trips = trips
+        self.vehicles = vehicles
+    }
+}
+
+/// One trip's state in a feed: cancelled, or running with a delay.
+public struct TripReport: Hashable, Sendable {
+    /// The GTFS trip id.
+    public var tripID: String
+    /// Whether the trip was cancelled (`schedule_relationship` CANCELED or DELETED).
+    public var cancelled: Bool
+    /// Seconds late (negative: early): the trip's delay, or that of its latest stop-time
+    /// update at or before the stops still to come; nil when the feed gives none.
+    public var delay: Seconds?
+    /// When the delay was measured (the update's timestamp, else the feed's).
+    public var measured: Timestamp?
+
+    /// A report.
+    public init(tripID: String, cancelled: Bool = false, delay: Seconds? = nil, measured: Timestamp? = nil) {
+        self.tripID = tripID
+        self.cancelled = cancelled
+        self.delay = delay
+        self.measured = measured
+    }
+}
+
+/// Where a vehicle on a trip was, and when.
+public struct VehicleReport: Hashable, Sendable {
+    /// The GTFS trip id it serves, when the feed says.
+    public var tripID: String?
+    /// The vehicle's id or label, when the feed says.
+    public var vehicleID: String?
+    /// Where it was.
+    public var coordinate: Coordinate
+    /// When (the position's timestamp, else the feed's).
+    public var time: Timestamp
+
+    /// A report.
+    public init(tripID: String?, vehicleID: String? = nil, coordinate: Coordinate, time: Timestamp) {
+        self.tripID = tripID
+        self.vehicleID = vehicleID
+        self.coordinate = coordinate
+        self.time = time
+    }
+}

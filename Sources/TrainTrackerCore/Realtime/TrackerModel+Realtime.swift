@@ -1,0 +1,32 @@
+extension TrackerModel {
+    /// A position this far from its trip's track says nothing about the trip's delay.
+    public static let delayReach: Meters = 500
+
+    /// How late trip `tripID` of the timetable is, if its train is at `coordinate` at `time`:
+    /// the time against the trip's published time there (interpolated between its calls, as
+    /// `PassageEvidence` does), on the service day that makes it least late or early. Nil for
+    /// a trip the timetable lacks, a place more than `delayReach` from its track or outside
+    /// its calls.
+    ///
+    /// - Complexity: O(log V + log C) for the track's V vertices and the trip's C calls.
+    public func delay(ofTrip tripID: String, at coordinate: Coordinate, time: Timestamp) -> Seconds? {
+        guard let place = tripIndex[tripID] else { return nil }
+        let line = LineDirection(index: Int(place.line))
+        let railway = network.railways[line.railway]
+        guard let projection = railway.track.polyline.projection(of: coordinate, within: Self.delayReach) else { return nil }
+        let trip = trips[line: line][Int(place.trip)]
+        let walk = TrackWalk(railway: railway, direction: line.direction)
+        let positions = network.stationAlongTrack[line.railway]
+        let (today, yesterday, _, _) = serviceDay(at: time)
+        var best: Seconds?
+        for origin in [today, yesterday] {
+            let clock = time.secondsSince1970 - origin
+            guard let due = trip.time(at: projection.alongTrack, positions: positions, walk: walk, near: clock) else {
+                continue
+            }
+            let delay = clock - due
+            if best.map({ abs(delay) < abs($0) }) ?? true { best = delay }
+        }
+        return best
+    }
+}

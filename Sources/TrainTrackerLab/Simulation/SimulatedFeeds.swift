@@ -1,0 +1,78 @@
+import Algorithms
+import TrainTrackerCore
+
+/// GTFS-realtime feeds of a simulated day's delays, as an operator would publish them: at each
+/// of the given times, every train of the timetable running then (on its service day, by its
+/// calendar) gets a TripUpdate with its delay at its latest call (or its first, before it
+/// leaves), as `delays` makes it run. For `simulate --feed`: the simulated riders' fixes are
+/// then tracked with the day's delays known, as riders of an operator with a feed are.
+public enum SimulatedFeeds {
+    /// A train is in a feed from this long before its first departure ...
+    public static let before: Seconds = 1_800
+    /// ... to this long after its last call.
+    public static let after: Seconds = 600
+
+    /// One feed per time of `times` (sorted, duplicates once) of `dataset`'s trains as `delays`
+    /// runs them.
+    ///
+    /// - Complexity: O(T log T + F · R) for T trains and F feeds of R trains running each.
+    public static func make(dataset: TransitDataset, delays: any TrainDelays, times: [Timestamp]) -> [RealtimeFeed] {
+        let timetable = dataset.timetable
+        let zone = timetable.zone
+        // Trains by their first published time (seconds after their service day's midnight).
+        let trains = timetable.trains.compactMap { train -> (start: Seconds, end: Seconds, train: TimetabledTrain)? in
+            guard let first = train.stops.first, let last = train.stops.last,
+                let start = first.departure ?? first.arrival, let end = last.arrival ?? last.departure
+            else { return nil }
+            return (start, end, train)
+        }.sorted { $0.start < $1.start }
+        let longest = trains.map { $0.end - $0.start }.max() ?? 0
+        var asRun: [String: [TimetableStop]] = [:]
+        var feeds: [RealtimeFeed] = []
+        for time in Set(times).sorted() {
+            var feed = RealtimeFeed(timestamp: time)
+            let today = zone.day(of: time)
+            for day in [today, today.adding(-1)] {
+                let clock = time.secondsSince1970 - zone.serviceDayOrigin(day)
+                var index = trains.partitioningIndex { $0.start >= clock - longest - after }
+                while index < trains.count, trains[index].start <= clock + before {
+                    let (start, end, train) = trains[index]
+                    index += 1
+                    guard clock >= start - before, clock <= end + after, timetable.calendar.runs(train.service, on: day)
+                    else { continue }
+                    let run = asRun[train.id] ?? delays.stops(of: train)
+                    asRun[train.id] = run
+                    if let delay = delay(of: train, asRun: run, at: clock) {
+                        feed.trips.append(TripReport(tripID: train.id, delay: delay.rounded(), measured: time))
+                    }
+                }
+            }
+            feeds.append(feed)
+        }
+        return feeds
+    }
+
+    /// The delay of `train` (running as `asRun`) at `clock`: at its latest call left by then,
+    /// or its first before it leaves.
+    static func delay(of train: TimetabledTrain, asRun: [TimetableStop], at clock: Seconds) -> Seconds? {
+        var delay: Seconds?
+        for (published, run) in zip(train.stops, asRun) {
+            guard let planned = published.departure ?? published.arrival, let actual = run.departure ?? run.arrival else {
+                continue
+            }
+            if delay == nil || actual <= clock { delay = actual - planned }
+            if actual > clock { break }
+        }
+        return delay
+    }
+}
+
+/// A punctual day's delays: every train on time to the second.
+public struct OnTimeDelays: TrainDelays {
+    /// A punctual day.
+    public init() {}
+
+    public func lateness(of trainID: String) -> Seconds { 0 }
+
+    public func stops(of train: TimetabledTrain) -> [TimetableStop] { train.stops }
+}

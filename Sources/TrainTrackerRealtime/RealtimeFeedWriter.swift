@@ -1,0 +1,48 @@
+import SwiftProtobuf
+import TrainTrackerCore
+
+/// Writes `RealtimeFeed`s as GTFS-realtime feed messages (version 2.0, full dataset): a
+/// TripUpdate per trip (its delay as the trip's `delay`, a cancelled trip CANCELED) and a
+/// VehiclePosition per vehicle.
+public enum RealtimeFeedWriter {
+    /// The feed message of `feed`.
+    public static func message(_ feed: RealtimeFeed) -> TransitRealtime_FeedMessage {
+        var message = TransitRealtime_FeedMessage()
+        message.header.gtfsRealtimeVersion = "2.0"
+        message.header.incrementality = .fullDataset
+        message.header.timestamp = seconds(feed.timestamp)
+        for (index, report) in feed.trips.enumerated() {
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = "trip-\(index + 1)"
+            entity.tripUpdate.trip.tripID = report.tripID
+            if report.cancelled { entity.tripUpdate.trip.scheduleRelationship = .canceled }
+            if let delay = report.delay {
+                entity.tripUpdate.delay = Int32(clamping: Int(wholeNumber: delay.rounded()) ?? 0)
+            }
+            if let measured = report.measured { entity.tripUpdate.timestamp = seconds(measured) }
+            message.entity.append(entity)
+        }
+        for (index, report) in feed.vehicles.enumerated() {
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = "vehicle-\(index + 1)"
+            if let trip = report.tripID { entity.vehicle.trip.tripID = trip }
+            if let vehicle = report.vehicleID { entity.vehicle.vehicle.id = vehicle }
+            entity.vehicle.position.latitude = Float(report.coordinate.latitude)
+            entity.vehicle.position.longitude = Float(report.coordinate.longitude)
+            entity.vehicle.timestamp = seconds(report.time)
+            message.entity.append(entity)
+        }
+        return message
+    }
+
+    /// The bytes of `feed`'s message.
+    public static func bytes(_ feed: RealtimeFeed) -> [UInt8] {
+        // (A message built here has every required field: serialising it cannot fail.)
+        (try? message(feed).serializedBytes()) ?? []
+    }
+
+    /// Seconds since 1970 as the format's unsigned count (0 before 1970).
+    static func seconds(_ time: Timestamp) -> UInt64 {
+        UInt64(clamping: Int(wholeNumber: max(0, time.secondsSince1970).rounded(.down)) ?? 0)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import SwiftProtobuf
+import Testing
+import TrainTrackerCore
+import TrainTrackerRealtime
+
+/// Reading GTFS-realtime: what a feed says becomes domain values, and whatever else arrives is
+/// refused or skipped with its reason, never a crash.
+@Suite struct RealtimeFeedReaderTests {
+    static let noon = Timestamp(secondsSince1970: 1_732_910_400)  // 2024-11-29 20:00 UTC
+
+    @Test func aFeedWrittenIsReadBackAsItWas() throws {
+        let feed = RealtimeFeed(
+            timestamp: Self.noon,
+            trips: [
+                TripReport(tripID: "143", delay: 150, measured: Self.noon.adding(-30)),
+                TripReport(tripID: "515", cancelled: true, measured: Self.noon),
+            ],
+            vehicles: [
+                VehicleReport(
+                    tripID: "143", coordinate: Coordinate(latitude: 37.5, longitude: -122.25), time: Self.noon.adding(-30))
+            ])
+        let reading = try RealtimeFeedReader.read(RealtimeFeedWriter.bytes(feed), name: "feed.pb")
+        #expect(reading.feed.timestamp == Self.noon)
+        #expect(reading.feed.trips == feed.trips)
+        #expect(reading.feed.vehicles.count == 1)
+        let vehicle = try #require(reading.feed.vehicles.first)
+        #expect(vehicle.tripID == "143")
+        // (Positions travel as 32-bit floats: a metre or two.)
+        #expect(vehicle.coordinate.distance(to: feed.vehicles[0].coordinate) < 3)
+        #expect(reading.skipped.isEmpty)
+    }
+
+    /// Per the reference: the first stop-time update's delay is the trip's for the stops to
+    /// come (past stops are dropped), its departure's before its arrival's; a trip-level
+    /// delay counts only without one.
+    @Test func theNextStopsDelayWinsOverTheTrips() throws {
+        var message = RealtimeFeedWriter.message(RealtimeFeed(timestamp: Self.noon))
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "1"
+        entity.tripUpdate.trip.tripID = "143"
+        entity.tripUpdate.delay = 30
+        var skipped = TransitRealtime_TripUpdate.StopTimeUpdate()
+        skipped.scheduleRelationship = .skipped
+        skipped.departure.delay = 999
+        var next = TransitRealtime_TripUpdate.StopTimeUpdate()
+        next.arrival.delay = 200
+        next.departure.delay = 240
+        var later = TransitRealtime_TripUpdate.StopTimeUpdate()
+        later.departure.delay = 400
+        entity.tripUpdate.stopTimeUpdate = [skipped, next, later]
+        message.entity = [entity]
+        let reading = try RealtimeFeedReader.read(try message.serializedBytes(), name: "feed.pb")
+        #expect(reading.feed.trips.first?.delay == 240)
+    }
+
+    /// Each entity the tracker cannot use is left out with its reason; the rest is read.
+    @Test(arguments: [
+        "trip update without a trip id", "delay beyond two days", "vehicle position off the earth", "vehicle NaN",
+        "vehicle without a position", "vehicle at no moment", "deleted entity", "entity of another kind",
+    ])
+    func anEntityTheTrackerCannotUseIsSkippedWithItsReason(what: String) throws {
+        var message = RealtimeFeedWriter.message(
+            RealtimeFeed(timestamp: Self.noon, trips: [TripReport(tripID: "good", delay: 60)]))
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "bad"
+        var reason = what
+        switch what {
+        case "trip update without a trip id": entity.tripUpdate.trip.routeID = "L"
+        case "delay beyond two days":
+            entity.tripUpdate.trip.tripID = "1"
+            entity.tripUpdate.delay = 200_000
+        case "vehicle position off the earth":
+            entity.vehicle.position.latitude = 95
+            entity.vehicle.position.longitude = 10
+        case "vehicle NaN":
+            entity.vehicle.position.latitude = .nan
+            entity.vehicle.position.longitude = 10
+            reason = "vehicle position off the earth"
+        case "vehicle without a position": entity.vehicle.trip.tripID = "1"
+        case "vehicle at no moment":
+            entity.vehicle.position.latitude = 37
+            entity.vehicle.position.longitude = -122
+            entity.vehicle.timestamp = .max
+        case "deleted entity":
+            entity.isDeleted = true
+            entity.tripUpdate.trip.tripID = "1"
+        default: break
+        }
+        message.entity.append(entity)
+        let reading = try RealtimeFeedReader.read(try message.serializedBytes(), name: "feed.pb")
+        #expect(reading.skipped == [reason: 1])
+        #expect(reading.feed.trips.map(\.tripID) == ["good"])
+    }
+
+    /// Bytes that are no feed, and feeds the tracker cannot place in time, are refused naming
+    /// the file.
+    @Test(arguments: [
+        ("not a feed", Array("<html>502 Bad Gateway</html>".utf8)),
+        ("truncated", Array(RealtimeFeedWriter.bytes(RealtimeFeed(timestamp: noon)).dropLast(3))),
+        ("no timestamp", noTimestamp()),
+        ("a timestamp naming no moment", timestamp(.max)),
+        ("nested beyond any feed", deeplyNested()),
+    ])
+    func whatIsNoFeedIsRefusedNamingTheFile(what: String, bytes: [UInt8]) {
+        #expect(throws: RealtimeError.self, "\(what)") { try RealtimeFeedReader.read(bytes, name: "feeds/x.pb") }
+        do {
+            _ = try RealtimeFeedReader.read(bytes, name: "feeds/x.pb")
+        } catch {
+            #expect(error.problem.hasPrefix("feeds/x.pb: "), "\(what): \(error.problem)")
+        }
+    }
+
+    static func noTimestamp() -> [UInt8] {
+        var message = TransitRealtime_FeedMessage()
+        message.header.gtfsRealtimeVersion = "2.0"
+        return (try? message.serializedBytes()) ?? []
+    }
+
+    static func timestamp(_ seconds: UInt64) -> [UInt8] {
+        var message = TransitRealtime_FeedMessage()
+        message.header.gtfsRealtimeVersion = "2.0"
+        message.header.timestamp = seconds
+        return (try? message.serializedBytes()) ?? []
+    }
+
+    /// A field 4 (vehicle) of field 2 (entity) nested 10,000 times: length-delimited, inside
+    /// out, each level a few bytes more.
+    static func deeplyNested() -> [UInt8] {
+        var inner: [UInt8] = []
+        for _ in 0..<10_000 { inner = [0x22] + varint(inner.count) + inner }
+        return [0x12] + varint(inner.count) + inner
+    }
+
+    static func varint(_ value: Int) -> [UInt8] {
+        var value = value
+        var bytes: [UInt8] = []
+        repeat {
+            var byte = UInt8(value & 0x7F)
+            value >>= 7
+            if value > 0 { byte |= 0x80 }
+            bytes.append(byte)
+        } while value > 0
+        return bytes
+    }
+}
