@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TrainTrackerStorage", targets: ["TrainTrackerStorage"]),
         .library(name: "TrainTrackerImport", targets: ["TrainTrackerImport"]),
         .library(name: "TrainTrackerServer", targets: ["TrainTrackerServer"]),
+        .library(name: "TrainTrackerRealtime", targets: ["TrainTrackerRealtime"]),
         .executable(name: "traintracker", targets: ["traintracker"]),
     ],
     dependencies: [
