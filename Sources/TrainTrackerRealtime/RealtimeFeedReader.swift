@@ -19,7 +19,14 @@ public struct RealtimeError: Error, Equatable, CustomStringConvertible {
 /// counted by reason, never a crash.
 public enum RealtimeFeedReader {
     /// The largest feed read, in bytes: a whole network's feed is a few megabytes.
-    public static let largestFeed = 64 << 20
+    public static let largestFeed = 16 << 20
+    /// The most entities one feed may hold (a network's trips and vehicles are thousands):
+    /// counted before decoding, so a feed of millions of empty entities costs no memory.
+    public static let mostEntities = 200_000
+    /// A report measured this long before the feed was made is stale ...
+    public static let stalestReport: Seconds = 600
+    /// ... and one measured after it (beyond this clock difference) is from the future.
+    public static let clockTolerance: Seconds = 60
     /// A delay beyond this either way is not a delay.
     public static let longestDelay: Seconds = 2 * 86_400
     /// Nested messages deeper than this are refused (the format nests five deep).
@@ -36,10 +43,16 @@ public enum RealtimeFeedReader {
     /// Reads one feed message from `bytes`; `name` names it in errors.
     ///
     /// - Throws: `RealtimeError` when the bytes are not a feed message, are larger than
-    ///   `largestFeed`, or the header has no timestamp or one that names no moment.
+    ///   `largestFeed` or hold more than `mostEntities`, the header has no timestamp or one that
+    ///   names no moment, or the feed is DIFFERENTIAL (it lists only changes, which a reader of
+    ///   one message cannot apply).
     public static func read(_ bytes: [UInt8], name: String) throws(RealtimeError) -> Reading {
         guard bytes.count <= largestFeed else {
             throw RealtimeError("\(name): \(bytes.count) bytes, more than a feed's \(largestFeed)")
+        }
+        let entities = entityCount(bytes)
+        guard entities <= mostEntities else {
+            throw RealtimeError("\(name): \(entities) entities, more than a feed's \(mostEntities)")
         }
         var options = BinaryDecodingOptions()
         options.messageDepthLimit = deepestNesting
@@ -52,7 +65,12 @@ public enum RealtimeFeedReader {
         guard message.header.hasTimestamp, let timestamp = time(message.header.timestamp) else {
             throw RealtimeError("\(name): the feed's header has no timestamp, or one that names no moment")
         }
+        guard message.header.incrementality != .differential else {
+            throw RealtimeError("\(name): a DIFFERENTIAL feed (only full datasets are read)")
+        }
         var reading = Reading(feed: RealtimeFeed(timestamp: timestamp), skipped: [:])
+        var seenTrips = Set<String>()
+        var twice = Set<String>()
         for entity in message.entity {
             if entity.isDeleted {
                 reading.skipped["deleted entity", default: 0] += 1
@@ -60,7 +78,13 @@ public enum RealtimeFeedReader {
             }
             if entity.hasTripUpdate {
                 switch tripReport(entity.tripUpdate, feedTime: timestamp) {
-                case .success(let report): reading.feed.trips.append(report)
+                case .success(let report):
+                    if !seenTrips.insert(report.tripID + "\u{1}" + (report.startDate.map { "\($0.daysSince1970)" } ?? ""))
+                        .inserted
+                    {
+                        twice.insert(report.tripID)
+                    }
+                    reading.feed.trips.append(report)
                 case .failure(let reason): reading.skipped[reason.problem, default: 0] += 1
                 }
             }
@@ -72,7 +96,46 @@ public enum RealtimeFeedReader {
             }
             if !entity.hasTripUpdate, !entity.hasVehicle { reading.skipped["entity of another kind", default: 0] += 1 }
         }
+        // A trip reported twice for one day says two things: neither is believed.
+        if !twice.isEmpty {
+            let before = reading.feed.trips.count
+            reading.feed.trips.removeAll { twice.contains($0.tripID) }
+            reading.skipped["trip reported twice", default: 0] += before - reading.feed.trips.count
+        }
         return reading
+    }
+
+    /// How many entities (field 2) the top level of a feed message holds, read off the wire
+    /// without decoding them; the count so far where the bytes stop making sense (the decoder
+    /// then says what is wrong).
+    static func entityCount(_ bytes: [UInt8]) -> Int {
+        var index = 0
+        var count = 0
+        func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count, shift < 64 {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        while index < bytes.count, let key = varint() {
+            switch key & 7 {
+            case 0: guard varint() != nil else { return count }
+            case 1: index += 8
+            case 5: index += 4
+            case 2:
+                guard let length = varint(), length <= UInt64(bytes.count - min(index, bytes.count)) else { return count }
+                index += Int(length)
+                if key >> 3 == 2 { count += 1 }
+            default: return count
+            }
+        }
+        return count
     }
 
     /// A trip update as a report: cancelled, or its delay (the trip's own, else the first
@@ -81,6 +144,15 @@ public enum RealtimeFeedReader {
     static func tripReport(_ update: TransitRealtime_TripUpdate, feedTime: Timestamp) -> Result<TripReport, RealtimeError> {
         let trip = update.trip
         guard trip.hasTripID, !trip.tripID.isEmpty else { return .failure(RealtimeError("trip update without a trip id")) }
+        // An added, duplicated or replacement trip runs beside the scheduled one of its id.
+        if [.added, .duplicated, .replacement, .unscheduled].contains(trip.scheduleRelationship) {
+            return .failure(RealtimeError("trip not in the timetable (added, duplicated or unscheduled)"))
+        }
+        var startDate: CivilDay?
+        if trip.hasStartDate {
+            guard let day = civilDay(trip.startDate) else { return .failure(RealtimeError("start date that names no day")) }
+            startDate = day
+        }
         let cancelled = trip.scheduleRelationship == .canceled || trip.scheduleRelationship == .deleted
         var delay: Seconds?
         for stop in update.stopTimeUpdate where stop.scheduleRelationship == .scheduled {
@@ -98,9 +170,11 @@ public enum RealtimeFeedReader {
         var measured = feedTime
         if update.hasTimestamp {
             guard let time = time(update.timestamp) else { return .failure(RealtimeError("trip update at no moment")) }
+            guard fresh(time, feedTime: feedTime) else { return .failure(RealtimeError("stale or future trip update")) }
             measured = time
         }
-        return .success(TripReport(tripID: trip.tripID, cancelled: cancelled, delay: delay, measured: measured))
+        return .success(
+            TripReport(tripID: trip.tripID, startDate: startDate, cancelled: cancelled, delay: delay, measured: measured))
     }
 
     /// A vehicle position as a report, if it is a position on the earth at a moment.
@@ -116,6 +190,7 @@ public enum RealtimeFeedReader {
         var time = feedTime
         if vehicle.hasTimestamp {
             guard let measured = Self.time(vehicle.timestamp) else { return .failure(RealtimeError("vehicle at no moment")) }
+            guard fresh(measured, feedTime: feedTime) else { return .failure(RealtimeError("stale or future vehicle position")) }
             time = measured
         }
         let tripID = vehicle.hasTrip && vehicle.trip.hasTripID && !vehicle.trip.tripID.isEmpty ? vehicle.trip.tripID : nil
@@ -127,6 +202,20 @@ public enum RealtimeFeedReader {
             VehicleReport(
                 tripID: tripID, vehicleID: vehicleID, coordinate: Coordinate(latitude: latitude, longitude: longitude),
                 time: time))
+    }
+
+    /// Whether a report measured at `time` speaks for a feed made at `feedTime`.
+    static func fresh(_ time: Timestamp, feedTime: Timestamp) -> Bool {
+        let age = feedTime.seconds(since: time)
+        return age <= stalestReport && age >= -clockTolerance
+    }
+
+    /// A GTFS date (`YYYYMMDD`) as a day, if it names one.
+    static func civilDay(_ text: String) -> CivilDay? {
+        let digits = text.utf8.map { Int($0) - 48 }
+        guard digits.count == 8, digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
+        let number = digits.reduce(0) { $0 * 10 + $1 }
+        return CivilDay(year: number / 10_000, month: number / 100 % 100, day: number % 100)
     }
 
     /// Seconds since 1970 as a moment, if within the years a timestamp may name.

@@ -10,14 +10,17 @@ public enum RealtimeFeedWriter {
         var message = TransitRealtime_FeedMessage()
         message.header.gtfsRealtimeVersion = "2.0"
         message.header.incrementality = .fullDataset
-        message.header.timestamp = seconds(feed.timestamp)
+        // (Rounded up: a feed is never seen before it was made.)
+        message.header.timestamp = seconds(feed.timestamp, rounding: .up)
         for (index, report) in feed.trips.enumerated() {
             var entity = TransitRealtime_FeedEntity()
             entity.id = "trip-\(index + 1)"
             entity.tripUpdate.trip.tripID = report.tripID
             if report.cancelled { entity.tripUpdate.trip.scheduleRelationship = .canceled }
-            if let delay = report.delay {
-                entity.tripUpdate.delay = Int32(clamping: Int(wholeNumber: delay.rounded()) ?? 0)
+            if let day = report.startDate { entity.tripUpdate.trip.startDate = gtfsDate(day) }
+            // (A delay that is not a number is left out, never written as on time.)
+            if let delay = report.delay, let seconds = Int(wholeNumber: delay.rounded()) {
+                entity.tripUpdate.delay = Int32(clamping: seconds)
             }
             if let measured = report.measured { entity.tripUpdate.timestamp = seconds(measured) }
             message.entity.append(entity)
@@ -42,7 +45,13 @@ public enum RealtimeFeedWriter {
     }
 
     /// Seconds since 1970 as the format's unsigned count (0 before 1970).
-    static func seconds(_ time: Timestamp) -> UInt64 {
-        UInt64(clamping: Int(wholeNumber: max(0, time.secondsSince1970).rounded(.down)) ?? 0)
+    static func seconds(_ time: Timestamp, rounding: FloatingPointRoundingRule = .down) -> UInt64 {
+        UInt64(clamping: Int(wholeNumber: max(0, time.secondsSince1970).rounded(rounding)) ?? 0)
+    }
+
+    /// A day as GTFS writes it: `YYYYMMDD`.
+    static func gtfsDate(_ day: CivilDay) -> String {
+        let (year, month, date) = day.date
+        return String(year) + String(month).leftPadded(2) + String(date).leftPadded(2)
     }
 }

@@ -58,6 +58,8 @@ import TrainTrackerRealtime
     @Test(arguments: [
         "trip update without a trip id", "delay beyond two days", "vehicle position off the earth", "vehicle NaN",
         "vehicle without a position", "vehicle at no moment", "deleted entity", "entity of another kind",
+        "stale or future trip update", "future trip update", "trip not in the timetable (added, duplicated or unscheduled)",
+        "start date that names no day",
     ])
     func anEntityTheTrackerCannotUseIsSkippedWithItsReason(what: String) throws {
         var message = RealtimeFeedWriter.message(
@@ -85,12 +87,42 @@ import TrainTrackerRealtime
         case "deleted entity":
             entity.isDeleted = true
             entity.tripUpdate.trip.tripID = "1"
+        case "stale or future trip update":
+            entity.tripUpdate.trip.tripID = "1"
+            entity.tripUpdate.timestamp = UInt64(Self.noon.secondsSince1970) - 3_600
+        case "future trip update":
+            entity.tripUpdate.trip.tripID = "1"
+            entity.tripUpdate.timestamp = UInt64(Self.noon.secondsSince1970) + 3_600
+            reason = "stale or future trip update"
+        case "trip not in the timetable (added, duplicated or unscheduled)":
+            entity.tripUpdate.trip.tripID = "1"
+            entity.tripUpdate.trip.scheduleRelationship = .added
+        case "start date that names no day":
+            entity.tripUpdate.trip.tripID = "1"
+            entity.tripUpdate.trip.startDate = "20241332"
         default: break
         }
         message.entity.append(entity)
         let reading = try RealtimeFeedReader.read(try message.serializedBytes(), name: "feed.pb")
         #expect(reading.skipped == [reason: 1])
         #expect(reading.feed.trips.map(\.tripID) == ["good"])
+    }
+
+    /// A trip reported twice for one day says two things: neither is believed. Its start date
+    /// is read as the service day it names.
+    @Test func aTripReportedTwiceIsNotBelievedAndAStartDateIsKept() throws {
+        var message = RealtimeFeedWriter.message(
+            RealtimeFeed(
+                timestamp: Self.noon,
+                trips: [
+                    TripReport(tripID: "twice", delay: 60), TripReport(tripID: "twice", delay: 900),
+                    TripReport(tripID: "dated", startDate: CivilDay(year: 2024, month: 11, day: 29), delay: 30),
+                ]))
+        message.entity[0].id = "a"
+        let reading = try RealtimeFeedReader.read(try message.serializedBytes(), name: "feed.pb")
+        #expect(reading.skipped == ["trip reported twice": 2])
+        #expect(reading.feed.trips.map(\.tripID) == ["dated"])
+        #expect(reading.feed.trips.first?.startDate == CivilDay(year: 2024, month: 11, day: 29))
     }
 
     /// Bytes that are no feed, and feeds the tracker cannot place in time, are refused naming
@@ -101,6 +133,12 @@ import TrainTrackerRealtime
         ("no timestamp", noTimestamp()),
         ("a timestamp naming no moment", timestamp(.max)),
         ("nested beyond any feed", deeplyNested()),
+        ("a differential feed", differential()),
+        (
+            "millions of empty entities",
+            Array(RealtimeFeedWriter.bytes(RealtimeFeed(timestamp: noon)))
+                + Array(repeating: [0x12, 0x00], count: 300_000).flatMap { $0 }
+        ),
     ])
     func whatIsNoFeedIsRefusedNamingTheFile(what: String, bytes: [UInt8]) {
         #expect(throws: RealtimeError.self, "\(what)") { try RealtimeFeedReader.read(bytes, name: "feeds/x.pb") }
@@ -109,6 +147,12 @@ import TrainTrackerRealtime
         } catch {
             #expect(error.problem.hasPrefix("feeds/x.pb: "), "\(what): \(error.problem)")
         }
+    }
+
+    static func differential() -> [UInt8] {
+        var message = RealtimeFeedWriter.message(RealtimeFeed(timestamp: noon))
+        message.header.incrementality = .differential
+        return (try? message.serializedBytes()) ?? []
     }
 
     static func noTimestamp() -> [UInt8] {

@@ -8,12 +8,18 @@ public struct LiveTrips: Sendable {
     struct Trip: Sendable {
         var cancelled: Bool
         var delay: Seconds?
+        /// Where the service day of the run it reports starts (`TimeZoneRules.serviceDayOrigin`),
+        /// when the feed names the day.
+        var origin: Seconds?
     }
 
     /// When the feed was made.
     public let timestamp: Timestamp
-    /// Per line (`LineDirection.index`), the reported trips by trip index.
-    let lines: [[Int32: Trip]]
+    /// Per line (`LineDirection.index`), the reported trips by trip index (a trip may be
+    /// reported for two service days).
+    let lines: [[Int32: [Trip]]]
+    /// Per line, whether the feed gives a delay for any of its running trips.
+    let informed: [Bool]
     /// Trips the feed reports that the timetable has.
     public let knownTrips: Int
     /// Trips the feed reports that the timetable lacks (a feed for another timetable).
@@ -26,7 +32,8 @@ public struct LiveTrips: Sendable {
     /// - Complexity: O(reports) once the model's trip index is built.
     public init(_ feed: RealtimeFeed, model: TrackerModel) {
         timestamp = feed.timestamp
-        var lines = Array(repeating: [Int32: Trip](), count: model.network.railways.count * 2)
+        var lines = Array(repeating: [Int32: [Trip]](), count: model.network.railways.count * 2)
+        var informed = Array(repeating: false, count: lines.count)
         var known = 0
         var unknown = 0
         for report in feed.trips {
@@ -35,22 +42,29 @@ public struct LiveTrips: Sendable {
                 continue
             }
             known += 1
-            lines[Int(place.line)][place.trip] = Trip(cancelled: report.cancelled, delay: report.delay)
+            let origin = report.startDate.map { model.zone.serviceDayOrigin($0) }
+            lines[Int(place.line)][place.trip, default: []].append(
+                Trip(cancelled: report.cancelled, delay: report.delay, origin: origin))
+            if !report.cancelled, report.delay != nil { informed[Int(place.line)] = true }
         }
         self.lines = lines
+        self.informed = informed
         knownTrips = known
         unknownTrips = unknown
         vehicles = feed.vehicles.count { $0.tripID.map { model.tripIndex[$0] != nil } ?? false }
     }
 
-    /// Whether the feed reports any trip of `line`.
+    /// Whether the feed gives the delay of any running trip of `line` (a cancellation alone
+    /// says nothing of where the line's trains are).
     func reports(_ line: LineDirection) -> Bool {
-        lines.indices.contains(line.index) && !lines[line.index].isEmpty
+        informed.indices.contains(line.index) && informed[line.index]
     }
 
-    /// What the feed said about trip `trip` of `line`, if anything.
-    func trip(_ trip: Int32, of line: LineDirection) -> Trip? {
-        lines.indices.contains(line.index) ? lines[line.index][trip] : nil
+    /// What the feed said about trip `trip` of `line` on the service day starting at `origin`
+    /// (a report that names no day speaks for either), if anything.
+    func trip(_ trip: Int32, of line: LineDirection, origin: Seconds) -> Trip? {
+        guard lines.indices.contains(line.index), let reports = lines[line.index][trip] else { return nil }
+        return reports.first { $0.origin == origin } ?? reports.first { $0.origin == nil }
     }
 }
 

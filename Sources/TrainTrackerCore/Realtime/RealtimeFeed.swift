@@ -22,6 +22,9 @@ public struct RealtimeFeed: Hashable, Sendable {
 public struct TripReport: Hashable, Sendable {
     /// The GTFS trip id.
     public var tripID: String
+    /// The service day of the trip's run it reports (GTFS-realtime `start_date`), when the
+    /// feed says: a trip after midnight may run on two days' timetables at once.
+    public var startDate: CivilDay?
     /// Whether the trip was cancelled (`schedule_relationship` CANCELED or DELETED).
     public var cancelled: Bool
     /// Seconds late (negative: early): the trip's delay, or that of its latest stop-time
@@ -31,8 +34,11 @@ public struct TripReport: Hashable, Sendable {
     public var measured: Timestamp?
 
     /// A report.
-    public init(tripID: String, cancelled: Bool = false, delay: Seconds? = nil, measured: Timestamp? = nil) {
+    public init(
+        tripID: String, startDate: CivilDay? = nil, cancelled: Bool = false, delay: Seconds? = nil, measured: Timestamp? = nil
+    ) {
         self.tripID = tripID
+        self.startDate = startDate
         self.cancelled = cancelled
         self.delay = delay
         self.measured = measured

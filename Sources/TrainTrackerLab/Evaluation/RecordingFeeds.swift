@@ -45,6 +45,11 @@ public enum RecordingFeeds {
             }
             feeds.append(feed)
             time = time.adding(period)
+            // Nothing fresh left to say: on to the feed before the next position (a recording
+            // of two days, or of two centuries, makes feeds only while trains report).
+            if feed.vehicles.isEmpty, next < sorted.count, sorted[next].time > time {
+                time = Timestamp(secondsSince1970: (sorted[next].time.secondsSince1970 / period).rounded(.up) * period)
+            }
         }
         return feeds
     }

@@ -3,8 +3,8 @@ import TrainTrackerCore
 
 /// GTFS-realtime feeds of a simulated day's delays, as an operator would publish them: at each
 /// of the given times, every train of the timetable running then (on its service day, by its
-/// calendar) gets a TripUpdate with its delay at its latest call (or its first, before it
-/// leaves), as `delays` makes it run. For `simulate --feed`: the simulated riders' fixes are
+/// calendar) that has left its first station gets a TripUpdate with its delay at its latest
+/// call, as `delays` makes it run (an operator does not know how late a train will leave). For `simulate --feed`: the simulated riders' fixes are
 /// then tracked with the day's delays known, as riders of an operator with a feed are.
 public enum SimulatedFeeds {
     /// A train is in a feed from this long before its first departure ...
@@ -52,16 +52,16 @@ public enum SimulatedFeeds {
         return feeds
     }
 
-    /// The delay of `train` (running as `asRun`) at `clock`: at its latest call left by then,
-    /// or its first before it leaves.
+    /// The delay of `train` (running as `asRun`) at `clock`: at its latest call left by then;
+    /// nil before it leaves.
     static func delay(of train: TimetabledTrain, asRun: [TimetableStop], at clock: Seconds) -> Seconds? {
         var delay: Seconds?
         for (published, run) in zip(train.stops, asRun) {
             guard let planned = published.departure ?? published.arrival, let actual = run.departure ?? run.arrival else {
                 continue
             }
-            if delay == nil || actual <= clock { delay = actual - planned }
             if actual > clock { break }
+            delay = actual - planned
         }
         return delay
     }

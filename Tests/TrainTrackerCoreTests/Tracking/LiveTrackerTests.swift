@@ -57,4 +57,17 @@ import TrainTrackerTestSupport
         #expect(tracker.liveFeed(at: start.adding(DefaultTracker.liveFeedLongest + 1)) == nil)
         #expect(tracker.liveFeed(at: start.adding(-1)) == nil)
     }
+
+    /// A report names the service day of the run it speaks for: another day's run of the same
+    /// trip id is left alone.
+    @Test func aReportForAnotherDayLeavesTodaysTrainAlone() throws {
+        let fixes = try Self.localRide()
+        let today = Self.model.zone.day(of: fixes[0].timestamp)
+        let yesterday = RealtimeFeed(
+            timestamp: fixes[0].timestamp, trips: [TripReport(tripID: "L1", startDate: today.adding(-1), cancelled: true)])
+        #expect(Self.trains(fixes, feed: yesterday).contains("L1"))
+        let todays = RealtimeFeed(
+            timestamp: fixes[0].timestamp, trips: [TripReport(tripID: "L1", startDate: today, cancelled: true)])
+        #expect(!Self.trains(fixes, feed: todays).contains("L1"))
+    }
 }

@@ -91,7 +91,7 @@ extension DepartureEvidence: EvidenceKind {
         likelihood: inout [Double], count: inout [Int]
     ) {
         var density = delayDensity(delay)
-        if let report = live?.trip(trip, of: hypothesis.line) {
+        if let report = live?.trip(trip, of: hypothesis.line, origin: origin) {
             if report.cancelled { return }
             if let reported = report.delay { density = reportedDelayDensity(delay - reported) }
         }
@@ -139,7 +139,7 @@ extension DepartureEvidence: EvidenceKind {
             let pattern = Int(trip.pattern)
             let weight = Double.exp(candidate.logWeight - top)
             var density = missedCallDensity / Self.window
-            let report = live?.trip(candidate.trip, of: hypothesis.line)
+            let report = live?.trip(candidate.trip, of: hypothesis.line, origin: candidate.origin)
             if report?.cancelled != true, let scheduled = scheduled(trip, now - candidate.origin) {
                 let delay = now - candidate.origin - scheduled
                 density =
