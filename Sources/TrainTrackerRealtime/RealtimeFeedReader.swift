@@ -150,7 +150,7 @@ public enum RealtimeFeedReader {
         }
         var startDate: CivilDay?
         if trip.hasStartDate {
-            guard let day = civilDay(trip.startDate) else { return .failure(RealtimeError("start date that names no day")) }
+            guard let day = CivilDay(gtfs: trip.startDate) else { return .failure(RealtimeError("start date that names no day")) }
             startDate = day
         }
         let cancelled = trip.scheduleRelationship == .canceled || trip.scheduleRelationship == .deleted
@@ -208,14 +208,6 @@ public enum RealtimeFeedReader {
     static func fresh(_ time: Timestamp, feedTime: Timestamp) -> Bool {
         let age = feedTime.seconds(since: time)
         return age <= stalestReport && age >= -clockTolerance
-    }
-
-    /// A GTFS date (`YYYYMMDD`) as a day, if it names one.
-    static func civilDay(_ text: String) -> CivilDay? {
-        let digits = text.utf8.map { Int($0) - 48 }
-        guard digits.count == 8, digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
-        let number = digits.reduce(0) { $0 * 10 + $1 }
-        return CivilDay(year: number / 10_000, month: number / 100 % 100, day: number % 100)
     }
 
     /// Seconds since 1970 as a moment, if within the years a timestamp may name.

@@ -17,7 +17,7 @@ public enum RealtimeFeedWriter {
             entity.id = "trip-\(index + 1)"
             entity.tripUpdate.trip.tripID = report.tripID
             if report.cancelled { entity.tripUpdate.trip.scheduleRelationship = .canceled }
-            if let day = report.startDate { entity.tripUpdate.trip.startDate = gtfsDate(day) }
+            if let day = report.startDate { entity.tripUpdate.trip.startDate = day.gtfs }
             // (A delay that is not a number is left out, never written as on time.)
             if let delay = report.delay, let seconds = Int(wholeNumber: delay.rounded()) {
                 entity.tripUpdate.delay = Int32(clamping: seconds)
@@ -47,11 +47,5 @@ public enum RealtimeFeedWriter {
     /// Seconds since 1970 as the format's unsigned count (0 before 1970).
     static func seconds(_ time: Timestamp, rounding: FloatingPointRoundingRule = .down) -> UInt64 {
         UInt64(clamping: Int(wholeNumber: max(0, time.secondsSince1970).rounded(rounding)) ?? 0)
-    }
-
-    /// A day as GTFS writes it: `YYYYMMDD`.
-    static func gtfsDate(_ day: CivilDay) -> String {
-        let (year, month, date) = day.date
-        return String(year) + String(month).leftPadded(2) + String(date).leftPadded(2)
     }
 }

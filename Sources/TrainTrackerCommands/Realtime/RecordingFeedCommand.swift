@@ -1,10 +1,7 @@
 import ArgumentParser
-import Foundation
 import TrainTrackerCore
 import TrainTrackerImport
 import TrainTrackerLab
-import TrainTrackerRealtime
-import TrainTrackerStorage
 
 /// `traintracker recording-feed`: GTFS-realtime feeds made from a recording of trains' own
 /// positions, as an operator's feed would have said it, for `--realtime`.

@@ -215,6 +215,12 @@ public struct CivilDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// The day as GTFS writes it, e.g. `20170715` (what `init?(gtfs:)` reads).
+    public var gtfs: String {
+        let (year, month, day) = date
+        return String(year) + String(month).leftPadded(2) + String(day).leftPadded(2)
+    }
+
     /// `YYYY-MM-DD`.
     public var description: String {
         let (year, month, day) = date
