@@ -85,8 +85,9 @@ let package = Package(
         .target(
             name: "TrainTrackerServer",
             dependencies: [
-                "TrainTrackerCore", "TrainTrackerStorage",
+                "TrainTrackerCore", "TrainTrackerStorage", "TrainTrackerRealtime",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -144,7 +145,7 @@ let package = Package(
             name: "TrainTrackerServerTests",
             dependencies: [
                 "TrainTrackerServer", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerImport", "TrainTrackerTestSupport",
-                "traintracker",
+                "TrainTrackerRealtime", "traintracker",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

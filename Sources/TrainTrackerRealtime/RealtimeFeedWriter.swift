@@ -23,6 +23,7 @@ public enum RealtimeFeedWriter {
                 entity.tripUpdate.delay = Int32(clamping: seconds)
             }
             if let measured = report.measured { entity.tripUpdate.timestamp = seconds(measured) }
+            entity.tripUpdate.stopTimeUpdate = report.nextCalls.map(stopTimeUpdate)
             message.entity.append(entity)
         }
         for (index, report) in feed.vehicles.enumerated() {
@@ -32,10 +33,24 @@ public enum RealtimeFeedWriter {
             if let vehicle = report.vehicleID { entity.vehicle.vehicle.id = vehicle }
             entity.vehicle.position.latitude = Float(report.coordinate.latitude)
             entity.vehicle.position.longitude = Float(report.coordinate.longitude)
+            if let bearing = report.bearing, bearing.isFinite { entity.vehicle.position.bearing = Float(bearing) }
+            if let day = report.startDate { entity.vehicle.trip.startDate = day.gtfs }
             entity.vehicle.timestamp = seconds(report.time)
             message.entity.append(entity)
         }
         return message
+    }
+
+    /// A station still to come, with its expected arrival and departure times. (By stop id
+    /// alone: the timetable keeps no GTFS `stop_sequence`.)
+    static func stopTimeUpdate(_ call: TripProgress.Call) -> TransitRealtime_TripUpdate.StopTimeUpdate {
+        var update = TransitRealtime_TripUpdate.StopTimeUpdate()
+        update.stopID = call.stationID
+        update.arrival.time = Int64(clamping: Int(wholeNumber: call.arrival.secondsSince1970.rounded()) ?? 0)
+        if let departure = call.departure {
+            update.departure.time = Int64(clamping: Int(wholeNumber: departure.secondsSince1970.rounded()) ?? 0)
+        }
+        return update
     }
 
     /// The bytes of `feed`'s message.

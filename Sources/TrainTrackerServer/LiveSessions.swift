@@ -17,8 +17,14 @@ struct LiveAnswer: Sendable, Equatable {
     var line: String
     var fix: String
 
-    init(_ result: TrackingResult, session id: String, fix: RecordedFix) {
-        line = result.jsonLine(sessionID: id, fix: fix)
+    init(_ result: TrackingResult, session id: String, fix: RecordedFix, delaySource: DelaySource? = nil) {
+        var line = result.jsonLine(sessionID: id, fix: fix)
+        // Where the train's delay came from, when the answer names a train.
+        if let delaySource, result.best?.trainID != nil, line.last == "}" {
+            line.removeLast()
+            line += ",\"delaySource\":\"\(delaySource.rawValue)\"}"
+        }
+        self.line = line
         self.fix = fix.viewerJSON
     }
 }
@@ -45,6 +51,8 @@ actor LiveSessions {
 
     private struct Live {
         var tracker: DefaultTracker
+        /// The device whose session it is, when known: the rider, as the board counts riders.
+        var rider: String?
         var lastTimestamp: Timestamp?
         var latest: LiveAnswer?
         var listeners: [Int: Listener] = [:]
@@ -68,16 +76,19 @@ actor LiveSessions {
     private let model: TrackerModel
     private let store: any SessionStore
     private let limits: ServerLimits
+    /// What the trackers are told of the trains, and where riders' answers go.
+    private let board: LiveBoard
     private var sessions: [String: Live] = [:]
     private var nextListener = 0
     private var stopping = false
     /// When idle trackers are next looked for.
     private var nextSweep = ContinuousClock.now
 
-    init(model: TrackerModel, store: any SessionStore, limits: ServerLimits) {
+    init(model: TrackerModel, store: any SessionStore, limits: ServerLimits, board: LiveBoard) {
         self.model = model
         self.store = store
         self.limits = limits
+        self.board = board
     }
 
     /// How many sessions have a tracker in memory.
@@ -94,14 +105,18 @@ actor LiveSessions {
     /// the last one fed make the tracker replay the whole session from the store, in time
     /// order, at most every `replayInterval` and up to `replayableFixes`; until then they are
     /// stored but not tracked.
-    func accept(_ fixes: [RecordedFix], session id: String, storedFixes: Int? = nil) async throws(StorageError) -> String? {
-        try await accepting(fixes, session: id, storedFixes: storedFixes)?.line
+    /// `rider` names the session's device, so its answers count as that rider's train.
+    func accept(_ fixes: [RecordedFix], session id: String, storedFixes: Int? = nil, rider: String? = nil)
+        async throws(StorageError) -> String?
+    {
+        try await accepting(fixes, session: id, storedFixes: storedFixes, rider: rider)?.line
     }
 
-    private func accepting(_ fixes: [RecordedFix], session id: String, storedFixes: Int?) async throws(StorageError)
-        -> LiveAnswer?
+    private func accepting(_ fixes: [RecordedFix], session id: String, storedFixes: Int?, rider: String?)
+        async throws(StorageError) -> LiveAnswer?
     {
         var live = try await loaded(id)
+        if let rider { live.rider = rider }
         // A tracker just rebuilt from the store has this batch already.
         if let storedFixes, live.fixCount == storedFixes {
             live.storedSeen = storedFixes
@@ -183,6 +198,7 @@ actor LiveSessions {
     /// Ends session `id`'s streams, saying `reason`, and forgets its tracker.
     func end(_ id: String, reason: String = "session ended") {
         guard let live = sessions.removeValue(forKey: id) else { return }
+        board.forget(rider: live.rider ?? "session:\(id)")
         for listener in live.listeners.values {
             listener.continuation.yield(.end(reason: reason))
             listener.continuation.finish()
@@ -235,15 +251,28 @@ actor LiveSessions {
 
     /// Feeds `fixes` (new, in time order) to `live`'s tracker; each answer goes to its
     /// listeners, and is written out only when someone listens or it is the last.
+    /// Each fix at most `RealtimeSettings.freshestFix` old is tracked knowing what the board
+    /// knows of the trains now (other riders' own sightings, not this rider's); the last
+    /// answer tells the board which train this rider is on.
     private func feed(_ fixes: [RecordedFix], to live: inout Live, session id: String) {
+        let now = board.now()
+        let trips = board.live(for: live.rider, at: now)
+        var last: (result: TrackingResult, time: Timestamp)?
         for (index, fix) in fixes.enumerated() {
+            let time = fix.location.timestamp
+            // (Dated no later than the fix: the tracker takes a feed made after a fix for one it could not have known.)
+            let fresh = now.seconds(since: time) <= board.settings.freshestFix
+            live.tracker.live = fresh ? trips.map { $0.dated(min($0.timestamp, time)) } : nil
             let result = live.tracker.process(fix.location)
-            live.lastTimestamp = fix.location.timestamp
+            live.lastTimestamp = time
+            last = (result, time)
             guard !live.listeners.isEmpty || index == fixes.count - 1 else { continue }
-            let answer = LiveAnswer(result, session: id, fix: fix)
+            let source = board.delaySource(ofTrip: result.best?.trainID, for: live.rider)
+            let answer = LiveAnswer(result, session: id, fix: fix, delaySource: source)
             live.latest = answer
             for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
         }
+        if let last { board.record(rider: live.rider ?? "session:\(id)", answer: last.result, at: last.time, now: now) }
     }
 
     /// `rebuilt` in place of `live`: `live`'s listeners carry on, and hear its latest answer.

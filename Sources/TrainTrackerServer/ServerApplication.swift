@@ -58,6 +58,7 @@ public func serverGroup(
             services: [
                 StoreOnShutdown(store: settings.store), app, LiveStreamsOnShutdown(live: state.live),
                 OtherInstances(live: state.live, store: settings.store, metrics: state.metrics),
+                FeedPoller(board: state.board, logger: state.logger),
             ],
             gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: state.logger))
 }
@@ -73,7 +74,9 @@ func buildApplication(
     router.add(middleware: Rejections(metrics: state.metrics))
     router.add(middleware: Authentication(state: state))
     ViewerRoutes(state: state).add(to: router)
-    SessionRoutes(state: state).add(devices: router.group(), admins: router.group().add(middleware: RequireAdmin()))
+    SessionRoutes(state: state).add(
+        devices: router.group().add(middleware: RequireWriter()), admins: router.group().add(middleware: RequireAdmin()))
+    RealtimeRoutes(state: state).add(to: router.group())
     let limits = state.limits
     return Application(
         router: router,

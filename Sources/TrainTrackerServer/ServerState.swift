@@ -24,6 +24,8 @@ public struct ServerSettings: Sendable {
     public var secureCookies = false
     /// The viewer's base map tiles; without, the viewer draws the loaded network alone.
     public var tiles: TileSource?
+    /// The operator feeds it polls and the feed it publishes from riders.
+    public var realtime = RealtimeSettings()
     /// How much the server logs (standard error): each request with its id, and session
     /// changes with the session and device (never a token) at `info`; each upload at `debug`.
     public var logLevel: Logger.Level = .info
@@ -58,6 +60,7 @@ final class ServerState: Sendable {
     let settings: ServerSettings
     let model: TrackerModel
     let live: LiveSessions
+    let board: LiveBoard
     let writer: GroupCommit
     let viewerLogins: ViewerLogins
     let requestsInFlight = RequestsInFlight()
@@ -73,7 +76,8 @@ final class ServerState: Sendable {
     init(settings: ServerSettings) {
         self.settings = settings
         model = settings.model
-        live = LiveSessions(model: model, store: settings.store, limits: settings.limits)
+        board = LiveBoard(model: model, settings: settings.realtime)
+        live = LiveSessions(model: model, store: settings.store, limits: settings.limits, board: board)
         writer = GroupCommit(store: settings.store, metrics: metrics)
         viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)
         var logger = settings.logHandler.map { Logger(label: "traintracker", factory: $0) } ?? Logger(label: "traintracker")

@@ -57,9 +57,11 @@ struct SessionRoutes: Sendable {
         }
         admins.get("/v1/network") { _, _ in json(state.baseMap) }
         admins.get("/metrics") { _, _ in
-            let text = state.metrics.text(
-                trackers: await state.live.activeCount, rebuilds: await state.live.rebuilds,
-                streams: await state.live.streamCount, residentBytes: ProcessMemory.residentBytes)
+            let text =
+                state.metrics.text(
+                    trackers: await state.live.activeCount, rebuilds: await state.live.rebuilds,
+                    streams: await state.live.streamCount, residentBytes: ProcessMemory.residentBytes)
+                + state.board.metricsText(at: state.board.now())
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
@@ -164,7 +166,8 @@ struct SessionRoutes: Sendable {
         // Committed: from here on the batch is acknowledged, whatever happens to the tracker,
         // which is fed only the fixes new to the store (a retried batch feeds it nothing).
         let latest = try await state.live.accept(
-            outcome.insertedPositions.map { fixes[$0] }, session: id, storedFixes: outcome.storedFixes)
+            outcome.insertedPositions.map { fixes[$0] }, session: id, storedFixes: outcome.storedFixes,
+            rider: try await state.owner(ofSession: id))
         return json(
             "{\"accepted\":\(outcome.inserted),\"duplicates\":\(outcome.duplicates),\"skipped\":\(skips.count),"
                 + "\"skippedFixes\":\(skips.json),\"result\":\(latest ?? "null")}")

@@ -8,6 +8,8 @@ public enum AccessRole: String, Hashable, Sendable, CaseIterable {
     case device
     /// An operator: reads every session.
     case admin
+    /// A consumer of the published GTFS-realtime feed (`/v1/realtime/...`): reads that, nothing else.
+    case reader
 }
 
 /// A token's stored record: its hash (never the token), what it may do, and for a device its name.

@@ -92,7 +92,47 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "level"))
     var logLevel = "info"
 
+    @Option(
+        help: ArgumentHelp(
+            "An operator's GTFS-realtime feed to poll (repeatable): its delays and cancellations go to every session's tracker.",
+            valueName: "url"))
+    var realtime: [String] = []
+
+    @Option(help: ArgumentHelp("How often each --realtime feed is polled.", valueName: "seconds"))
+    var realtimeEvery = 30.0
+
+    @Option(help: ArgumentHelp("A --realtime feed older than this (by its header) is dropped.", valueName: "seconds"))
+    var realtimeMaxAge = 300.0
+
+    @Option(
+        help: ArgumentHelp(
+            "A train is published at /v1/realtime/... only when at least this many riders (devices) agree on it.",
+            valueName: "count"))
+    var realtimeMinRiders = 2
+
+    @Option(
+        help: ArgumentHelp(
+            "Riders' trains and delays are given to other riders' trackers when at least this many agree (0: not shared).",
+            valueName: "count"))
+    var realtimeShareRiders = 1
+
+    @Flag(help: "Anyone may read the published feed (/v1/realtime/...); without, an admin's or a reader's token.")
+    var realtimePublic = false
+
     func validate() throws {
+        for url in realtime {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                parsed.host?.isEmpty == false
+            else { throw ValidationError("--realtime \(LiveFeedLabel.label(of: url)): not an http or https URL") }
+        }
+        guard (1...86_400).contains(realtimeEvery) else { throw ValidationError("--realtime-every must be 1 to 86400 seconds") }
+        guard (1...86_400).contains(realtimeMaxAge) else {
+            throw ValidationError("--realtime-max-age must be 1 to 86400 seconds")
+        }
+        guard (1...1_000).contains(realtimeMinRiders) else { throw ValidationError("--realtime-min-riders must be 1 to 1000") }
+        guard (0...1_000).contains(realtimeShareRiders) else {
+            throw ValidationError("--realtime-share-riders must be 0 to 1000")
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maximumBatch > 0 else { throw ValidationError("--maximum-batch must be positive") }
         guard maximumBodyBytes >= 1_024 else { throw ValidationError("--maximum-body-bytes must be at least 1024") }
@@ -168,6 +208,12 @@ struct ServeCommand: AsyncParsableCommand {
         settings.secureCookies = secureCookies
         settings.tiles = try tileSource
         settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        settings.realtime.sources = realtime
+        settings.realtime.pollSeconds = realtimeEvery
+        settings.realtime.maximumAge = realtimeMaxAge
+        settings.realtime.minimumRiders = realtimeMinRiders
+        settings.realtime.sharingRiders = realtimeShareRiders
+        settings.realtime.isPublic = realtimePublic
         let host = host
         try await runServer(settings, host: host, port: port) { port in
             StandardError.line("listening on http://\(host):\(port)")

@@ -32,6 +32,9 @@ struct TokenCommand: ParsableCommand {
         @Flag(help: "An admin token.")
         var admin = false
 
+        @Flag(help: "A reader token: reads the published GTFS-realtime feed (/v1/realtime/...) and nothing else.")
+        var reader = false
+
         @Option(help: ArgumentHelp("The admin's name, for the record.", valueName: "name"))
         var name = "admin"
 
@@ -42,7 +45,9 @@ struct TokenCommand: ParsableCommand {
         var expiresIn: String?
 
         func validate() throws {
-            guard (device != nil) != admin else { throw ValidationError("give exactly one of --device NAME and --admin") }
+            guard [device != nil, admin, reader].filter({ $0 }).count == 1 else {
+                throw ValidationError("give exactly one of --device NAME, --admin and --reader")
+            }
             if let device {
                 guard !device.isEmpty, device.utf8.count <= 64, !device.hasPrefix("admin:"),
                     device.allSatisfy({ !$0.isNewline && $0 != "\t" })
@@ -59,7 +64,8 @@ struct TokenCommand: ParsableCommand {
         }
 
         func run() async throws {
-            let grant = device.map { AccessGrant(role: .device, name: $0) } ?? AccessGrant(role: .admin, name: name)
+            let grant =
+                device.map { AccessGrant(role: .device, name: $0) } ?? AccessGrant(role: reader ? .reader : .admin, name: name)
             let now = Timestamp.now
             let expiry = expiresIn.flatMap(Self.seconds).map { now.adding($0) }
             let store = try await SessionStores.open(db)

@@ -14,12 +14,12 @@ public struct LiveTrips: Sendable {
     }
 
     /// When the feed was made.
-    public let timestamp: Timestamp
+    public private(set) var timestamp: Timestamp
     /// Per line (`LineDirection.index`), the reported trips by trip index (a trip may be
     /// reported for two service days).
-    let lines: [[Int32: [Trip]]]
+    private(set) var lines: [[Int32: [Trip]]]
     /// Per line, whether the feed gives a delay for any of its running trips.
-    let informed: [Bool]
+    private(set) var informed: [Bool]
     /// Trips the feed reports that the timetable has.
     public let knownTrips: Int
     /// Trips the feed reports that the timetable lacks (a feed for another timetable).
@@ -52,6 +52,33 @@ public struct LiveTrips: Sendable {
         knownTrips = known
         unknownTrips = unknown
         vehicles = feed.vehicles.count { $0.tripID.map { model.tripIndex[$0] != nil } ?? false }
+    }
+
+    /// The same reports, as known at `time` (a server's feed, told to a fix taken moments
+    /// before the feed was put together).
+    public func dated(_ time: Timestamp) -> LiveTrips {
+        var copy = self
+        copy.timestamp = time
+        return copy
+    }
+
+    /// The same reports with trip `tripID`'s replaced by `report` (nil: left unreported), as
+    /// when a rider's own sighting is taken out of what riders agree on.
+    ///
+    /// - Complexity: O(reports of the trip's line).
+    public func replacing(tripID: String, with report: TripReport?, model: TrackerModel) -> LiveTrips {
+        guard let place = model.tripIndex[tripID], lines.indices.contains(Int(place.line)) else { return self }
+        var copy = self
+        let line = Int(place.line)
+        copy.lines[line][place.trip] = report.map { report in
+            [
+                Trip(
+                    cancelled: report.cancelled, delay: report.delay,
+                    origin: report.startDate.map { model.zone.serviceDayOrigin($0) })
+            ]
+        }
+        copy.informed[line] = copy.lines[line].values.contains { $0.contains { !$0.cancelled && $0.delay != nil } }
+        return copy
     }
 
     /// Whether the feed gives the delay of any running trip of `line` (a cancellation alone

@@ -32,16 +32,21 @@ public struct TripReport: Hashable, Sendable {
     public var delay: Seconds?
     /// When the delay was measured (the update's timestamp, else the feed's).
     public var measured: Timestamp?
+    /// The expected times at the stations still to come, when the report says (a feed
+    /// published from riders does; the reader keeps only the delay).
+    public var nextCalls: [TripProgress.Call]
 
     /// A report.
     public init(
-        tripID: String, startDate: CivilDay? = nil, cancelled: Bool = false, delay: Seconds? = nil, measured: Timestamp? = nil
+        tripID: String, startDate: CivilDay? = nil, cancelled: Bool = false, delay: Seconds? = nil, measured: Timestamp? = nil,
+        nextCalls: [TripProgress.Call] = []
     ) {
         self.tripID = tripID
         self.startDate = startDate
         self.cancelled = cancelled
         self.delay = delay
         self.measured = measured
+        self.nextCalls = nextCalls
     }
 }
 
@@ -55,12 +60,21 @@ public struct VehicleReport: Hashable, Sendable {
     public var coordinate: Coordinate
     /// When (the position's timestamp, else the feed's).
     public var time: Timestamp
+    /// Its heading, degrees clockwise from north, when the feed says.
+    public var bearing: Degrees?
+    /// The service day of the trip's run, when the feed says.
+    public var startDate: CivilDay?
 
     /// A report.
-    public init(tripID: String?, vehicleID: String? = nil, coordinate: Coordinate, time: Timestamp) {
+    public init(
+        tripID: String?, vehicleID: String? = nil, coordinate: Coordinate, time: Timestamp, bearing: Degrees? = nil,
+        startDate: CivilDay? = nil
+    ) {
         self.tripID = tripID
         self.vehicleID = vehicleID
         self.coordinate = coordinate
         self.time = time
+        self.bearing = bearing
+        self.startDate = startDate
     }
 }

@@ -30,3 +30,18 @@ extension TrackerModel {
         return best
     }
 }
+
+extension TrackerModel {
+    /// The name riders know trip `tripID` by (GTFS `trip_short_name`, else the id), if the
+    /// timetable has the trip.
+    public func tripName(_ tripID: String) -> String? {
+        guard let place = tripIndex[tripID] else { return nil }
+        let labels = timetable.tripLabels[Int(place.line)]
+        return labels.indices.contains(Int(place.trip)) ? labels[Int(place.trip)].name : nil
+    }
+
+    /// The id of the railway trip `tripID` runs on, if the timetable has the trip.
+    public func railwayID(ofTrip tripID: String) -> String? {
+        tripIndex[tripID].map { network.railways[LineDirection(index: Int($0.line)).railway].id }
+    }
+}

@@ -30,7 +30,7 @@ struct Authentication: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         let credential: (grant: AccessGrant, hash: String)?
-        if Self.isPublic(request.uri.path) {
+        if Self.isPublic(request.uri.path) || (state.settings.realtime.isPublic && RealtimeRoutes.isFeed(request.uri.path)) {
             // A stale cookie or a bad token does not keep anyone from the login page.
             credential = try? await self.credential(of: request)
         } else {
@@ -125,6 +125,20 @@ struct RequireAdmin: RouterMiddleware {
     ) async throws -> Response {
         guard try context.requireGrant().role == .admin else {
             throw HTTPError(.forbidden, message: "a device token can only write its own sessions")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// 403 for a reader's token: the routes that write (and the phone's settings), for devices and admins.
+struct RequireWriter: RouterMiddleware {
+    typealias Context = TrackerRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard try context.requireGrant().role != .reader else {
+            throw HTTPError(.forbidden, message: "a reader token can only read the published feed (/v1/realtime/...)")
         }
         return try await next(request, context)
     }

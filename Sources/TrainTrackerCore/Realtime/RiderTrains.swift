@@ -1,0 +1,102 @@
+/// Riders as sensors: the train each rider's tracker believes it is on, and how late, gathered
+/// into a GTFS-realtime feed of the trains riders are on. A train is reported only when at
+/// least `minimumRiders` riders agree on it; its delay is their median, its position the
+/// one its timetable and that delay give (`TrackerModel.progress(ofTrip:delay:at:)`), never
+/// a rider's own. The feed names no rider.
+///
+///     var riders = RiderTrains()
+///     riders.record(rider: "device-1", answer: result, at: fix.location.timestamp)
+///     let feed = riders.feed(model: model, at: now, minimumRiders: 2)
+public struct RiderTrains: Sendable {
+    /// What one rider's tracker said last.
+    struct Sighting: Sendable, Equatable {
+        var tripID: String
+        var delay: Seconds
+        var time: Timestamp
+    }
+
+    /// A rider's answer counts this long after its fix.
+    public var freshness: Seconds
+    /// The latest sighting per rider.
+    private var sightings: [String: Sighting] = [:]
+
+    /// No riders yet; an answer counts `freshness` seconds (default 120).
+    public init(freshness: Seconds = 120) {
+        self.freshness = freshness
+    }
+
+    /// How many riders have a sighting (fresh or not).
+    public var riderCount: Int { sightings.count }
+
+    /// Rider `rider`'s tracker answered `answer` for a fix at `time`: its best candidate's
+    /// train and delay, when it names both, become the rider's sighting; an answer naming
+    /// no train clears it (the rider may have left the train).
+    public mutating func record(rider: String, answer: TrackingResult, at time: Timestamp) {
+        guard let best = answer.best, let trip = best.trainID, let delay = best.delaySeconds, delay.isFinite else {
+            sightings[rider] = nil
+            return
+        }
+        // (An older fix, from a replay, does not replace a newer one.)
+        if let known = sightings[rider], known.time > time { return }
+        sightings[rider] = Sighting(tripID: trip, delay: delay, time: time)
+    }
+
+    /// Forgets rider `rider` (its session ended).
+    public mutating func forget(rider: String) {
+        sightings[rider] = nil
+    }
+
+    /// Drops sightings older than `freshness` at `time`.
+    public mutating func prune(at time: Timestamp) {
+        sightings = sightings.filter { time.seconds(since: $0.value.time) <= freshness }
+    }
+
+    /// The fresh sightings at `time` (not counting `excluded`), by trip: each rider's delay.
+    ///
+    /// - Complexity: O(R) for R riders.
+    public func riders(at time: Timestamp, excluding excluded: String? = nil) -> [String: [(rider: String, delay: Seconds)]] {
+        var byTrip: [String: [(rider: String, delay: Seconds)]] = [:]
+        for (rider, sighting) in sightings where rider != excluded {
+            let age = time.seconds(since: sighting.time)
+            guard age >= 0, age <= freshness else { continue }
+            byTrip[sighting.tripID, default: []].append((rider, sighting.delay))
+        }
+        return byTrip
+    }
+
+    /// The trip rider `rider` was last seen on, if any.
+    public func trip(of rider: String) -> String? { sightings[rider]?.tripID }
+
+    /// The delay riders agree on for a train: the median of theirs, when at least
+    /// `minimumRiders` (at least 1) give one.
+    public static func agreedDelay(_ riders: [(rider: String, delay: Seconds)], minimumRiders: Int) -> Seconds? {
+        guard !riders.isEmpty, riders.count >= max(1, minimumRiders) else { return nil }
+        let delays = riders.map(\.delay).sorted()
+        let middle = delays.count / 2
+        return delays.count % 2 == 1 ? delays[middle] : (delays[middle - 1] + delays[middle]) / 2
+    }
+
+    /// The trains at least `minimumRiders` riders are on at `time`, as a feed made at `time`:
+    /// per train a trip update (the agreed delay, ETAs at its stations still to come) and a
+    /// vehicle position from its timetable and that delay. A train its timetable does not
+    /// have running at `time` is left out.
+    ///
+    /// - Complexity: O(R + T·C) for R riders and T trains of C calls.
+    public func feed(model: TrackerModel, at time: Timestamp, minimumRiders: Int) -> RealtimeFeed {
+        var feed = RealtimeFeed(timestamp: time)
+        for (tripID, riders) in riders(at: time).sorted(by: { $0.key < $1.key }) {
+            guard let delay = Self.agreedDelay(riders, minimumRiders: minimumRiders),
+                let progress = model.progress(ofTrip: tripID, delay: delay, at: time)
+            else { continue }
+            feed.trips.append(
+                TripReport(
+                    tripID: tripID, startDate: progress.serviceDay, delay: delay, measured: time,
+                    nextCalls: progress.nextCalls))
+            feed.vehicles.append(
+                VehicleReport(
+                    tripID: tripID, coordinate: progress.coordinate, time: time, bearing: progress.bearing,
+                    startDate: progress.serviceDay))
+        }
+        return feed
+    }
+}

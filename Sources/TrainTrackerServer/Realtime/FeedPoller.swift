@@ -1,0 +1,124 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import TrainTrackerCore
+import TrainTrackerRealtime
+
+/// Polls every operator feed of `RealtimeSettings.sources` (`serve --realtime URL`): every
+/// `pollSeconds`, conditionally (ETag and Last-Modified, so an unchanged feed costs a 304),
+/// backing off after failures; each feed read goes to the board, each failure is logged and
+/// counted. Stops when the server does.
+struct FeedPoller: Service {
+    /// What one poll found.
+    enum Outcome: Equatable, Sendable {
+        /// A feed was read: its trip updates and vehicles.
+        case read(trips: Int, vehicles: Int)
+        /// The feed had not changed (304).
+        case unchanged
+        /// The poll failed: why.
+        case failed(String)
+    }
+
+    /// One source's conditional-request state.
+    struct Validators: Sendable, Equatable {
+        var etag: String?
+        var lastModified: String?
+    }
+
+    /// A poll waits at most this long for the whole answer.
+    static let pollTimeout = TimeAmount.seconds(30)
+
+    let board: LiveBoard
+    let logger: Logger
+
+    func run() async throws {
+        let sources = board.settings.sources
+        guard !sources.isEmpty else { return }
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .follow(max: 3, allowCycles: false)))
+        try? await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, url) in sources.enumerated() {
+                    group.addTask { await poll(source: index, url: url, client: client) }
+                }
+            }
+        }
+        try? await client.shutdown()
+    }
+
+    /// Polls one source until cancelled.
+    private func poll(source index: Int, url: String, client: HTTPClient) async {
+        var validators = Validators()
+        let label = LiveBoard.label(of: url)
+        while !Task.isCancelled {
+            let outcome = await pollOnce(source: index, url: url, client: client, validators: &validators)
+            var wait = board.settings.pollSeconds
+            switch outcome {
+            case .read(let trips, let vehicles):
+                logger.info(
+                    "realtime feed read",
+                    metadata: [
+                        "source": .string(label), "trips": .stringConvertible(trips), "vehicles": .stringConvertible(vehicles),
+                        "ageSeconds": .stringConvertible(
+                            Int(flooring: board.age(ofSource: index, at: board.now()) ?? 0, within: -86_400...86_400 * 365)),
+                    ])
+            case .unchanged:
+                logger.debug("realtime feed unchanged", metadata: ["source": .string(label)])
+            case .failed(let problem):
+                let failures = board.failed(source: index)
+                wait = Self.backoff(failures: failures, settings: board.settings)
+                logger.warning(
+                    "realtime feed failed",
+                    metadata: [
+                        "source": .string(label), "problem": .string(problem), "failures": .stringConvertible(failures),
+                        "retryInSeconds": .stringConvertible(Int(flooring: wait, within: 0...86_400)),
+                    ])
+            }
+            do { try await Task.sleep(for: .seconds(wait)) } catch { return }
+        }
+    }
+
+    /// The wait after `failures` failed polls in a row: `firstBackoff`, doubling, at most
+    /// `longestBackoff`, and never shorter than the usual poll.
+    static func backoff(failures: Int, settings: RealtimeSettings) -> Seconds {
+        let doubled = settings.firstBackoff * pow(2.0, Double(min(max(failures - 1, 0), 30)))
+        return max(settings.pollSeconds, min(doubled, settings.longestBackoff))
+    }
+
+    /// Polls source `index` once, conditionally on `validators` (updated from the answer),
+    /// and hands a feed read to the board.
+    func pollOnce(source index: Int, url: String, client: HTTPClient, validators: inout Validators) async -> Outcome {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/x-protobuf, application/octet-stream")
+        request.headers.add(name: "User-Agent", value: "traintracker")
+        if let etag = validators.etag { request.headers.add(name: "If-None-Match", value: etag) }
+        if let modified = validators.lastModified { request.headers.add(name: "If-Modified-Since", value: modified) }
+        do {
+            let response = try await client.execute(request, timeout: Self.pollTimeout)
+            switch response.status.code {
+            case 304:
+                board.unchanged(source: index, at: board.now())
+                return .unchanged
+            case 200:
+                let body = try await response.body.collect(upTo: RealtimeFeedReader.largestFeed)
+                let reading = try RealtimeFeedReader.read(Array(body.readableBytesView), name: LiveBoard.label(of: url))
+                board.received(reading.feed, source: index, at: board.now())
+                validators = Validators(
+                    etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+                return .read(trips: reading.feed.trips.count, vehicles: reading.feed.vehicles.count)
+            default:
+                return .failed("HTTP \(response.status.code)")
+            }
+        } catch let error as RealtimeError {
+            return .failed(error.problem)
+        } catch let error as NIOTooManyBytesError {
+            return .failed("more than \(RealtimeFeedReader.largestFeed) bytes (\(error))")
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+}

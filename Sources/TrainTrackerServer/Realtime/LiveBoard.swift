@@ -1,0 +1,268 @@
+import Foundation
+import Synchronization
+import TrainTrackerCore
+
+/// Where a rider's train's delay came from, as the viewer shows it.
+enum DelaySource: String, Sendable {
+    /// The rider's own fixes (no feed reports the train).
+    case ownFixes = "own fixes"
+    /// An operator's GTFS-realtime feed.
+    case feed = "operator"
+    /// Other riders on the same train.
+    case riders = "other riders"
+}
+
+/// What the server knows of the trains right now: the latest feed of each operator source,
+/// and the train each rider's tracker believes it is on. Every session's tracker is told it
+/// before each batch (`live(for:at:)`); the published feed is made from it.
+final class LiveBoard: Sendable {
+    /// How one polled feed stands.
+    struct Source: Sendable {
+        /// What `/metrics` and the logs call it: the URL without its query (which may hold a key).
+        var label: String
+        var feed: RealtimeFeed?
+        /// When the latest poll succeeded (by this server's clock).
+        var fetched: Timestamp?
+        /// Failed polls in a row.
+        var failures = 0
+        /// Trips the latest feed reports that the timetable lacks.
+        var unknownTrips = 0
+    }
+
+    /// What every session is told, rebuilt at most every `rebuildSeconds`.
+    private struct Shared {
+        var built: Timestamp
+        var trips: LiveTrips?
+        /// Riders by trip, for taking a rider's own sighting out.
+        var riders: [String: [(rider: String, delay: Seconds)]]
+        var fromFeeds: Set<String>
+        var fromRiders: Set<String>
+    }
+
+    private struct State {
+        var sources: [Source]
+        var riders: RiderTrains
+        var changed = true
+        var shared: Shared?
+        var published: (built: Timestamp, feed: RealtimeFeed)?
+    }
+
+    /// The shared view is rebuilt at most this often, and at least this often while anything changes.
+    static let rebuildSeconds: Seconds = 1
+    /// The published feed is made again at most this often.
+    static let publishSeconds: Seconds = 1
+
+    let model: TrackerModel
+    let settings: RealtimeSettings
+    private let state: Mutex<State>
+
+    init(model: TrackerModel, settings: RealtimeSettings) {
+        self.model = model
+        self.settings = settings
+        state = Mutex(
+            State(
+                sources: settings.sources.map { Source(label: Self.label(of: $0)) },
+                riders: RiderTrains(freshness: settings.riderFreshness)))
+    }
+
+    /// A source's URL as it may be shown (`LiveFeedLabel`).
+    static func label(of url: String) -> String { LiveFeedLabel.label(of: url) }
+
+    /// The time now, by `RealtimeSettings.clock`.
+    func now() -> Timestamp { settings.clock() }
+
+    // MARK: Operator feeds
+
+    /// Source `index` was read at `now`.
+    func received(_ feed: RealtimeFeed, source index: Int, at now: Timestamp) {
+        let unknown = LiveTrips(feed, model: model).unknownTrips
+        state.withLock { state in
+            guard state.sources.indices.contains(index) else { return }
+            state.sources[index].feed = feed
+            state.sources[index].fetched = now
+            state.sources[index].failures = 0
+            state.sources[index].unknownTrips = unknown
+            state.changed = true
+        }
+    }
+
+    /// Source `index` answered 304 (not modified) at `now`.
+    func unchanged(source index: Int, at now: Timestamp) {
+        state.withLock { state in
+            guard state.sources.indices.contains(index) else { return }
+            state.sources[index].fetched = now
+            state.sources[index].failures = 0
+        }
+    }
+
+    /// A poll of source `index` failed; returns the failures in a row.
+    @discardableResult
+    func failed(source index: Int) -> Int {
+        state.withLock { state in
+            guard state.sources.indices.contains(index) else { return 0 }
+            state.sources[index].failures += 1
+            return state.sources[index].failures
+        }
+    }
+
+    /// Each source as it stands.
+    var sources: [Source] { state.withLock { $0.sources } }
+
+    /// How old source `index`'s latest feed is at `now` (by its header), if it has one.
+    func age(ofSource index: Int, at now: Timestamp) -> Seconds? {
+        state.withLock { state in
+            guard state.sources.indices.contains(index), let feed = state.sources[index].feed else { return nil }
+            return now.seconds(since: feed.timestamp)
+        }
+    }
+
+    // MARK: Riders
+
+    /// Rider `rider`'s tracker answered `answer` for a fix at `fixTime`; counted only for a
+    /// fix at most `RealtimeSettings.freshestFix` old at `now`.
+    func record(rider: String, answer: TrackingResult, at fixTime: Timestamp, now: Timestamp) {
+        let age = now.seconds(since: fixTime)
+        guard age <= settings.freshestFix, age >= -settings.freshestFix else { return }
+        state.withLock { state in
+            let before = state.riders.trip(of: rider)
+            state.riders.record(rider: rider, answer: answer, at: fixTime)
+            if before != state.riders.trip(of: rider) || before != nil { state.changed = true }
+        }
+    }
+
+    /// Rider `rider` left (its session ended).
+    func forget(rider: String) {
+        state.withLock { state in
+            state.riders.forget(rider: rider)
+            state.changed = true
+        }
+    }
+
+    /// The fresh sightings at `now` by trip.
+    func ridersByTrip(at now: Timestamp) -> [String: [(rider: String, delay: Seconds)]] {
+        state.withLock { $0.riders.riders(at: now) }
+    }
+
+    // MARK: What trackers are told
+
+    /// What a tracker of rider `rider` is told at `now`: the fresh operator feeds, and the
+    /// trains other riders agree on (`RealtimeSettings.sharingRiders`; an operator's word
+    /// on a train stands over riders'). Nil when nothing is known.
+    func live(for rider: String?, at now: Timestamp) -> LiveTrips? {
+        let (shared, own) = state.withLock { state in
+            (Self.shared(&state, at: now, model: model, settings: settings), rider.flatMap { state.riders.trip(of: $0) })
+        }
+        guard let trips = shared.trips else { return nil }
+        // A rider's own sighting is not evidence for its own tracker.
+        guard let rider, let own, shared.fromRiders.contains(own), let riders = shared.riders[own] else { return trips }
+        let others = riders.filter { $0.rider != rider }
+        let delay = RiderTrains.agreedDelay(others, minimumRiders: settings.sharingRiders)
+        return trips.replacing(tripID: own, with: delay.map { TripReport(tripID: own, delay: $0) }, model: model)
+    }
+
+    /// Where the delay of trip `tripID` comes from for rider `rider`, as last shared.
+    func delaySource(ofTrip tripID: String?, for rider: String?) -> DelaySource {
+        guard let tripID else { return .ownFixes }
+        return state.withLock { state in
+            guard let shared = state.shared else { return .ownFixes }
+            if shared.fromFeeds.contains(tripID) { return .feed }
+            let others = shared.riders[tripID]?.filter { $0.rider != rider }.count ?? 0
+            return shared.fromRiders.contains(tripID) && others >= max(1, settings.sharingRiders) ? .riders : .ownFixes
+        }
+    }
+
+    /// The shared view at `now`, rebuilt when something changed and it is `rebuildSeconds` old.
+    private static func shared(_ state: inout State, at now: Timestamp, model: TrackerModel, settings: RealtimeSettings)
+        -> Shared
+    {
+        if let shared = state.shared, now.seconds(since: shared.built) < rebuildSeconds || !state.changed,
+            now.seconds(since: shared.built) < rebuildSeconds * 10
+        {
+            return shared
+        }
+        state.changed = false
+        state.riders.prune(at: now)
+        var merged = RealtimeFeed(timestamp: now)
+        var fromFeeds = Set<String>()
+        var oldest: Timestamp?
+        for source in state.sources {
+            guard let feed = source.feed, now.seconds(since: feed.timestamp) <= settings.maximumAge else { continue }
+            merged.trips += feed.trips.filter { !fromFeeds.contains($0.tripID) }
+            fromFeeds.formUnion(feed.trips.map(\.tripID))
+            oldest = min(oldest ?? feed.timestamp, feed.timestamp)
+        }
+        let riders = settings.sharingRiders > 0 ? state.riders.riders(at: now) : [:]
+        var fromRiders = Set<String>()
+        for (trip, seen) in riders where !fromFeeds.contains(trip) {
+            guard let delay = RiderTrains.agreedDelay(seen, minimumRiders: settings.sharingRiders) else { continue }
+            merged.trips.append(TripReport(tripID: trip, delay: delay, measured: now))
+            fromRiders.insert(trip)
+        }
+        // (Dated by its oldest part: a tracker never takes an old feed for a fresh one.)
+        merged.timestamp = oldest.map { min($0, now) } ?? now
+        let trips = merged.trips.isEmpty ? nil : LiveTrips(merged, model: model)
+        let shared = Shared(built: now, trips: trips, riders: riders, fromFeeds: fromFeeds, fromRiders: fromRiders)
+        state.shared = shared
+        return shared
+    }
+
+    // MARK: Published
+
+    /// The feed of the trains riders are on (`RealtimeSettings.minimumRiders` agree), made at
+    /// most every `publishSeconds`.
+    func published(at now: Timestamp) -> RealtimeFeed {
+        state.withLock { state in
+            if let published = state.published, now.seconds(since: published.built) < Self.publishSeconds,
+                now >= published.built
+            {
+                return published.feed
+            }
+            state.riders.prune(at: now)
+            let feed = state.riders.feed(model: model, at: now, minimumRiders: settings.minimumRiders)
+            state.published = (now, feed)
+            return feed
+        }
+    }
+}
+
+extension LiveBoard {
+    /// The feeds' freshness for `/metrics`, in the Prometheus text format: per source its age
+    /// (by its header; -1 before the first read), its failures in a row, the trips it reports
+    /// and those the timetable lacks; and the riders seen and trains published.
+    func metricsText(at now: Timestamp) -> String {
+        var text = ""
+        let sources = sources
+        let families: [(name: String, help: String, value: (Source) -> Double)] = [
+            (
+                "traintracker_realtime_feed_age_seconds", "Age of each operator feed's latest message (-1: none read).",
+                { source in source.feed.map { now.seconds(since: $0.timestamp) } ?? -1 }
+            ),
+            ("traintracker_realtime_feed_failures", "Failed polls in a row.", { Double($0.failures) }),
+            ("traintracker_realtime_feed_trips", "Trip updates in the latest message.", { Double($0.feed?.trips.count ?? 0) }),
+            (
+                "traintracker_realtime_feed_unknown_trips", "Trips of the latest message the timetable lacks.",
+                { Double($0.unknownTrips) }
+            ),
+        ]
+        for family in families where !sources.isEmpty {
+            text += "# HELP \(family.name) \(family.help)\n# TYPE \(family.name) gauge\n"
+            for source in sources {
+                text += "\(family.name){source=\"\(Self.prometheusEscaped(source.label))\"} \(family.value(source))\n"
+            }
+        }
+        let riders = ridersByTrip(at: now)
+        let published = riders.values.filter { $0.count >= settings.minimumRiders }.count
+        text += "# HELP traintracker_realtime_riders Riders whose tracker names a train now.\n"
+        text +=
+            "# TYPE traintracker_realtime_riders gauge\ntraintracker_realtime_riders \(riders.values.map(\.count).reduce(0, +))\n"
+        text += "# HELP traintracker_realtime_published_trains Trains enough riders agree on to be published.\n"
+        text += "# TYPE traintracker_realtime_published_trains gauge\ntraintracker_realtime_published_trains \(published)\n"
+        return text
+    }
+
+    /// `text` as a Prometheus label value: backslash, quote and newline escaped.
+    static func prometheusEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}
