@@ -41,11 +41,12 @@ public enum RealtimeFeedWriter {
         return message
     }
 
-    /// A station still to come, with its expected arrival and departure times. (By stop id
-    /// alone: the timetable keeps no GTFS `stop_sequence`.)
+    /// A station still to come, with its expected arrival and departure times, by its place
+    /// in the trip (`stop_sequence`): the timetable's station ids are its own, not a feed's
+    /// platform `stop_id`s.
     static func stopTimeUpdate(_ call: TripProgress.Call) -> TransitRealtime_TripUpdate.StopTimeUpdate {
         var update = TransitRealtime_TripUpdate.StopTimeUpdate()
-        update.stopID = call.stationID
+        update.stopSequence = UInt32(clamping: call.sequence)
         update.arrival.time = Int64(clamping: Int(wholeNumber: call.arrival.secondsSince1970.rounded()) ?? 0)
         if let departure = call.departure {
             update.departure.time = Int64(clamping: Int(wholeNumber: departure.secondsSince1970.rounded()) ?? 0)

@@ -6,6 +6,9 @@ public struct TripProgress: Hashable, Sendable {
     public struct Call: Hashable, Sendable {
         /// The station's id.
         public var stationID: String
+        /// Its place among the trip's calls, from 1: GTFS `stop_sequence` where a feed numbers
+        /// each trip's calls 1, 2, 3 ... (Caltrain's does; the timetable keeps no other).
+        public var sequence: Int
         /// When the train arrives, delay included.
         public var arrival: Timestamp
         /// When it leaves (nil at its last stop), delay included.
@@ -64,9 +67,9 @@ extension TrackerModel {
             }
             let point = railway.track.polyline.point(atAlongTrack: along)
             let stations = network.railwayStations[line.railway]
-            let nextCalls = calls[next...].map { call in
+            let nextCalls = calls[next...].enumerated().map { offset, call in
                 TripProgress.Call(
-                    stationID: network.stations[stations[call.slot]].id,
+                    stationID: network.stations[stations[call.slot]].id, sequence: next + offset + 1,
                     arrival: Timestamp(secondsSince1970: origin + call.arrival + delay),
                     departure: call.departure.map { Timestamp(secondsSince1970: origin + $0 + delay) })
             }

@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TrainTrackerCore
+import TrainTrackerLab
+import TrainTrackerRealtime
+import TrainTrackerTestSupport
+
+@testable import TrainTrackerServer
+
+/// `serve --realtime URL`: an operator's feed polled over HTTP, conditionally, with failures
+/// counted and backed off, and its freshness in `/metrics`.
+@Suite(.tags(.slow), .timeLimit(.minutes(2))) struct FeedPollerTests {
+    static let now = Timestamp(secondsSince1970: 1_758_520_000)
+
+    /// An operator's server: `/feed` (ETag "v1", 304 when asked with it), `/garbage`, `/down`.
+    static func operatorServer() -> some ApplicationProtocol {
+        let feed = RealtimeFeedWriter.bytes(
+            RealtimeFeed(
+                timestamp: now.adding(-30),
+                trips: [TripReport(tripID: "no-such-trip", delay: 120), TripReport(tripID: "another", cancelled: true)]))
+        let router = Router()
+        router.get("/feed") { request, _ in
+            if request.headers[.ifNoneMatch] == "\"v1\"" { return Response(status: .notModified) }
+            return Response(
+                status: .ok, headers: [.eTag: "\"v1\"", .contentType: "application/x-protobuf"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: feed)))
+        }
+        router.get("/garbage") { _, _ in "hello, this is no feed" }
+        router.get("/down") { _, _ -> Response in Response(status: .serviceUnavailable) }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    @Test func aFeedIsReadThenAskedForConditionallyAndFailuresAreNamedAndCounted() async throws {
+        try await Self.operatorServer().test(.live) { client in
+            let port = try #require(client.port)
+            var realtime = RealtimeSettings()
+            realtime.sources = ["feed", "garbage", "down"].map { "http://127.0.0.1:\(port)/\($0)?key=secret" }
+            realtime.clock = { Self.now }
+            let board = LiveBoard(model: TrackerModel(dataset: TransitDataset(network: DemoNetwork.make())), settings: realtime)
+            let poller = FeedPoller(board: board, logger: .init(label: "test"))
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            var validators = [FeedPoller.Validators](repeating: .init(), count: 3)
+            let first = await poller.pollOnce(source: 0, url: realtime.sources[0], client: http, validators: &validators[0])
+            #expect(first == .read(trips: 2, vehicles: 0))
+            #expect(validators[0].etag == "\"v1\"")
+            let second = await poller.pollOnce(source: 0, url: realtime.sources[0], client: http, validators: &validators[0])
+            #expect(second == .unchanged, "the same feed again costs a 304")
+            let garbage = await poller.pollOnce(source: 1, url: realtime.sources[1], client: http, validators: &validators[1])
+            guard case .failed(let problem) = garbage else { throw FeedPollerFailure("read garbage: \(garbage)") }
+            #expect(problem.contains("not a GTFS-realtime feed") && problem.contains("/garbage") && !problem.contains("secret"))
+            let down = await poller.pollOnce(source: 2, url: realtime.sources[2], client: http, validators: &validators[2])
+            #expect(down == .failed("HTTP 503"))
+            board.failed(source: 2)
+            try await http.shutdown()
+            let metrics = board.metricsText(at: Self.now)
+            let label = "http://127.0.0.1:\(port)"
+            for line in [
+                "traintracker_realtime_feed_age_seconds{source=\"\(label)/feed\"} 30.0",
+                "traintracker_realtime_feed_age_seconds{source=\"\(label)/garbage\"} -1.0",
+                "traintracker_realtime_feed_unknown_trips{source=\"\(label)/feed\"} 2.0",
+                "traintracker_realtime_feed_failures{source=\"\(label)/down\"} 1.0",
+            ] {
+                #expect(metrics.contains(line + "\n"), "\(line) in:\n\(metrics)")
+            }
+            #expect(!metrics.contains("secret"), "a feed's key never reaches the metrics")
+            // A feed for another timetable changes nothing a tracker is told.
+            #expect(board.live(for: nil, at: Self.now)?.knownTrips ?? 0 == 0)
+        }
+    }
+
+    @Test func failuresBackOffDoublingUpToTheLongestWait() {
+        var settings = RealtimeSettings()
+        settings.pollSeconds = 30
+        let waits = (1...7).map { FeedPoller.backoff(failures: $0, settings: settings) }
+        #expect(waits == [30, 60, 120, 240, 480, 600, 600])
+        #expect(FeedPoller.backoff(failures: 10_000, settings: settings) == 600)
+    }
+
+    @Test func aFeedsLabelDropsItsKeyAndCredentials() {
+        #expect(LiveFeedLabel.label(of: "https://user:pw@api.example.com/gtfsrt/trips?api_key=SECRET") == "https://api.example.com/gtfsrt/trips")
+        #expect(LiveFeedLabel.label(of: "http://example.com/a@b/feed#x") == "http://example.com/a@b/feed")
+    }
+
+    @Test func aFeedOlderThanTheMaximumAgeIsDropped() {
+        var realtime = RealtimeSettings()
+        realtime.sources = ["http://example.com/feed"]
+        realtime.maximumAge = 300
+        let model = TrackerModel(dataset: TransitDataset(network: DemoNetwork.make()))
+        let board = LiveBoard(model: model, settings: realtime)
+        board.received(RealtimeFeed(timestamp: Self.now, trips: [TripReport(tripID: "t", delay: 60)]), source: 0, at: Self.now)
+        #expect(board.live(for: nil, at: Self.now.adding(299)) != nil)
+        #expect(board.live(for: nil, at: Self.now.adding(320)) == nil, "a feed 320 s old is dropped")
+    }
+}
+
+struct FeedPollerFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
