@@ -83,7 +83,14 @@ public struct RealtimeArchive: Sendable {
     }
 
     /// The feeds resolved against `model`, for `LiveTracker`.
-    public func live(model: TrackerModel) -> LiveFeeds {
-        LiveFeeds(feeds.map { LiveTrips($0, model: model) })
+    /// `fromRiders`: the feeds are riders' (the server's published feed, `recording-feed
+    /// --riders`), reports of the trains riders are on, not of every train.
+    public func live(model: TrackerModel, fromRiders: Bool = false) -> LiveFeeds {
+        LiveFeeds(
+            feeds.map { feed in
+                var feed = feed
+                if fromRiders { for index in feed.trips.indices { feed.trips[index].fromRiders = true } }
+                return LiveTrips(feed, model: model)
+            })
     }
 }

@@ -123,13 +123,47 @@ import TrainTrackerTestSupport
         #expect(!FileManager.default.fileExists(atPath: db), "nothing written")
     }
 
-    @Test func aTokenIsForADeviceOrAnAdminNotBoth() throws {
+    @Test func realtimeOptionsOutOfRangeAreRefusedWithTheirName() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("s.sqlite")
+        let serve = ["serve", "--railways", SharedPaths.tokyoRailways, "--db", db, "--port", "0"]
+        for (extra, said) in [
+            (
+                ["--realtime", "ftp://feeds.example/trips?key=SECRET"],
+                "--realtime ftp://feeds.example/trips: not an http or https URL"
+            ),
+            (["--realtime", "https://"], "not an http or https URL"),
+            (["--realtime-every", "0"], "--realtime-every must be 1 to 86400 seconds"),
+            (["--realtime-max-age", "nan"], "--realtime-max-age must be 1 to 86400 seconds"),
+            (["--realtime-min-riders", "0"], "--realtime-min-riders must be 1 to 1000"),
+            (["--realtime-share-riders=-1"], "--realtime-share-riders must be 0 to 1000"),
+        ] {
+            let outcome = try ToolRunner.run(serve + extra)
+            #expect(outcome.status != 0 && outcome.standardError.contains(said), "\(extra): \(outcome.standardError)")
+            #expect(!outcome.standardError.contains("SECRET"), "a feed's key is never echoed")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing written")
+        let feed = try ToolRunner.run([
+            "recording-feed", "--railways", SharedPaths.caltrain2024, "--cases", directory.path("none"), "--out",
+            directory.path("f"),
+        ])
+        #expect(feed.status != 0 && feed.standardError.contains("--cases goes with --riders"), "\(feed.standardError)")
+        let join = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording, "--join-after=-5",
+        ])
+        #expect(
+            join.status != 0 && join.standardError.contains("--join-after must be 0 to 86400 seconds"), "\(join.standardError)")
+    }
+
+    @Test func aTokenIsForADeviceAnAdminOrAReaderNotTwo() throws {
         let directory = try TemporaryDirectory()
         let both = try ToolRunner.run(["token", "create", "--db", directory.path("t.sqlite"), "--device", "a", "--admin"])
         #expect(both.status != 0 && both.status != 2)
-        #expect(both.standardError.contains("give exactly one of --device NAME and --admin"))
+        #expect(both.standardError.contains("give exactly one of --device NAME, --admin and --reader"))
+        let reading = try ToolRunner.run(["token", "create", "--db", directory.path("t.sqlite"), "--reader", "--admin"])
+        #expect(reading.standardError.contains("give exactly one of --device NAME, --admin and --reader"))
         let neither = try ToolRunner.run(["token", "create", "--db", directory.path("t.sqlite")])
-        #expect(neither.standardError.contains("give exactly one of --device NAME and --admin"))
+        #expect(neither.standardError.contains("give exactly one of --device NAME, --admin and --reader"))
         let notSQLite = directory.path("notes.txt")
         try "not a database".write(toFile: notSQLite, atomically: true, encoding: .utf8)
         let bad = try ToolRunner.run(["token", "create", "--db", notSQLite, "--admin"])

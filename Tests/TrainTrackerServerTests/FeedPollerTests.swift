@@ -80,7 +80,9 @@ import TrainTrackerTestSupport
     }
 
     @Test func aFeedsLabelDropsItsKeyAndCredentials() {
-        #expect(LiveFeedLabel.label(of: "https://user:pw@api.example.com/gtfsrt/trips?api_key=SECRET") == "https://api.example.com/gtfsrt/trips")
+        #expect(
+            LiveFeedLabel.label(of: "https://user:pw@api.example.com/gtfsrt/trips?api_key=SECRET")
+                == "https://api.example.com/gtfsrt/trips")
         #expect(LiveFeedLabel.label(of: "http://example.com/a@b/feed#x") == "http://example.com/a@b/feed")
     }
 

@@ -86,6 +86,7 @@ import TrainTrackerTestSupport
         let findings = reports.filter { $0.hasSuffix(".json") }.compactMap {
             try? String(contentsOfFile: directory.path("report/\($0)"), encoding: .utf8)
         }
-        #expect(validated.status == 0, "gtfs-rt-validator: \(validated.output)\n\(findings.joined(separator: "\n").prefix(4_000))")
+        #expect(
+            validated.status == 0, "gtfs-rt-validator: \(validated.output)\n\(findings.joined(separator: "\n").prefix(4_000))")
     }
 }

@@ -108,7 +108,7 @@ import TrainTrackerTestSupport
         let ridden = Array(fixes.prefix(30))
         try await buildApplication(fixture.settings).test(.router) { client in
             _ = try await Self.ride(
-                Array(ridden.prefix(20)), riders: [(fixture.phones[0], "R1", 0)], clock: fixture.clock, client: client)
+                Array(ridden.prefix(20)), riders: [(fixture.phones[0], "R1", 0)], clock: fixture.clock, client: client, batch: 1)
             let alone = try await Self.feed(client, "trip-updates", token: fixture.reader)
             #expect(alone.trips.isEmpty, "one rider is not enough to publish a train")
             // The second rider boards as the last ten fixes begin.
@@ -138,7 +138,7 @@ import TrainTrackerTestSupport
         try await buildApplication(fixture.settings).test(.router) { client in
             _ = try await Self.ride(
                 ridden, riders: [(fixture.phones[0], "P1", 0), (fixture.phones[1], "P2", 0)], clock: fixture.clock,
-                client: client)
+                client: client, batch: 1)
             for path in ["trip-updates", "vehicle-positions"] {
                 let uri = "/v1/realtime/\(path)"
                 try await client.execute(uri: uri, method: .get) { #expect($0.status == .unauthorized) }
@@ -196,7 +196,7 @@ import TrainTrackerTestSupport
         let (fixes, truth, _) = try Self.ride.get()
         try await buildApplication(fixture.settings).test(.router) { client in
             _ = try await Self.ride(
-                Array(fixes.prefix(30)), riders: [(fixture.phones[0], "V1", 0)], clock: fixture.clock, client: client)
+                Array(fixes.prefix(30)), riders: [(fixture.phones[0], "V1", 0)], clock: fixture.clock, client: client, batch: 1)
             let response = try await client.execute(
                 uri: "/v1/realtime/trains", method: .get, headers: ServerRoutesTests.headers(fixture.admin))
             let trains = try #require(try ServerRoutesTests.object(response.body)["trains"] as? [[String: Any]])

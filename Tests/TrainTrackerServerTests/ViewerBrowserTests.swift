@@ -1,7 +1,10 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Testing
 import TrainTrackerCore
 import TrainTrackerImport
+import TrainTrackerRealtime
 import TrainTrackerStorage
 import TrainTrackerTestSupport
 
@@ -349,6 +352,56 @@ import TrainTrackerTestSupport
             try browser.evaluate(
                 "import('/viewer/dom.js').then((dom) => \(inputs).map((colour) => dom.safeColour(colour)))") as? [String]
         #expect(drawn == table.map(\.1))
+    }
+
+    @Test func trainsFromAnOperatorsFeedAreOnTheMapAndARiderSeesWhereItsDelayCameFrom() async throws {
+        // An operator's feed, served here and polled by the server (serve --realtime): a Caltrain
+        // trip the timetable runs at this hour, 7 minutes late.
+        let dataset = try GTFSImporter.load(path: SharedPaths.caltrain2024)
+        let model = TrackerModel(dataset: dataset)
+        let now = Timestamp.now
+        let trip = try #require(
+            dataset.timetable.trains.lazy.map(\.id).first { model.progress(ofTrip: $0, delay: 420, at: now) != nil })
+        let feed = RealtimeFeedWriter.bytes(RealtimeFeed(timestamp: now, trips: [TripReport(tripID: trip, delay: 420)]))
+        let router = Router()
+        router.get("/feed") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: feed))) }
+        let operatorServer = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await operatorServer.test(.live) { client in
+            let port = try #require(client.port)
+            let live = try LiveFixture(
+                railways: SharedPaths.caltrain2024,
+                extra: ["--realtime", "http://127.0.0.1:\(port)/feed?key=secret", "--realtime-every", "1"])
+            defer { live.server.stop() }
+            let phone = APIClient(server: live.server, token: live.phone)
+            _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"TRAINS-1"}"#)
+            // A rider where that train is, so the picture shows both.
+            let place = try #require(model.progress(ofTrip: trip, delay: 420, at: now)).coordinate
+            let body =
+                "{\"locations\":["
+                + locationJSON(
+                    id: "T-1", latitude: place.latitude, longitude: place.longitude, timestamp: now.iso8601,
+                    accuracy: 10, speed: nil, course: nil) + "]}"
+            #expect(try await phone.request(.POST, "/v1/sessions/TRAINS-1/locations", body: body).status == .ok)
+            let browser = try HeadlessBrowser(width: 1400, height: 1000)
+            try browser.open(try await LiveServerTests.loginLink(server: live.server, admin: live.admin, session: "TRAINS-1"))
+            try browser.wait(for: "document.querySelector('.train-marker.train-operator')")
+            #expect(try browser.text("document.getElementById('train-count').textContent") == " · 1 train live")
+            let label = try browser.text(
+                "import('/viewer/trains.js').then((t) => fetch('/v1/realtime/trains').then((r) => r.json()).then((b) => t.trainLabel(b.trains[0])))"
+            )
+            #expect(label == "Train \(model.tripName(trip) ?? trip) · 7 min late · operator's feed", "\(label)")
+            // The rider's view names where its train's delay came from.
+            let said = try browser.text(
+                "import('/viewer/rider.js').then((r) => r.trainText({train: '102', delaySeconds: 240, delaySource: 'other riders'}))"
+            )
+            #expect(said == "Train 102 · 4 min late (by other riders)")
+            try browser.screenshot(Self.picture("viewer-trains.png"))
+            let metrics = try await APIClient(server: live.server, token: live.admin).request(.GET, "/metrics")
+            #expect(
+                metrics.body.contains("traintracker_realtime_feed_trips{source=\"http://127.0.0.1:\(port)/feed\"} 1.0"),
+                "\(metrics.body)")
+            #expect(!metrics.body.contains("secret"))
+        }
     }
 
     @Test func theTimetablesClockFollowsDaylightSaving() async throws {

@@ -119,6 +119,12 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "With --recording or --cases: score late riders, each boarding this many seconds after its ride departs (warm-up and lock time from boarding).",
+            valueName: "seconds"))
+    var joinAfter: Double?
+
+    @Option(
+        help: ArgumentHelp(
             "The rider's log: a GroundTruthLogger SQLite file or a CSV (time,event,station,railway,direction).", valueName: "path"
         ))
     var log: String?
@@ -167,9 +173,18 @@ struct EvaluateCommand: ParsableCommand {
                 throw ValidationError("--recording goes without --cases, --sessions, --log, --matrix and --per-session")
             }
             _ = try parameters()
+            if let joinAfter, !(0...86_400).contains(joinAfter) {
+                throw ValidationError("--join-after must be 0 to 86400 seconds")
+            }
             return
         }
         guard saveCases == nil else { throw ValidationError("--save-cases goes with --recording") }
+        if let joinAfter, !(0...86_400).contains(joinAfter) {
+            throw ValidationError("--join-after must be 0 to 86400 seconds")
+        }
+        guard joinAfter == nil || !caseFolders.isEmpty else {
+            throw ValidationError("--join-after goes with --recording or --cases")
+        }
         guard !caseFolders.isEmpty != (sessions != nil && log != nil), (sessions == nil) == (log == nil) else {
             throw ValidationError("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE")
         }
@@ -239,14 +254,15 @@ struct EvaluateCommand: ParsableCommand {
         if let recording, let dataset {
             return try RecordingEvaluation(
                 dataset: dataset, railwaysPath: railways.railways, recordingPath: recording, variants: variants,
-                format: format, svgPath: svg, casesFolder: saveCases
+                format: format, svgPath: svg, casesFolder: saveCases, joinAfter: joinAfter
             ).run()
         }
         var reports: [EvaluationReport] = []
         var progress = ProgressBar(label: "evaluate", total: caseFolders.count * variants.count)
         var sources: [String: RailwayNetwork?] = [:]
         for folder in caseFolders {
-            let loaded = try EvaluationCases.load(directory: folder)
+            var loaded = try EvaluationCases.load(directory: folder)
+            if let joinAfter { loaded.cases = loaded.cases.compactMap { RiderFeeds.joining($0, after: joinAfter) } }
             let condition = loaded.conditionLabel(trackedOn: railways.railways, network: timetabled.network) { path in
                 if let known = sources[path] { return known }
                 var source = railways

@@ -15,6 +15,9 @@ struct RecordingEvaluation {
     var format: EvaluateCommand.Format
     var svgPath: String?
     var casesFolder: String?
+    /// Late riders: each ride scored from this many seconds after its departure, as a rider
+    /// who boards then (warm-up and lock time counted from boarding).
+    var joinAfter: Seconds?
 
     /// What `evaluate --help` says of it.
     static let discussion = """
@@ -68,7 +71,8 @@ struct RecordingEvaluation {
         let recording = try CommandFailure.wrapping { () throws(ImportError) in
             try VehiclePositionRecording.read(path: recordingPath, zone: zone)
         }
-        let rides = RecordedRides(positions: recording.positions, dataset: dataset)
+        var rides = RecordedRides(positions: recording.positions, dataset: dataset)
+        if let joinAfter { rides.cases = rides.cases.compactMap { RiderFeeds.joining($0, after: joinAfter) } }
         guard !rides.cases.isEmpty else {
             throw CommandFailure("\(recordingPath): no ride of a trip in \(railwaysPath) (trip ids must be the feed's trip_id)")
         }
@@ -146,8 +150,8 @@ struct RecordingEvaluation {
     static func table(_ reports: [Report]) -> String {
         var rows = [
             [
-                "algorithm", "route", "rides", "fixes", "railway", "direction", "next stop", "train", "locked ≤ 5 min",
-                "median lock", "no-train answers",
+                "algorithm", "route", "rides", "fixes", "railway", "direction", "next stop", "train", "eta ±1 min",
+                "locked ≤ 5 min", "median lock", "no-train answers",
             ]
         ]
         for report in reports {
@@ -156,7 +160,8 @@ struct RecordingEvaluation {
                 rows.append([
                     report.algorithm, route, "\(score.sessions)", "\(score.fixes)", percent(score.railwayAccuracy),
                     percent(score.directionAccuracy), percent(score.nextStopAccuracy), percent(score.trainAccuracy),
-                    percent(summary.lockedInTime), score.medianLockTime.map { "\(Int(displaying: $0)) s" } ?? "-",
+                    score.etaWithinMinuteShare.map(percent) ?? "-", percent(summary.lockedInTime),
+                    score.medianLockTime.map { "\(Int(displaying: $0)) s" } ?? "-",
                     route == "all" ? "\(report.railwayWithoutTrain)" : "",
                 ])
             }

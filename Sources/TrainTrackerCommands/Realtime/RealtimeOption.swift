@@ -10,6 +10,12 @@ struct RealtimeOption: ParsableArguments {
             valueName: "path"))
     var realtime: String?
 
+    @Flag(
+        help:
+            "The --realtime feeds are riders' (recording-feed --riders, a server's /v1/realtime feed): they report the trains riders are on, not every train."
+    )
+    var realtimeRiders = false
+
     /// The feeds, resolved against `model`; nil without the option. Files that are not feeds,
     /// trips the timetable lacks and entities left out are said on standard error.
     func feeds(model: TrackerModel) throws(CommandFailure) -> LiveFeeds? {
@@ -24,7 +30,7 @@ struct RealtimeOption: ParsableArguments {
         if archive.unreadable.count > Self.namedProblems {
             StandardError.line("warning: \(archive.unreadable.count - Self.namedProblems) more files that are not feeds")
         }
-        let feeds = archive.live(model: model)
+        let feeds = archive.live(model: model, fromRiders: realtimeRiders)
         let unknown = feeds.feeds.reduce(0) { $0 + $1.unknownTrips }
         let known = feeds.feeds.reduce(0) { $0 + $1.knownTrips }
         let skipped = archive.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")

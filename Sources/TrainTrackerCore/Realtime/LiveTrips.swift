@@ -11,6 +11,8 @@ public struct LiveTrips: Sendable {
         /// Where the service day of the run it reports starts (`TimeZoneRules.serviceDayOrigin`),
         /// when the feed names the day.
         var origin: Seconds?
+        /// Whether it says the line's trains are reported (an operator's report, not riders').
+        var informs = true
     }
 
     /// When the feed was made.
@@ -44,8 +46,8 @@ public struct LiveTrips: Sendable {
             known += 1
             let origin = report.startDate.map { model.zone.serviceDayOrigin($0) }
             lines[Int(place.line)][place.trip, default: []].append(
-                Trip(cancelled: report.cancelled, delay: report.delay, origin: origin))
-            if !report.cancelled, report.delay != nil { informed[Int(place.line)] = true }
+                Trip(cancelled: report.cancelled, delay: report.delay, origin: origin, informs: !report.fromRiders))
+            if !report.cancelled, report.delay != nil, !report.fromRiders { informed[Int(place.line)] = true }
         }
         self.lines = lines
         self.informed = informed
@@ -74,10 +76,10 @@ public struct LiveTrips: Sendable {
             [
                 Trip(
                     cancelled: report.cancelled, delay: report.delay,
-                    origin: report.startDate.map { model.zone.serviceDayOrigin($0) })
+                    origin: report.startDate.map { model.zone.serviceDayOrigin($0) }, informs: !report.fromRiders)
             ]
         }
-        copy.informed[line] = copy.lines[line].values.contains { $0.contains { !$0.cancelled && $0.delay != nil } }
+        copy.informed[line] = copy.lines[line].values.contains { $0.contains { $0.informs && !$0.cancelled && $0.delay != nil } }
         return copy
     }
 

@@ -13,16 +13,27 @@ public struct RiderTrains: Sendable {
         var tripID: String
         var delay: Seconds
         var time: Timestamp
+        /// Since when the rider's tracker has named this train at every answer, sure of its line.
+        var since: Timestamp
     }
 
     /// A rider's answer counts this long after its fix.
     public var freshness: Seconds
+    /// A rider counts for a train only once its tracker has named it, sure of the line, for
+    /// this long: a tracker still making up its mind would pass its first guess on.
+    public var steadiness: Seconds
+    /// An answer less sure of its line than this (`TrackingCandidate.confidence`) names no train.
+    public var minimumConfidence: Double
     /// The latest sighting per rider.
     private var sightings: [String: Sighting] = [:]
 
-    /// No riders yet; an answer counts `freshness` seconds (default 120).
-    public init(freshness: Seconds = 120) {
+    /// No riders yet; an answer counts `freshness` seconds (default 120), once its train has
+    /// been named for `steadiness` seconds (default 300) at least `minimumConfidence` sure
+    /// (default 0.9).
+    public init(freshness: Seconds = 120, steadiness: Seconds = 300, minimumConfidence: Double = 0.9) {
         self.freshness = freshness
+        self.steadiness = steadiness
+        self.minimumConfidence = minimumConfidence
     }
 
     /// How many riders have a sighting (fresh or not).
@@ -32,13 +43,16 @@ public struct RiderTrains: Sendable {
     /// train and delay, when it names both, become the rider's sighting; an answer naming
     /// no train clears it (the rider may have left the train).
     public mutating func record(rider: String, answer: TrackingResult, at time: Timestamp) {
-        guard let best = answer.best, let trip = best.trainID, let delay = best.delaySeconds, delay.isFinite else {
+        // (An older fix, from a replay, does not replace a newer one.)
+        if let known = sightings[rider], known.time > time { return }
+        guard let best = answer.best, let trip = best.trainID, let delay = best.delaySeconds, delay.isFinite,
+            (best.confidence ?? 0) >= minimumConfidence
+        else {
             sightings[rider] = nil
             return
         }
-        // (An older fix, from a replay, does not replace a newer one.)
-        if let known = sightings[rider], known.time > time { return }
-        sightings[rider] = Sighting(tripID: trip, delay: delay, time: time)
+        let since = sightings[rider].flatMap { $0.tripID == trip ? $0.since : nil } ?? time
+        sightings[rider] = Sighting(tripID: trip, delay: delay, time: time, since: since)
     }
 
     /// Forgets rider `rider` (its session ended).
@@ -58,13 +72,13 @@ public struct RiderTrains: Sendable {
         var byTrip: [String: [(rider: String, delay: Seconds)]] = [:]
         for (rider, sighting) in sightings where rider != excluded {
             let age = time.seconds(since: sighting.time)
-            guard age >= 0, age <= freshness else { continue }
+            guard age >= 0, age <= freshness, sighting.time.seconds(since: sighting.since) >= steadiness else { continue }
             byTrip[sighting.tripID, default: []].append((rider, sighting.delay))
         }
         return byTrip
     }
 
-    /// The trip rider `rider` was last seen on, if any.
+    /// The trip rider `rider` was last seen on, if any (steady or not).
     public func trip(of rider: String) -> String? { sightings[rider]?.tripID }
 
     /// The delay riders agree on for a train: the median of theirs, when at least
@@ -88,10 +102,10 @@ public struct RiderTrains: Sendable {
             guard let delay = Self.agreedDelay(riders, minimumRiders: minimumRiders),
                 let progress = model.progress(ofTrip: tripID, delay: delay, at: time)
             else { continue }
-            feed.trips.append(
-                TripReport(
-                    tripID: tripID, startDate: progress.serviceDay, delay: delay, measured: time,
-                    nextCalls: progress.nextCalls))
+            var report = TripReport(
+                tripID: tripID, startDate: progress.serviceDay, delay: delay, measured: time, nextCalls: progress.nextCalls)
+            report.fromRiders = true
+            feed.trips.append(report)
             feed.vehicles.append(
                 VehicleReport(
                     tripID: tripID, coordinate: progress.coordinate, time: time, bearing: progress.bearing,

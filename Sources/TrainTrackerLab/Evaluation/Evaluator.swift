@@ -130,7 +130,7 @@ public struct Evaluator: Sendable {
             focusCorrect: 0, nextStopCorrect: 0, locked: false, lockTime: nil,
             microsecondsPerFix: fixes.isEmpty ? 0 : elapsed.microseconds / Double(fixes.count))
         var lockStart: Double?
-        let arrivals = Self.arrivals(timeline)
+        let arrivals = truth.stopArrivals.map { $0.map { ($0.station, $0.time) } } ?? Self.arrivals(timeline)
         // After a change of trains, the lock is measured from the second train's departure.
         let lockFrom = truth.transfer?.secondDeparture ?? truth.departure
         for (fix, result) in zip(fixes, results) {

@@ -147,7 +147,31 @@ public struct RecordedRides: Sendable {
             trainID: train.id, trainTypeID: train.trainTypeID, stops: train.stops.map(\.stationID),
             departure: departure, arrival: end.secondsSince1970, fixes: truths)
         truth.trainName = train.number ?? train.id
+        truth.stopArrivals = Self.arrivals(truths, stops: stops, walk: walk)
         return (fixes, truth)
+    }
+}
+
+extension RecordedRides {
+    /// A train counts as arrived this far before a station's mark (a platform is long).
+    static let arrivalBefore: Meters = 50
+
+    /// When the train reached each of `stops` (id, along-track position): the moment it came
+    /// within `arrivalBefore` of the station's mark, interpolated between the two positions
+    /// either side (a minute apart, so within about half a dwell of the true arrival).
+    static func arrivals(_ truths: [TruthFix], stops: [(String, Meters)], walk: TrackWalk) -> [CaseTruth.StopArrival] {
+        var arrivals: [CaseTruth.StopArrival] = []
+        for (station, position) in stops {
+            let mark = walk.advance(position, by: -arrivalBefore)
+            for (before, after) in zip(truths, truths.dropFirst()) {
+                let from = walk.distanceAhead(from: before.alongTrack, to: mark)
+                let stretch = walk.distanceAhead(from: before.alongTrack, to: after.alongTrack)
+                guard from > 0, stretch >= from, stretch > 0 else { continue }
+                arrivals.append(.init(station: station, time: before.time + (after.time - before.time) * from / stretch))
+                break
+            }
+        }
+        return arrivals.sorted { $0.time < $1.time }
     }
 }
 

@@ -71,6 +71,22 @@ public struct CaseTruth: Hashable, Sendable, Codable {
     public var transfer: Transfer?
     /// On a late (normal) or disrupted day, how many seconds late the train left its first station.
     public var delay: Seconds?
+    /// When the train reached each station it stopped at, when the truth says so directly (a
+    /// recording's, interpolated between positions); otherwise the evaluator finds the
+    /// arrivals where the truth's train stands at a station.
+    public var stopArrivals: [StopArrival]?
+
+    /// The train reached `station` at `time` (seconds since 1970).
+    public struct StopArrival: Hashable, Sendable, Codable {
+        public var station: String
+        public var time: Double
+
+        /// An arrival.
+        public init(station: String, time: Double) {
+            self.station = station
+            self.time = time
+        }
+    }
 
     /// The first leg of a ride with a change of trains.
     public struct Transfer: Hashable, Sendable, Codable {

@@ -36,7 +36,8 @@ struct FeedPoller: Service {
 
     func run() async throws {
         let sources = board.settings.sources
-        guard !sources.isEmpty else { return }
+        // (A service that returns early stops the server: without feeds, it waits to stop.)
+        guard !sources.isEmpty else { return try await gracefulShutdown() }
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: .init(redirectConfiguration: .follow(max: 3, allowCycles: false)))

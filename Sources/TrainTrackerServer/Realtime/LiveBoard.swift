@@ -157,7 +157,12 @@ final class LiveBoard: Sendable {
         guard let rider, let own, shared.fromRiders.contains(own), let riders = shared.riders[own] else { return trips }
         let others = riders.filter { $0.rider != rider }
         let delay = RiderTrains.agreedDelay(others, minimumRiders: settings.sharingRiders)
-        return trips.replacing(tripID: own, with: delay.map { TripReport(tripID: own, delay: $0) }, model: model)
+        let report = delay.map { delay in
+            var report = TripReport(tripID: own, delay: delay)
+            report.fromRiders = true
+            return report
+        }
+        return trips.replacing(tripID: own, with: report, model: model)
     }
 
     /// Where the delay of trip `tripID` comes from for rider `rider`, as last shared.
@@ -195,7 +200,9 @@ final class LiveBoard: Sendable {
         var fromRiders = Set<String>()
         for (trip, seen) in riders where !fromFeeds.contains(trip) {
             guard let delay = RiderTrains.agreedDelay(seen, minimumRiders: settings.sharingRiders) else { continue }
-            merged.trips.append(TripReport(tripID: trip, delay: delay, measured: now))
+            var report = TripReport(tripID: trip, delay: delay, measured: now)
+            report.fromRiders = true
+            merged.trips.append(report)
             fromRiders.insert(trip)
         }
         // (Dated by its oldest part: a tracker never takes an old feed for a fresh one.)

@@ -11,6 +11,7 @@ import { showAnswer, showStation } from "./inspector.js";
 import { drawChart, markChart } from "./chart.js";
 import { startSessionList, loadSessions, markOpen, listed } from "./sessions.js";
 import { startLive, stopLive, liveReady } from "./live.js";
+import { startTrains } from "./trains.js";
 
 const params = new URLSearchParams(location.search);
 // The session asked for by the address, decoded as a path would be: a "+" in an id stays a "+".
@@ -280,6 +281,7 @@ async function afterLogin() {
     try { state.config = await api("/v1/viewer-config"); } catch (_) { /* the offline base, UTC */ }
     offerNetworkClock(state.config.utcOffsetSeconds, state.config.timeZone);
     drawBase().catch((error) => setStatus("Could not draw the base map: " + error.message));
+    startTrains();
   }
   const wanted = wantedSession;
   if (wanted && !state.session) {

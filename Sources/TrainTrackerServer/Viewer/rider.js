@@ -31,6 +31,9 @@ export function trainText(result) {
     const minutes = Math.round(delay / 60);
     text += minutes > 0 ? ` · ${minutes} min late` : minutes < 0 ? ` · ${-minutes} min early` : " · on time";
   }
+  // Where the delay came from (live answers say): the phone's own fixes, the operator's feed, other riders.
+  const source = { "own fixes": "by its own fixes", operator: "by the operator's feed", "other riders": "by other riders" }[result.delaySource];
+  if (source) text += ` (${source})`;
   return text;
 }
 

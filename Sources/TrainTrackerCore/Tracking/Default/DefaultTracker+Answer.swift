@@ -29,14 +29,41 @@ extension DefaultTracker {
 
     /// The scheduled train the hypothesis follows most likely, with its delay, when it
     /// follows any.
-    private func followedTrain(of hypothesis: Hypothesis) -> (label: TripLabel, delay: Seconds)? {
+    private func followedTrain(of hypothesis: Hypothesis) -> (label: TripLabel, trip: TripCandidate)? {
         var best: TripCandidate?
         for candidate in hypothesis.trains.trips where best.map({ candidate.logWeight > $0.logWeight }) ?? true {
             best = candidate
         }
         let labels = model.timetable.tripLabels[line: hypothesis.line]
         guard let best, labels.indices.contains(Int(best.trip)) else { return nil }
-        return (labels[Int(best.trip)], best.delay)
+        return (labels[Int(best.trip)], best)
+    }
+
+    /// How long the followed train `followed` of `line` has left to station `slot` from
+    /// `along` at `time`, by its timetable: its published arrival there (its departure less
+    /// `PassageEvidence.dwell`, or its arrival where it ends) less its published time here
+    /// (so a delay that grew since the last station counts), or, between no two of its
+    /// calls, its arrival plus the delay it has shown; nil when it does not call there.
+    func scheduledRemaining(
+        of followed: TripCandidate, on line: LineDirection, at slot: Int, from along: Meters, walk: TrackWalk, time: Timestamp
+    ) -> Seconds? {
+        let trips = model.trips[line: line]
+        guard trips.indices.contains(Int(followed.trip)) else { return nil }
+        let trip = trips[Int(followed.trip)]
+        let published: Seconds
+        if let departure = trip.departure(at: slot) {
+            published = departure - PassageEvidence.dwell
+        } else if let arrival = trip.arrival, Int(arrival.slot) == slot {
+            published = Seconds(arrival.time)
+        } else {
+            return nil
+        }
+        let clock = time.secondsSince1970 - followed.origin
+        let positions = model.network.stationAlongTrack[line.railway]
+        if let here = trip.time(at: along, positions: positions, walk: walk, near: clock - followed.delay), here <= published {
+            return published - here
+        }
+        return published + followed.delay - clock
     }
 
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
@@ -100,6 +127,7 @@ extension DefaultTracker {
                 position = wrapped
             }
             let stop = isBest ? nextStop(of: hypotheses[index], from: along) : nil
+            let train = isBest ? followedTrain(of: hypotheses[index]) : nil
             var eta: Timestamp?
             if let stop {
                 var distance = max(0, walk.distanceAhead(from: along, to: stop.position))
@@ -107,9 +135,15 @@ extension DefaultTracker {
                 if distance > FocusRule.nowRadius, walk.separation(along, stop.position) <= FocusRule.nowRadius { distance = 0 }
                 let cruise = min(max(speed, Self.slowestCruise), Self.fastestTrain)
                 eta = time.adding(distance < Self.arrivedWithin ? 0 : distance / cruise + cruise / Self.brakingAllowance)
+                // A followed train: its timetable and delay, no sooner than its fastest run there.
+                if distance >= Self.arrivedWithin, let train,
+                    let remaining = scheduledRemaining(
+                        of: train.trip, on: line, at: stop.station, from: along, walk: walk, time: time)
+                {
+                    eta = time.adding(max(remaining, distance / Self.fastestTrain))
+                }
             }
             let terminal = isLoop ? nil : stationIndices[direction == .ascending ? count - 1 : 0]
-            let train = isBest ? followedTrain(of: hypotheses[index]) : nil
             candidates.append(
                 TrackingCandidate(
                     railwayID: network.railways[railwayIndex].id, direction: direction,
@@ -122,7 +156,7 @@ extension DefaultTracker {
                     eta: eta,
                     trainTypeID: isBest ? hypotheses[index].patterns.trainTypeID : nil,
                     confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil,
-                    trainID: train?.label.id, train: train?.label.name, delaySeconds: train?.delay))
+                    trainID: train?.label.id, train: train?.label.name, delaySeconds: train?.trip.delay))
         }
         return (TrackingResult(candidates: candidates, estimated: estimated), top.first.map { hypotheses[$0].line })
     }

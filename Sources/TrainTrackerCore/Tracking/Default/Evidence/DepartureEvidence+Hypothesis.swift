@@ -139,7 +139,11 @@ extension DepartureEvidence: EvidenceKind {
             let pattern = Int(trip.pattern)
             let weight = Double.exp(candidate.logWeight - top)
             var density = missedCallDensity / Self.window
-            let report = live?.trip(candidate.trip, of: hypothesis.line, origin: candidate.origin)
+            // (Riders' reports set a trip's prior at the first look only: what a train's
+            // riders believed says less than what its own fixes show once they are seen.)
+            let report = live?.trip(candidate.trip, of: hypothesis.line, origin: candidate.origin).flatMap {
+                $0.informs ? $0 : nil
+            }
             if report?.cancelled != true, let scheduled = scheduled(trip, now - candidate.origin) {
                 let delay = now - candidate.origin - scheduled
                 density =
