@@ -6,13 +6,22 @@
 # Writes .build/load/NAME.json (the load's report) and NAME.svg (its timeline).
 # Usage: scripts/load.sh NAME [--store postgres|sqlite] [--instances 1|2] [--phones N]
 #        [--seconds S] [--upload-every S] [--split affinity|round-robin] [--kill-after S]
+#        [--devices N] [--riders-per-train N] [--publish]
+# Riders as sensors: --devices gives the phones N device tokens in turn, --riders-per-train
+# puts that many phones on each train, --publish runs the servers' realtime clock from the
+# rides' own day (serve --realtime-clock-from, so their fixes count as live riders) and reads
+# both published feeds every second during the run (status, bytes and time to NAME.feed.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: scripts/load.sh NAME [options]}
 shift
 store=postgres instances=2 phones=2000 seconds=30 every=5 split=affinity kill_after=
+devices=1 riders=1 publish=
 while [ $# -gt 0 ]; do
     case "$1" in
+    --publish) publish=1; shift; continue ;;
+    --devices) devices=$2 ;;
+    --riders-per-train) riders=$2 ;;
     --store) store=$2 ;;
     --instances) instances=$2 ;;
     --phones) phones=$2 ;;
@@ -43,11 +52,15 @@ else
     db=$work/sessions.sqlite
 fi
 admin=$("$tool" token create --db "$db" --admin --name load)
-phone=$("$tool" token create --db "$db" --device load-phones)
+tokens=()
+for index in $(seq 1 "$devices"); do
+    tokens+=(--device-token "$("$tool" token create --db "$db" --device "load-phone-$index")")
+done
 servers=()
 for index in $(seq 1 "$instances"); do
     "$tool" serve --railways "$railways" --db "$db" --port 0 --log-level warning \
         --open-sessions-per-device 100000 --sessions-per-device-per-day 1000000 --requests-per-token 10000 \
+        ${publish:+--realtime-clock-from 2025-09-22T06:00:00Z} \
         2> "$work/serve-$index.log" &
     pids+=($!)
     until grep -q "listening on" "$work/serve-$index.log"; do
@@ -56,10 +69,23 @@ for index in $(seq 1 "$instances"); do
     done
     servers+=(--server "$(grep -o 'http://[0-9.:]*' "$work/serve-$index.log" | head -1)")
 done
-"$tool" load --railways "$railways" "${servers[@]}" --split "$split" --device-token "$phone" --admin-token "$admin" \
+"$tool" load --railways "$railways" "${servers[@]}" --split "$split" "${tokens[@]}" --admin-token "$admin" \
     --phones "$phones" --seconds "$seconds" --upload-every "$every" --verify --timeline "$out/$name.svg" \
-    > "$out/$name.json" 2> "$work/load.log" &
+    --riders-per-train "$riders" ${publish:+--shared} > "$out/$name.json" 2> "$work/load.log" &
 load=$!
+if [ -n "$publish" ]; then
+    # A consumer of the published feed: both feeds every second while the load runs.
+    url=$(echo "${servers[1]}")
+    (
+        while kill -0 "$load" 2> /dev/null; do
+            for feed in trip-updates vehicle-positions; do
+                curl -s -o "$work/$feed.pb" -w "$feed %{http_code} %{size_download} %{time_total}\n" \
+                    -H "Authorization: Bearer $admin" "$url/v1/realtime/$feed"
+            done
+            sleep 1
+        done
+    ) > "$out/$name.feed.txt" &
+fi
 if [ -n "$kill_after" ]; then
     # The load reads the network and creates its sessions first, then says it streams.
     until grep -q "load: streaming" "$work/load.log"; do

@@ -173,8 +173,9 @@ public enum RealtimeFeedReader {
             guard fresh(time, feedTime: feedTime) else { return .failure(RealtimeError("stale or future trip update")) }
             measured = time
         }
-        return .success(
-            TripReport(tripID: trip.tripID, startDate: startDate, cancelled: cancelled, delay: delay, measured: measured))
+        var report = TripReport(tripID: trip.tripID, startDate: startDate, cancelled: cancelled, delay: delay, measured: measured)
+        if trip.hasRouteID, !trip.routeID.isEmpty { report.routeID = trip.routeID }
+        return .success(report)
     }
 
     /// A vehicle position as a report, if it is a position on the earth at a moment.

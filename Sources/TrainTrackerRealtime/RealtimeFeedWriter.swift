@@ -18,6 +18,7 @@ public enum RealtimeFeedWriter {
             entity.tripUpdate.trip.tripID = report.tripID
             if report.cancelled { entity.tripUpdate.trip.scheduleRelationship = .canceled }
             if let day = report.startDate { entity.tripUpdate.trip.startDate = day.gtfs }
+            if let route = report.routeID { entity.tripUpdate.trip.routeID = route }
             // (A delay that is not a number is left out, never written as on time.)
             if let delay = report.delay, let seconds = Int(wholeNumber: delay.rounded()) {
                 entity.tripUpdate.delay = Int32(clamping: seconds)

@@ -19,8 +19,9 @@ struct LiveAnswer: Sendable, Equatable {
 
     init(_ result: TrackingResult, session id: String, fix: RecordedFix, delaySource: DelaySource? = nil) {
         var line = result.jsonLine(sessionID: id, fix: fix)
-        // Where the train's delay came from, when the answer names a train.
-        if let delaySource, result.best?.trainID != nil, line.last == "}" {
+        // Where the train's delay came from, when the answer names a train and it came from
+        // outside (without, the line is the bytes of `replay`'s).
+        if let delaySource, delaySource != .ownFixes, result.best?.trainID != nil, line.last == "}" {
             line.removeLast()
             line += ",\"delaySource\":\"\(delaySource.rawValue)\"}"
         }
@@ -51,8 +52,8 @@ actor LiveSessions {
 
     private struct Live {
         var tracker: DefaultTracker
-        /// The device whose session it is, when known: the rider, as the board counts riders.
-        var rider: String?
+        /// The device whose session it is, when known: riders agree by device.
+        var device: String?
         var lastTimestamp: Timestamp?
         var latest: LiveAnswer?
         var listeners: [Int: Listener] = [:]
@@ -116,7 +117,7 @@ actor LiveSessions {
         async throws(StorageError) -> LiveAnswer?
     {
         var live = try await loaded(id)
-        if let rider { live.rider = rider }
+        if let rider { live.device = rider }
         // A tracker just rebuilt from the store has this batch already.
         if let storedFixes, live.fixCount == storedFixes {
             live.storedSeen = storedFixes
@@ -198,7 +199,7 @@ actor LiveSessions {
     /// Ends session `id`'s streams, saying `reason`, and forgets its tracker.
     func end(_ id: String, reason: String = "session ended") {
         guard let live = sessions.removeValue(forKey: id) else { return }
-        board.forget(rider: live.rider ?? "session:\(id)")
+        board.forget(session: id)
         for listener in live.listeners.values {
             listener.continuation.yield(.end(reason: reason))
             listener.continuation.finish()
@@ -256,7 +257,8 @@ actor LiveSessions {
     /// answer tells the board which train this rider is on.
     private func feed(_ fixes: [RecordedFix], to live: inout Live, session id: String) {
         let now = board.now()
-        let trips = board.live(for: live.rider, at: now)
+        let rider = LiveBoard.Rider(session: id, device: live.device ?? "session:\(id)")
+        let trips = board.live(for: rider, at: now)
         var last: (result: TrackingResult, time: Timestamp)?
         for (index, fix) in fixes.enumerated() {
             let time = fix.location.timestamp
@@ -267,18 +269,19 @@ actor LiveSessions {
             live.lastTimestamp = time
             last = (result, time)
             guard !live.listeners.isEmpty || index == fixes.count - 1 else { continue }
-            let source = board.delaySource(ofTrip: result.best?.trainID, for: live.rider)
+            let source = board.delaySource(ofTrip: result.best?.trainID, for: rider)
             let answer = LiveAnswer(result, session: id, fix: fix, delaySource: source)
             live.latest = answer
             for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
         }
-        if let last { board.record(rider: live.rider ?? "session:\(id)", answer: last.result, at: last.time, now: now) }
+        if let last { board.record(rider: rider, answer: last.result, at: last.time, now: now) }
     }
 
     /// `rebuilt` in place of `live`: `live`'s listeners carry on, and hear its latest answer.
     private func restarted(_ live: Live, as rebuilt: Live) -> Live {
         var next = rebuilt
         next.listeners = live.listeners
+        next.device = live.device ?? rebuilt.device
         if let answer = next.latest { for listener in next.listeners.values { listener.continuation.yield(.answer(answer)) } }
         return next
     }
@@ -319,7 +322,10 @@ actor LiveSessions {
     }
 
     private func rebuilt(_ id: String) async throws(StorageError) -> Live {
-        rebuilt(id, from: try await store.fixes(sessionID: id).fixes)
+        var live = rebuilt(id, from: try await store.fixes(sessionID: id).fixes)
+        // Its device, so its answers count as that rider's wherever it was rebuilt.
+        live.device = try await store.owner(ofSession: id)
+        return live
     }
 
     /// A tracker fed `fixes`, session `id`'s stored fixes in time order.

@@ -30,6 +30,7 @@ import TrainTrackerTestSupport
         }
         router.get("/garbage") { _, _ in "hello, this is no feed" }
         router.get("/down") { _, _ -> Response in Response(status: .serviceUnavailable) }
+        router.get("/moved") { _, _ -> Response in Response(status: .found, headers: [.location: "http://169.254.169.254/"]) }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
@@ -41,7 +42,7 @@ import TrainTrackerTestSupport
             realtime.clock = { Self.now }
             let board = LiveBoard(model: TrackerModel(dataset: TransitDataset(network: DemoNetwork.make())), settings: realtime)
             let poller = FeedPoller(board: board, logger: .init(label: "test"))
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: FeedPoller.clientConfiguration)
             var validators = [FeedPoller.Validators](repeating: .init(), count: 3)
             let first = await poller.pollOnce(source: 0, url: realtime.sources[0], client: http, validators: &validators[0])
             #expect(first == .read(trips: 2, vehicles: 0))
@@ -53,6 +54,9 @@ import TrainTrackerTestSupport
             #expect(problem.contains("not a GTFS-realtime feed") && problem.contains("/garbage") && !problem.contains("secret"))
             let down = await poller.pollOnce(source: 2, url: realtime.sources[2], client: http, validators: &validators[2])
             #expect(down == .failed("HTTP 503"))
+            let moved = await poller.pollOnce(
+                source: 2, url: "http://127.0.0.1:\(port)/moved", client: http, validators: &validators[2])
+            #expect(moved == .failed("HTTP 302"), "a redirect is not followed (it could lead inside)")
             board.failed(source: 2)
             try await http.shutdown()
             let metrics = board.metricsText(at: Self.now)
@@ -84,6 +88,7 @@ import TrainTrackerTestSupport
             LiveFeedLabel.label(of: "https://user:pw@api.example.com/gtfsrt/trips?api_key=SECRET")
                 == "https://api.example.com/gtfsrt/trips")
         #expect(LiveFeedLabel.label(of: "http://example.com/a@b/feed#x") == "http://example.com/a@b/feed")
+        #expect(LiveFeedLabel.label(of: "https://u:p@ss@host.example/feed") == "https://host.example/feed", "a password with @")
     }
 
     @Test func aFeedOlderThanTheMaximumAgeIsDropped() {

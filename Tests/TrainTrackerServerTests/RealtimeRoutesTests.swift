@@ -179,6 +179,17 @@ import TrainTrackerTestSupport
         }
     }
 
+    @Test func onePhonesTwoSessionsAreOneRider() async throws {
+        let fixture = try Fixture()
+        let (fixes, _, _) = try Self.ride.get()
+        try await buildApplication(fixture.settings).test(.router) { client in
+            _ = try await Self.ride(
+                Array(fixes.prefix(20)), riders: [(fixture.phones[0], "D1", 0), (fixture.phones[0], "D2", 0)],
+                clock: fixture.clock, client: client, batch: 1)
+            #expect(try await Self.feed(client, "trip-updates", token: fixture.reader).trips.isEmpty)
+        }
+    }
+
     @Test func aPublicFeedNeedsNoToken() async throws {
         let fixture = try Fixture(public: true)
         try await buildApplication(fixture.settings).test(.router) { client in

@@ -41,8 +41,20 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write an SVG of the fixes acknowledged each second, by server.", valueName: "file.svg"))
     var timeline: String?
 
-    @Option(help: ArgumentHelp("A device token (the phones upload with it).", valueName: "token"))
-    var deviceToken: String
+    @Option(
+        help: ArgumentHelp(
+            "A device token (the phones upload with it); repeat it for several devices, phones taking them in turn.",
+            valueName: "token"))
+    var deviceToken: [String]
+
+    @Option(help: "Phones riding each train together (at one place along the ride), for riders as sensors.")
+    var ridersPerTrain = 1
+
+    @Flag(
+        help:
+            "The server shares riders' trains (serve --realtime-clock-from, --realtime): --verify checks that no acknowledged fix is lost, and counts answers that differ from a replay (which knows no feed) without failing."
+    )
+    var shared = false
 
     @Option(help: ArgumentHelp("An admin token (to read the server's memory).", valueName: "token"))
     var adminToken: String
@@ -62,10 +74,11 @@ struct LoadCommand: AsyncParsableCommand {
     func validate() throws {
         // Bounded, so the schedule's arithmetic (phone × 1000 × upload-every) cannot overflow.
         guard (1...100_000).contains(phones), (1...86_400).contains(seconds), (1...3_600).contains(uploadEvery),
-            (1...100_000).contains(connections), (1...64).contains(server.count)
+            (1...100_000).contains(connections), (1...64).contains(server.count), (1...1_000).contains(ridersPerTrain),
+            (1...100_000).contains(deviceToken.count)
         else {
             throw ValidationError(
-                "--phones (1 to 100000), --seconds (1 to 86400), --upload-every (1 to 3600), --connections (1 to 100000) or the number of --server (1 to 64) is out of range"
+                "--phones (1 to 100000), --seconds (1 to 86400), --upload-every (1 to 3600), --connections (1 to 100000), --riders-per-train (1 to 1000), the number of --server (1 to 64) or of --device-token (1 to 100000) is out of range"
             )
         }
         for url in server where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
@@ -107,6 +120,7 @@ struct LoadCommand: AsyncParsableCommand {
             verification = await LoadVerification.check(
                 await recorder.acknowledgedUploads, phoneOf: { Int($0.split(separator: "-").last ?? "") ?? 0 }, targets: targets,
                 adminToken: adminToken)
+            verification?.answersMayDiffer = shared
         }
         try await client.shutdown()
         if let timeline {
@@ -126,7 +140,8 @@ struct LoadCommand: AsyncParsableCommand {
                 for phone in first..<min(phones, first + 256) {
                     group.addTask {
                         let body = "{\"id\":\"load-\(run)-\(phone)\",\"startDate\":\"\(rides[0][0].timestamp.iso8601)\"}"
-                        return await targets.deliver(.POST, "/v1/sessions", body: body, token: deviceToken, phone: phone)
+                        return await targets.deliver(
+                            .POST, "/v1/sessions", body: body, token: deviceToken[phone % deviceToken.count], phone: phone)
                     }
                 }
                 return await group.reduce(into: [LoadTargets.Delivery]()) { $0.append($1) }
@@ -152,7 +167,7 @@ struct LoadCommand: AsyncParsableCommand {
             try? await Task.sleep(until: start.advanced(by: .seconds(tick)) + phase, clock: clock)
             let seconds = tick - uploadEvery..<tick
             let fixes = seconds.map { second -> String in
-                let fix = ride[(phone * 7 + second) % ride.count]
+                let fix = ride[(phone / ridersPerTrain * 7 + second) % ride.count]
                 let time = ride[0].timestamp.adding(Double(second))
                 return
                     "{\"id\":\"\(session)-\(second)\",\"latitude\":\(fix.coordinate.latitude),"
@@ -163,7 +178,7 @@ struct LoadCommand: AsyncParsableCommand {
             let sent = clock.now
             let delivery = await targets.deliver(
                 .POST, "/v1/sessions/\(session)/locations", body: "{\"locations\":[\(fixes.joined(separator: ","))]}",
-                token: deviceToken, phone: phone)
+                token: deviceToken[phone % deviceToken.count], phone: phone)
             await recorder.record(
                 session: session, fixIDs: seconds.map { "\(session)-\($0)" }, delivery: delivery, latency: clock.now - sent)
             tick += uploadEvery

@@ -119,7 +119,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Anyone may read the published feed (/v1/realtime/...); without, an admin's or a reader's token.")
     var realtimePublic = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Run the realtime clock (riders' fixes counted as live, feeds' ages) from this moment (ISO 8601) instead of now: a past day served as live, for demonstrations and load tests.",
+            valueName: "time"))
+    var realtimeClockFrom: String?
+
     func validate() throws {
+        if let realtimeClockFrom, Timestamp(parsing: realtimeClockFrom) == nil {
+            throw ValidationError("--realtime-clock-from must be an ISO 8601 time, e.g. 2025-09-22T06:00:00Z")
+        }
         for url in realtime {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
                 parsed.host?.isEmpty == false
@@ -214,6 +223,11 @@ struct ServeCommand: AsyncParsableCommand {
         settings.realtime.minimumRiders = realtimeMinRiders
         settings.realtime.sharingRiders = realtimeShareRiders
         settings.realtime.isPublic = realtimePublic
+        if let start = realtimeClockFrom.flatMap(Timestamp.init(parsing:)) {
+            // The clock runs on from `start` as the machine's does.
+            let offset = start.seconds(since: .now)
+            settings.realtime.clock = { Timestamp.now.adding(offset) }
+        }
         let host = host
         try await runServer(settings, host: host, port: port) { port in
             StandardError.line("listening on http://\(host):\(port)")

@@ -13,6 +13,8 @@ public struct LiveTrips: Sendable {
         var origin: Seconds?
         /// Whether it says the line's trains are reported (an operator's report, not riders').
         var informs = true
+        /// Where the feed last saw its train, and when.
+        var vehicle: (coordinate: Coordinate, time: Timestamp)?
     }
 
     /// When the feed was made.
@@ -38,8 +40,18 @@ public struct LiveTrips: Sendable {
         var informed = Array(repeating: false, count: lines.count)
         var known = 0
         var unknown = 0
+        let railwayIDs = Set(model.network.railways.map(\.id))
         for report in feed.trips {
             guard let place = model.tripIndex[report.tripID] else {
+                unknown += 1
+                continue
+            }
+            // A route of this timetable that is not the trip's: the feed's trip is another
+            // route's (ids clash), not ours. (A route id the timetable does not use says
+            // nothing: a network not made from GTFS names its railways otherwise.)
+            if let route = report.routeID, railwayIDs.contains(route),
+                route != model.network.railways[LineDirection(index: Int(place.line)).railway].id
+            {
                 unknown += 1
                 continue
             }
@@ -48,6 +60,25 @@ public struct LiveTrips: Sendable {
             lines[Int(place.line)][place.trip, default: []].append(
                 Trip(cancelled: report.cancelled, delay: report.delay, origin: origin, informs: !report.fromRiders))
             if !report.cancelled, report.delay != nil, !report.fromRiders { informed[Int(place.line)] = true }
+        }
+        // A vehicle position is a report of its own: where the train is, and so (where its
+        // trip's update gives none) how late it runs there.
+        for vehicle in feed.vehicles {
+            guard let id = vehicle.tripID, let place = model.tripIndex[id] else { continue }
+            let line = Int(place.line)
+            let origin = vehicle.startDate.map { model.zone.serviceDayOrigin($0) }
+            let seen = (vehicle.coordinate, vehicle.time)
+            var reports = lines[line][place.trip] ?? []
+            if let index = reports.firstIndex(where: { $0.origin == origin || $0.origin == nil || origin == nil }) {
+                reports[index].vehicle = seen
+                if reports[index].delay == nil, !reports[index].cancelled {
+                    reports[index].delay = model.delay(ofTrip: id, at: vehicle.coordinate, time: vehicle.time)
+                }
+            } else if let delay = model.delay(ofTrip: id, at: vehicle.coordinate, time: vehicle.time) {
+                reports.append(Trip(cancelled: false, delay: delay, origin: origin, vehicle: seen))
+            }
+            if reports.contains(where: { $0.informs && !$0.cancelled && $0.delay != nil }) { informed[line] = true }
+            lines[line][place.trip] = reports
         }
         self.lines = lines
         self.informed = informed
@@ -69,18 +100,26 @@ public struct LiveTrips: Sendable {
     ///
     /// - Complexity: O(reports of the trip's line).
     public func replacing(tripID: String, with report: TripReport?, model: TrackerModel) -> LiveTrips {
-        guard let place = model.tripIndex[tripID], lines.indices.contains(Int(place.line)) else { return self }
         var copy = self
+        copy.set(report, forTrip: tripID, model: model)
+        return copy
+    }
+
+    /// Trip `tripID`'s reports replaced by `report` (nil: left unreported), in place: riders'
+    /// reports laid over an operator's feed.
+    ///
+    /// - Complexity: O(reports of the trip's line).
+    public mutating func set(_ report: TripReport?, forTrip tripID: String, model: TrackerModel) {
+        guard let place = model.tripIndex[tripID], lines.indices.contains(Int(place.line)) else { return }
         let line = Int(place.line)
-        copy.lines[line][place.trip] = report.map { report in
+        lines[line][place.trip] = report.map { report in
             [
                 Trip(
                     cancelled: report.cancelled, delay: report.delay,
                     origin: report.startDate.map { model.zone.serviceDayOrigin($0) }, informs: !report.fromRiders)
             ]
         }
-        copy.informed[line] = copy.lines[line].values.contains { $0.contains { $0.informs && !$0.cancelled && $0.delay != nil } }
-        return copy
+        informed[line] = lines[line].values.contains { $0.contains { $0.informs && !$0.cancelled && $0.delay != nil } }
     }
 
     /// Whether the feed gives the delay of any running trip of `line` (a cancellation alone

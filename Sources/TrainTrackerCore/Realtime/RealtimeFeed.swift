@@ -35,6 +35,9 @@ public struct TripReport: Hashable, Sendable {
     /// The expected times at the stations still to come, when the report says (a feed
     /// published from riders does; the reader keeps only the delay).
     public var nextCalls: [TripProgress.Call]
+    /// The GTFS route id the feed gives the trip, if any: a trip id of another route of this
+    /// timetable is a clash, not a report (`LiveTrips`).
+    public var routeID: String?
     /// Whether riders, not an operator, report the trip. Riders report only the trains they
     /// are on, so a train their feed leaves out may well run: their reports say where a train
     /// is, never that the line's other trains are not running.

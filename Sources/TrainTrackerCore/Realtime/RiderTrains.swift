@@ -1,6 +1,7 @@
 /// Riders as sensors: the train each rider's tracker believes it is on, and how late, gathered
 /// into a GTFS-realtime feed of the trains riders are on. A train is reported only when at
-/// least `minimumRiders` riders agree on it; its delay is their median, its position the
+/// least `minimumRiders` riders (devices: one phone's two sessions are one rider) agree on
+/// it; its delay is their median, its position the
 /// one its timetable and that delay give (`TrackerModel.progress(ofTrip:delay:at:)`), never
 /// a rider's own. The feed names no rider.
 ///
@@ -13,6 +14,8 @@ public struct RiderTrains: Sendable {
         var tripID: String
         var delay: Seconds
         var time: Timestamp
+        /// The device it came from.
+        var device: String
         /// Since when the rider's tracker has named this train at every answer, sure of its line.
         var since: Timestamp
     }
@@ -39,10 +42,11 @@ public struct RiderTrains: Sendable {
     /// How many riders have a sighting (fresh or not).
     public var riderCount: Int { sightings.count }
 
-    /// Rider `rider`'s tracker answered `answer` for a fix at `time`: its best candidate's
-    /// train and delay, when it names both, become the rider's sighting; an answer naming
-    /// no train clears it (the rider may have left the train).
-    public mutating func record(rider: String, answer: TrackingResult, at time: Timestamp) {
+    /// Rider `rider`'s tracker (a session of device `device`, by default its own) answered
+    /// `answer` for a fix at `time`: its best candidate's train and delay, when it names both
+    /// at least `minimumConfidence` sure of the line, become the rider's sighting; any other
+    /// answer clears it (the rider may have left the train).
+    public mutating func record(rider: String, device: String? = nil, answer: TrackingResult, at time: Timestamp) {
         // (An older fix, from a replay, does not replace a newer one.)
         if let known = sightings[rider], known.time > time { return }
         guard let best = answer.best, let trip = best.trainID, let delay = best.delaySeconds, delay.isFinite,
@@ -52,7 +56,7 @@ public struct RiderTrains: Sendable {
             return
         }
         let since = sightings[rider].flatMap { $0.tripID == trip ? $0.since : nil } ?? time
-        sightings[rider] = Sighting(tripID: trip, delay: delay, time: time, since: since)
+        sightings[rider] = Sighting(tripID: trip, delay: delay, time: time, device: device ?? rider, since: since)
     }
 
     /// Forgets rider `rider` (its session ended).
@@ -65,15 +69,15 @@ public struct RiderTrains: Sendable {
         sightings = sightings.filter { time.seconds(since: $0.value.time) <= freshness }
     }
 
-    /// The fresh sightings at `time` (not counting `excluded`), by trip: each rider's delay.
+    /// The fresh, steady sightings at `time`, by trip: each one's device and delay.
     ///
     /// - Complexity: O(R) for R riders.
-    public func riders(at time: Timestamp, excluding excluded: String? = nil) -> [String: [(rider: String, delay: Seconds)]] {
-        var byTrip: [String: [(rider: String, delay: Seconds)]] = [:]
-        for (rider, sighting) in sightings where rider != excluded {
+    public func riders(at time: Timestamp) -> [String: [(device: String, delay: Seconds)]] {
+        var byTrip: [String: [(device: String, delay: Seconds)]] = [:]
+        for sighting in sightings.values {
             let age = time.seconds(since: sighting.time)
             guard age >= 0, age <= freshness, sighting.time.seconds(since: sighting.since) >= steadiness else { continue }
-            byTrip[sighting.tripID, default: []].append((rider, sighting.delay))
+            byTrip[sighting.tripID, default: []].append((sighting.device, sighting.delay))
         }
         return byTrip
     }
@@ -81,13 +85,20 @@ public struct RiderTrains: Sendable {
     /// The trip rider `rider` was last seen on, if any (steady or not).
     public func trip(of rider: String) -> String? { sightings[rider]?.tripID }
 
-    /// The delay riders agree on for a train: the median of theirs, when at least
-    /// `minimumRiders` (at least 1) give one.
-    public static func agreedDelay(_ riders: [(rider: String, delay: Seconds)], minimumRiders: Int) -> Seconds? {
-        guard !riders.isEmpty, riders.count >= max(1, minimumRiders) else { return nil }
-        let delays = riders.map(\.delay).sorted()
-        let middle = delays.count / 2
-        return delays.count % 2 == 1 ? delays[middle] : (delays[middle - 1] + delays[middle]) / 2
+    /// The delay riders agree on for a train: the median over devices (each device's own
+    /// sessions first reduced to their median: one phone's many sessions are one voice), when
+    /// at least `minimumRiders` (at least 1) devices give one.
+    public static func agreedDelay(_ riders: [(device: String, delay: Seconds)], minimumRiders: Int) -> Seconds? {
+        let byDevice = Dictionary(grouping: riders, by: \.device).values.map { median($0.map(\.delay)) }
+        guard !byDevice.isEmpty, byDevice.count >= max(1, minimumRiders) else { return nil }
+        return median(byDevice)
+    }
+
+    /// The median of `values` (not empty).
+    static func median(_ values: [Seconds]) -> Seconds {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// The trains at least `minimumRiders` riders are on at `time`, as a feed made at `time`:
@@ -105,6 +116,7 @@ public struct RiderTrains: Sendable {
             var report = TripReport(
                 tripID: tripID, startDate: progress.serviceDay, delay: delay, measured: time, nextCalls: progress.nextCalls)
             report.fromRiders = true
+            report.routeID = model.railwayID(ofTrip: tripID)
             feed.trips.append(report)
             feed.vehicles.append(
                 VehicleReport(

@@ -28,6 +28,12 @@ struct FeedPoller: Service {
         var lastModified: String?
     }
 
+    /// How the poller's HTTP client works: no redirects (a feed's server cannot send the
+    /// poller to another, an internal, address), 10 s to connect, 20 s of silence at most.
+    static var clientConfiguration: HTTPClient.Configuration {
+        .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(20)))
+    }
+
     /// A poll waits at most this long for the whole answer.
     static let pollTimeout = TimeAmount.seconds(30)
 
@@ -38,9 +44,7 @@ struct FeedPoller: Service {
         let sources = board.settings.sources
         // (A service that returns early stops the server: without feeds, it waits to stop.)
         guard !sources.isEmpty else { return try await gracefulShutdown() }
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .follow(max: 3, allowCycles: false)))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.clientConfiguration)
         try? await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 for (index, url) in sources.enumerated() {

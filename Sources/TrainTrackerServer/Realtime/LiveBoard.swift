@@ -34,18 +34,39 @@ final class LiveBoard: Sendable {
         var built: Timestamp
         var trips: LiveTrips?
         /// Riders by trip, for taking a rider's own sighting out.
-        var riders: [String: [(rider: String, delay: Seconds)]]
+        var riders: [String: [(device: String, delay: Seconds)]]
         var fromFeeds: Set<String>
         var fromRiders: Set<String>
+    }
+
+    /// The operators' fresh feeds resolved, kept until a feed is read or ages out.
+    private struct OperatorView {
+        /// Which sources' feeds it holds, and how many feeds had been read then.
+        var key: (fresh: [Int], reads: Int)
+        var trips: LiveTrips?
+        var fromFeeds: Set<String>
     }
 
     private struct State {
         var sources: [Source]
         var riders: RiderTrains
         var changed = true
+        /// Feeds read so far (any source).
+        var reads = 0
+        var operatorView: OperatorView?
         var shared: Shared?
         var published: (built: Timestamp, feed: RealtimeFeed)?
     }
+
+    /// A rider: a session, and the device it belongs to (riders agree by device: one phone's
+    /// two sessions are one rider).
+    struct Rider: Sendable, Hashable {
+        var session: String
+        var device: String
+    }
+
+    /// A rider's fix may be dated this far ahead of the server's clock (phones' clocks differ).
+    static let clockSkew: Seconds = 5
 
     /// The shared view is rebuilt at most this often, and at least this often while anything changes.
     static let rebuildSeconds: Seconds = 1
@@ -82,6 +103,7 @@ final class LiveBoard: Sendable {
             state.sources[index].fetched = now
             state.sources[index].failures = 0
             state.sources[index].unknownTrips = unknown
+            state.reads += 1
             state.changed = true
         }
     }
@@ -120,26 +142,27 @@ final class LiveBoard: Sendable {
 
     /// Rider `rider`'s tracker answered `answer` for a fix at `fixTime`; counted only for a
     /// fix at most `RealtimeSettings.freshestFix` old at `now`.
-    func record(rider: String, answer: TrackingResult, at fixTime: Timestamp, now: Timestamp) {
+    func record(rider: Rider, answer: TrackingResult, at fixTime: Timestamp, now: Timestamp) {
         let age = now.seconds(since: fixTime)
-        guard age <= settings.freshestFix, age >= -settings.freshestFix else { return }
+        // (A fix from the future would start its steadiness early and stand until then.)
+        guard age <= settings.freshestFix, age >= -Self.clockSkew else { return }
         state.withLock { state in
-            let before = state.riders.trip(of: rider)
-            state.riders.record(rider: rider, answer: answer, at: fixTime)
-            if before != state.riders.trip(of: rider) || before != nil { state.changed = true }
+            let before = state.riders.trip(of: rider.session)
+            state.riders.record(rider: rider.session, device: rider.device, answer: answer, at: fixTime)
+            if before != state.riders.trip(of: rider.session) || before != nil { state.changed = true }
         }
     }
 
-    /// Rider `rider` left (its session ended).
-    func forget(rider: String) {
+    /// Session `session` ended: its rider has left.
+    func forget(session: String) {
         state.withLock { state in
-            state.riders.forget(rider: rider)
+            state.riders.forget(rider: session)
             state.changed = true
         }
     }
 
     /// The fresh sightings at `now` by trip.
-    func ridersByTrip(at now: Timestamp) -> [String: [(rider: String, delay: Seconds)]] {
+    func ridersByTrip(at now: Timestamp) -> [String: [(device: String, delay: Seconds)]] {
         state.withLock { $0.riders.riders(at: now) }
     }
 
@@ -148,14 +171,14 @@ final class LiveBoard: Sendable {
     /// What a tracker of rider `rider` is told at `now`: the fresh operator feeds, and the
     /// trains other riders agree on (`RealtimeSettings.sharingRiders`; an operator's word
     /// on a train stands over riders'). Nil when nothing is known.
-    func live(for rider: String?, at now: Timestamp) -> LiveTrips? {
+    func live(for rider: Rider?, at now: Timestamp) -> LiveTrips? {
         let (shared, own) = state.withLock { state in
-            (Self.shared(&state, at: now, model: model, settings: settings), rider.flatMap { state.riders.trip(of: $0) })
+            (Self.shared(&state, at: now, model: model, settings: settings), rider.flatMap { state.riders.trip(of: $0.session) })
         }
         guard let trips = shared.trips else { return nil }
-        // A rider's own sighting is not evidence for its own tracker.
+        // A rider's own sighting (its device's) is not evidence for its own tracker.
         guard let rider, let own, shared.fromRiders.contains(own), let riders = shared.riders[own] else { return trips }
-        let others = riders.filter { $0.rider != rider }
+        let others = riders.filter { $0.device != rider.device }
         let delay = RiderTrains.agreedDelay(others, minimumRiders: settings.sharingRiders)
         let report = delay.map { delay in
             var report = TripReport(tripID: own, delay: delay)
@@ -166,12 +189,12 @@ final class LiveBoard: Sendable {
     }
 
     /// Where the delay of trip `tripID` comes from for rider `rider`, as last shared.
-    func delaySource(ofTrip tripID: String?, for rider: String?) -> DelaySource {
+    func delaySource(ofTrip tripID: String?, for rider: Rider?) -> DelaySource {
         guard let tripID else { return .ownFixes }
         return state.withLock { state in
             guard let shared = state.shared else { return .ownFixes }
             if shared.fromFeeds.contains(tripID) { return .feed }
-            let others = shared.riders[tripID]?.filter { $0.rider != rider }.count ?? 0
+            let others = Set(shared.riders[tripID]?.filter { $0.device != rider?.device }.map(\.device) ?? []).count
             return shared.fromRiders.contains(tripID) && others >= max(1, settings.sharingRiders) ? .riders : .ownFixes
         }
     }
@@ -187,30 +210,51 @@ final class LiveBoard: Sendable {
         }
         state.changed = false
         state.riders.prune(at: now)
-        var merged = RealtimeFeed(timestamp: now)
-        var fromFeeds = Set<String>()
-        var oldest: Timestamp?
-        for source in state.sources {
-            guard let feed = source.feed, now.seconds(since: feed.timestamp) <= settings.maximumAge else { continue }
-            merged.trips += feed.trips.filter { !fromFeeds.contains($0.tripID) }
-            fromFeeds.formUnion(feed.trips.map(\.tripID))
-            oldest = min(oldest ?? feed.timestamp, feed.timestamp)
-        }
+        let operators = operatorView(&state, at: now, model: model, settings: settings)
+        var trips = operators.trips
         let riders = settings.sharingRiders > 0 ? state.riders.riders(at: now) : [:]
         var fromRiders = Set<String>()
-        for (trip, seen) in riders where !fromFeeds.contains(trip) {
+        for (trip, seen) in riders where !operators.fromFeeds.contains(trip) {
             guard let delay = RiderTrains.agreedDelay(seen, minimumRiders: settings.sharingRiders) else { continue }
             var report = TripReport(tripID: trip, delay: delay, measured: now)
             report.fromRiders = true
-            merged.trips.append(report)
+            if trips == nil { trips = LiveTrips(RealtimeFeed(timestamp: now), model: model) }
+            trips?.set(report, forTrip: trip, model: model)
             fromRiders.insert(trip)
         }
-        // (Dated by its oldest part: a tracker never takes an old feed for a fresh one.)
-        merged.timestamp = oldest.map { min($0, now) } ?? now
-        let trips = merged.trips.isEmpty ? nil : LiveTrips(merged, model: model)
-        let shared = Shared(built: now, trips: trips, riders: riders, fromFeeds: fromFeeds, fromRiders: fromRiders)
+        let shared = Shared(
+            built: now, trips: trips, riders: riders, fromFeeds: operators.fromFeeds, fromRiders: fromRiders)
         state.shared = shared
         return shared
+    }
+
+    /// The operators' fresh feeds merged (the first source's word on a trip stands) and
+    /// resolved, made again only when a feed was read or one aged out. Dated by its oldest
+    /// part: a tracker never takes an old feed for a fresh one.
+    private static func operatorView(_ state: inout State, at now: Timestamp, model: TrackerModel, settings: RealtimeSettings)
+        -> OperatorView
+    {
+        let fresh = state.sources.indices.filter { index in
+            state.sources[index].feed.map { now.seconds(since: $0.timestamp) <= settings.maximumAge } ?? false
+        }
+        if let view = state.operatorView, view.key.fresh == fresh, view.key.reads == state.reads { return view }
+        var merged = RealtimeFeed(timestamp: now)
+        var fromFeeds = Set<String>()
+        var oldest: Timestamp?
+        for index in fresh {
+            guard let feed = state.sources[index].feed else { continue }
+            merged.trips += feed.trips.filter { !fromFeeds.contains($0.tripID) }
+            merged.vehicles += feed.vehicles.filter { $0.tripID.map { !fromFeeds.contains($0) } ?? false }
+            fromFeeds.formUnion(feed.trips.map(\.tripID))
+            fromFeeds.formUnion(feed.vehicles.compactMap(\.tripID))
+            oldest = min(oldest ?? feed.timestamp, feed.timestamp)
+        }
+        merged.timestamp = oldest.map { min($0, now) } ?? now
+        let empty = merged.trips.isEmpty && merged.vehicles.isEmpty
+        let view = OperatorView(
+            key: (fresh, state.reads), trips: empty ? nil : LiveTrips(merged, model: model), fromFeeds: fromFeeds)
+        state.operatorView = view
+        return view
     }
 
     // MARK: Published
@@ -258,7 +302,7 @@ extension LiveBoard {
             }
         }
         let riders = ridersByTrip(at: now)
-        let published = riders.values.filter { $0.count >= settings.minimumRiders }.count
+        let published = riders.values.filter { Set($0.map(\.device)).count >= settings.minimumRiders }.count
         text += "# HELP traintracker_realtime_riders Riders whose tracker names a train now.\n"
         text +=
             "# TYPE traintracker_realtime_riders gauge\ntraintracker_realtime_riders \(riders.values.map(\.count).reduce(0, +))\n"

@@ -41,10 +41,10 @@ public enum LiveFeedLabel {
     public static func label(of url: String) -> String {
         var text = url
         if let query = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<query]) }
-        if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@"),
-            !text[scheme.upperBound..<at].contains("/")
-        {
-            text.removeSubrange(scheme.upperBound...at)
+        if let scheme = text.range(of: "://") {
+            // User info ends at the last "@" before the path (a password may hold "@").
+            let authority = text[scheme.upperBound...].prefix { $0 != "/" }
+            if let at = authority.lastIndex(of: "@") { text.removeSubrange(scheme.upperBound...at) }
         }
         return text
     }

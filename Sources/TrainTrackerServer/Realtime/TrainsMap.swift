@@ -30,7 +30,7 @@ struct TrainsMap {
         for (trip, riders) in board.ridersByTrip(at: now).sorted(by: { $0.key < $1.key }) where !seen.contains(trip) {
             guard let delay = RiderTrains.agreedDelay(riders, minimumRiders: 1) else { continue }
             let place = model.progress(ofTrip: trip, delay: delay, at: now).map { ($0.coordinate, Optional($0.bearing)) }
-            trains.append(entry(trip, delay: delay, source: .riders, riders: riders.count, place: place))
+            trains.append(entry(trip, delay: delay, source: .riders, riders: Set(riders.map(\.device)).count, place: place))
         }
         return "{\"trains\":" + JSONObjectWriter.array(trains) + "}"
     }

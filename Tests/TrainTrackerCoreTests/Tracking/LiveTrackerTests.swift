@@ -70,4 +70,88 @@ import TrainTrackerTestSupport
             timestamp: fixes[0].timestamp, trips: [TripReport(tripID: "L1", startDate: today, cancelled: true)])
         #expect(!Self.trains(fixes, feed: todays).contains("L1"))
     }
+
+    /// A vehicle position alone (no trip update) is a report: its trip's delay there, and the
+    /// line counts as reported.
+    @Test func aVehiclePositionAloneGivesItsTripsDelay() throws {
+        let fixes = try Self.localRide()
+        let fix = fixes[fixes.count / 2]
+        let late = fix.timestamp.adding(240)
+        let trips = LiveTrips(
+            RealtimeFeed(timestamp: late, vehicles: [VehicleReport(tripID: "L1", coordinate: fix.coordinate, time: late)]),
+            model: Self.model)
+        let place = try #require(Self.model.tripIndex["L1"])
+        let line = LineDirection(index: Int(place.line))
+        let origin = Self.model.zone.serviceDayOrigin(Self.model.zone.day(of: late))
+        let report = try #require(trips.trip(place.trip, of: line, origin: origin))
+        let onTime = try #require(Self.model.delay(ofTrip: "L1", at: fix.coordinate, time: fix.timestamp))
+        #expect(abs((report.delay ?? .nan) - (onTime + 240)) < 1, "seen 4 minutes after it was due there: 4 minutes later")
+        #expect(trips.reports(line) && trips.vehicles == 1)
+    }
+
+    /// Between fixes (a tunnel, a phone asleep) the answer follows the train the feed sees,
+    /// not the last speed that stops at the next stop.
+    @Test func betweenFixesTheAnswerFollowsTheTrainTheFeedSees() throws {
+        let rides = CaseGenerator(dataset: Self.dataset).cases(count: 12, seed: 12)
+        let ride = try #require(rides.first { $0.truth.trainID == "L1" })
+        let fixes = ride.fixes.map(\.location)
+        let truthAt = { (time: Timestamp) in ride.truth.fixes.last { $0.time <= time.secondsSince1970 } }
+        let stops = ride.truth.stops
+        try #require(stops.count == 3)
+        // The last fix is taken leaving the first stop; the next, at the third: the phone said
+        // nothing in between.
+        let last = try #require(fixes.indices.last { truthAt(fixes[$0].timestamp)?.station == stops[0] })
+        let later = try #require(
+            fixes.indices.first { index in
+                let truth = truthAt(fixes[index].timestamp)
+                return truth?.station == stops[2] && truth?.phase == .now
+            })
+        let time = fixes[later].timestamp
+        let expected = try #require(truthAt(time)).station
+        var tracker = DefaultTracker(model: Self.model)
+        for fix in fixes.prefix(last + 1) { _ = tracker.process(fix) }
+        #expect(tracker.estimate(at: time).best?.focusStationID != expected, "the last speed stops at the next stop")
+        tracker.live = LiveTrips(
+            RealtimeFeed(
+                timestamp: time, vehicles: [VehicleReport(tripID: "L1", coordinate: fixes[later].coordinate, time: time)]),
+            model: Self.model)
+        let answer = tracker.estimate(at: time)
+        #expect(answer.estimated && answer.best?.focusStationID == expected)
+        // Riders' word on the train moves no one: only an operator's does.
+        let onTime = try #require(Self.model.delay(ofTrip: "L1", at: fixes[later].coordinate, time: time))
+        var told = TripReport(tripID: "L1", delay: onTime)
+        told.fromRiders = true
+        tracker.live = LiveTrips(RealtimeFeed(timestamp: time, trips: [told]), model: Self.model)
+        #expect(tracker.estimate(at: time).best?.focusStationID != expected)
+        told.fromRiders = false
+        tracker.live = LiveTrips(RealtimeFeed(timestamp: time, trips: [told]), model: Self.model)
+        #expect(tracker.estimate(at: time).best?.focusStationID == expected, "an operator's delay alone: its timetable there")
+    }
+
+    /// One phone's many sessions are one voice: riders agree by device.
+    @Test func ridersAgreeByDeviceNotBySession() {
+        let attacker = (0..<16).map { _ in (device: "attacker", delay: Seconds(900)) }
+        #expect(RiderTrains.agreedDelay(attacker, minimumRiders: 2) == nil, "sixteen sessions, one device")
+        let honest = [(device: "a", delay: Seconds(60)), (device: "b", delay: Seconds(70))]
+        #expect(RiderTrains.agreedDelay(attacker + honest, minimumRiders: 2) == 70)
+        #expect(RiderTrains.agreedDelay(honest, minimumRiders: 3) == nil)
+        #expect(RiderTrains.agreedDelay([], minimumRiders: 0) == nil)
+    }
+
+    /// A report whose route is another railway of this timetable is another route's trip
+    /// (clashing ids), not ours; a route id the timetable does not use says nothing.
+    @Test func aReportOfAnotherRouteIsNotOurs() throws {
+        let time = Timestamp(secondsSince1970: 1_758_520_000)
+        let other = try #require(Self.model.network.railways.map(\.id).first { $0 != DemoNetwork.localID })
+        var clash = TripReport(tripID: "L1", delay: 60)
+        clash.routeID = other
+        #expect(LiveTrips(RealtimeFeed(timestamp: time, trips: [clash]), model: Self.model).unknownTrips == 1)
+        var ours = clash
+        ours.routeID = DemoNetwork.localID
+        var elsewhere = clash
+        elsewhere.routeID = "route-of-a-network-named-otherwise"
+        for report in [ours, elsewhere] {
+            #expect(LiveTrips(RealtimeFeed(timestamp: time, trips: [report]), model: Self.model).knownTrips == 1)
+        }
+    }
 }

@@ -218,9 +218,15 @@ public struct DefaultTracker: TrackingAlgorithm {
             return answer(at: time, speed: lastSpeed, estimated: false, held: held).result
         }
         var projected = self
+        let live = liveFeed(at: time)
         for index in projected.hypotheses.indices {
             guard let along = projected.hypotheses[index].along else { continue }
             let hypothesis = projected.hypotheses[index]
+            // A train a feed reports: where the feed says it is.
+            if let live, let reported = reportedPosition(of: hypothesis, live: live, at: time) {
+                projected.hypotheses[index].along = reported
+                continue
+            }
             var distance = lastSpeed * elapsed
             if let stop = projected.nextStop(of: hypothesis, from: along) {
                 distance = min(distance, max(0, hypothesis.walk.distanceAhead(from: along, to: stop.position)))
@@ -228,5 +234,37 @@ public struct DefaultTracker: TrackingAlgorithm {
             projected.hypotheses[index].along = hypothesis.walk.advance(along, by: distance)
         }
         return projected.answer(at: time, speed: lastSpeed, estimated: true, held: held).result
+    }
+
+    /// A reported vehicle position this old still says where its train is now.
+    static let vehicleFreshness: Seconds = 120
+    /// A reported train further than this ahead of (or any way behind) a hypothesis's last
+    /// position is another train: its report does not move the hypothesis.
+    static let reportedReach: Meters = 10_000
+
+    /// Where the train `hypothesis` follows is at `time` by an operator's feed `live` (riders'
+    /// reports never move a rider): its vehicle's
+    /// position (at most `vehicleFreshness` old), else its timetable and reported delay; on
+    /// its track, ahead of the hypothesis's last position within `reportedReach`.
+    func reportedPosition(of hypothesis: Hypothesis, live: LiveTrips, at time: Timestamp) -> Meters? {
+        guard let along = hypothesis.along,
+            let followed = hypothesis.trains.trips.max(by: { $0.logWeight < $1.logWeight }),
+            let report = live.trip(followed.trip, of: hypothesis.line, origin: followed.origin), !report.cancelled,
+            report.informs
+        else { return nil }
+        let railway = model.network.railways[hypothesis.line.railway]
+        var place: Coordinate?
+        if let vehicle = report.vehicle, abs(time.seconds(since: vehicle.time)) <= Self.vehicleFreshness {
+            place = vehicle.coordinate
+        } else if let delay = report.delay {
+            let labels = model.timetable.tripLabels[line: hypothesis.line]
+            if labels.indices.contains(Int(followed.trip)) {
+                place = model.progress(ofTrip: labels[Int(followed.trip)].id, delay: delay, at: time)?.coordinate
+            }
+        }
+        guard let place, let projection = railway.track.polyline.projection(of: place, within: TrackerModel.delayReach)
+        else { return nil }
+        let ahead = hypothesis.walk.distanceAhead(from: along, to: projection.alongTrack)
+        return (0...Self.reportedReach).contains(ahead) ? projection.alongTrack : nil
     }
 }
