@@ -55,7 +55,7 @@ extension DefaultTracker {
             clamping: Int(flooring: time.secondsSince1970 / Self.calendarPeriod, within: -1_000_000_000...1_000_000_000))
         if serviceMinute[line: line] != minute {
             serviceMinute[line: line] = minute
-            serviceRunning[line: line] = model.timetable.hasTrainRunning(line: line.index, at: time)
+            serviceRunning[line: line] = model.hasTrainRunning(line: line.index, at: time)
         }
         return serviceRunning[line: line]
     }

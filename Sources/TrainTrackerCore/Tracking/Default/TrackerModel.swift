@@ -37,24 +37,34 @@ public struct TrackerModel: Sendable {
     private let parts: Parts
 
     /// The network.
-    public var network: RailwayNetwork { parts.network }
+    public var network: RailwayNetwork { _read { yield parts.network } }
     /// What the timetable says, compiled (one pattern stopping everywhere without one).
-    var timetable: TimetableModel { parts.timetable }
+    var timetable: TimetableModel {
+        // (Yielded in place: a copy of a struct of arrays would retain each of them.)
+        _read { yield parts.timetable }
+    }
     /// Which railways pass near each part of the network.
-    var grid: RailwayGrid { parts.grid }
+    var grid: RailwayGrid { _read { yield parts.grid } }
     /// Per railway, its stations sorted by along-track position: (position, station index).
-    var stationOrder: [[(position: Meters, station: Int)]] { parts.stationOrder }
+    var stationOrder: [[(position: Meters, station: Int)]] { _read { yield parts.stationOrder } }
     /// Where each railway ends: its first and last stations (none on a loop).
-    var terminals: [[Coordinate]] { parts.terminals }
+    var terminals: [[Coordinate]] { _read { yield parts.terminals } }
     /// The underground stretches of every railway, in order, one railway after another:
     /// railway `r`'s are `tunnels[tunnelRanges[r]]`.
-    var tunnels: [ClosedRange<Meters>] { parts.tunnels }
-    var tunnelRanges: [Range<Int>] { parts.tunnelRanges }
+    var tunnels: [ClosedRange<Meters>] { _read { yield parts.tunnels } }
+    var tunnelRanges: [Range<Int>] { _read { yield parts.tunnelRanges } }
     /// Each railway's track length.
-    var trackLengths: [Meters] { parts.trackLengths }
+    var trackLengths: [Meters] { _read { yield parts.trackLengths } }
     /// Where each trip id of the timetable is: its line (`LineDirection.index`) and its index
     /// among the line's trips (a GTFS-realtime feed names trips by id).
-    var tripIndex: [String: (line: Int32, trip: Int32)] { parts.tripIndex }
+    var tripIndex: [String: (line: Int32, trip: Int32)] { _read { yield parts.tripIndex } }
+
+    /// Whether line `key` has a train running at `time` (`TimetableModel.hasTrainRunning`),
+    /// asked of the shared parts in place: through `timetable` the struct was copied, every
+    /// one of its arrays retained and released, at every fix (1.4 µs of 7.4 on Caltrain).
+    func hasTrainRunning(line key: Int, at time: Timestamp) -> Bool {
+        parts.timetable.hasTrainRunning(line: key, at: time)
+    }
 
     /// Prepares `dataset` for tracking.
     ///
