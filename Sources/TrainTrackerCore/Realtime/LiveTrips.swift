@@ -128,6 +128,17 @@ public struct LiveTrips: Sendable {
         informed.indices.contains(line.index) && informed[line.index]
     }
 
+    /// Where an operator's feed last saw each train of `line`, and when (riders' reports left
+    /// out: they are the riders' own trains).
+    ///
+    /// - Complexity: O(reported trips of the line).
+    func vehicles(of line: LineDirection) -> [(coordinate: Coordinate, time: Timestamp)] {
+        guard lines.indices.contains(line.index) else { return [] }
+        return lines[line.index].values.flatMap { reports in
+            reports.compactMap { $0.informs && !$0.cancelled ? $0.vehicle : nil }
+        }
+    }
+
     /// What the feed said about trip `trip` of `line` on the service day starting at `origin`
     /// (a report that names no day speaks for either), if anything.
     func trip(_ trip: Int32, of line: LineDirection, origin: Seconds) -> Trip? {

@@ -89,6 +89,26 @@ import TrainTrackerTestSupport
         #expect(trips.reports(line) && trips.vehicles == 1)
     }
 
+    /// The trains whose places judge a line are an operator's: a riders' report is the riders'
+    /// own train, and a cancelled one runs nowhere.
+    @Test func onlyAnOperatorsRunningTrainsPlaceALine() throws {
+        let fixes = try Self.localRide()
+        let fix = fixes[fixes.count / 2]
+        let place = try #require(Self.model.tripIndex["L1"])
+        let line = LineDirection(index: Int(place.line))
+        let seen = [VehicleReport(tripID: "L1", coordinate: fix.coordinate, time: fix.timestamp)]
+        let operators = LiveTrips(RealtimeFeed(timestamp: fix.timestamp, vehicles: seen), model: Self.model)
+        #expect(operators.vehicles(of: line).count == 1)
+        var riders = TripReport(tripID: "L1", delay: 60)
+        riders.fromRiders = true
+        let told = LiveTrips(RealtimeFeed(timestamp: fix.timestamp, trips: [riders], vehicles: seen), model: Self.model)
+        #expect(told.vehicles(of: line).isEmpty)
+        let cancelled = LiveTrips(
+            RealtimeFeed(timestamp: fix.timestamp, trips: [TripReport(tripID: "L1", cancelled: true)], vehicles: seen),
+            model: Self.model)
+        #expect(cancelled.vehicles(of: line).isEmpty)
+    }
+
     /// Between fixes (a tunnel, a phone asleep) the answer follows the train the feed sees,
     /// not the last speed that stops at the next stop.
     @Test func betweenFixesTheAnswerFollowsTheTrainTheFeedSees() throws {

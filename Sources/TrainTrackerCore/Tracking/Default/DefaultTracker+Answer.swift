@@ -60,7 +60,10 @@ extension DefaultTracker {
         }
         let clock = time.secondsSince1970 - followed.origin
         let positions = model.network.stationAlongTrack[line.railway]
-        if let here = trip.time(at: along, positions: positions, walk: walk, near: clock - followed.delay), here <= published {
+        if let here = trip.time(
+            at: along, positions: positions, walk: walk, near: clock - followed.delay, profile: parameters.runs),
+            here <= published
+        {
             return published - here
         }
         return published + followed.delay - clock

@@ -26,6 +26,8 @@ extension DefaultTracker {
         public var departures = DepartureEvidence()
         /// Stations left behind, stopped at or run through, against the service patterns.
         public var crossings = CrossingEvidence()
+        /// How a followed train spends its run time between stops, for arrival times.
+        public var runs = RunProfile()
         /// Weight of the timetable prior in the ranking (busier lines win ties), in nats per
         /// unit of log prior; it never enters the scores.
         public var priorWeight = 0.01
@@ -66,6 +68,7 @@ extension DefaultTracker.Parameters {
         ]
         TuningMap.add(SwitchingEvidence.self, at: \.switching, to: &map)
         TuningMap.add(LeavingEvidence.self, at: \.leaving, to: &map)
+        TuningMap.add(RunProfile.self, at: \.runs, to: &map)
         DefaultTracker.Parameters().visitKinds(TuningMap(), &map)
         return map
     }()

@@ -111,4 +111,31 @@ import Testing
         let walk = TrackWalk(length: isLoop ? 4_000 : 3_000, isLoop: isLoop, sign: 1)
         #expect(PassageEvidence().clearOfStations(along, order: order, walk: walk) == judged, "\(what)")
     }
+
+    /// An operator's feed that places a line's trains: the line is the rider's only if one of
+    /// them is near, allowing each to have run on since its report.
+    @Test(arguments: [
+        // (what, the vehicles: km north of the fix and seconds before it, near)
+        ("no train reported: the feed says nothing", [] as [(Double, Seconds)], true),
+        ("a train at the fix", [(0.0, 0.0)], true),
+        ("a train 1.5 km away", [(1.5, 0.0)], true),
+        ("the only trains 10 km and 20 km away", [(10.0, 0.0), (20.0, 30.0)], false),
+        ("10 km away, seen 4 minutes ago: it may have run here", [(10.0, 240.0)], true),
+        ("10 km away, seen 20 minutes ago: too old to say", [(10.0, 1_200.0)], true),
+        ("one far, one near", [(20.0, 0.0), (0.5, 60.0)], true),
+    ])
+    func aLineIsTheRidersOnlyIfOneOfItsReportedTrainsIsNear(what: String, vehicles: [(Double, Seconds)], near: Bool) {
+        let fix = Location(
+            coordinate: Coordinate(latitude: 37.4, longitude: -122.1), timestamp: Timestamp(secondsSince1970: 1_000_000))
+        let reported = vehicles.map { kilometres, age in
+            (
+                coordinate: Coordinate(latitude: 37.4 + kilometres / 111.2, longitude: -122.1),
+                time: fix.timestamp.adding(-age)
+            )
+        }
+        #expect(PassageEvidence().vehicleNear(fix, among: reported) == near, "\(what)")
+        var off = PassageEvidence()
+        off.vehicleAbsentCost = 0
+        #expect(off.vehicleNear(fix, among: reported), "off: \(what)")
+    }
 }

@@ -64,6 +64,15 @@ public struct PassageEvidence: Hashable, Sendable {
     /// scale and first cap were chosen again on Caltrain's recorded trains and seed 1409:
     /// 45 s and 3 nats.)
     public var cap: Nats = 3
+    /// What a fix costs a line at a passage when an operator's feed places the line's trains
+    /// and none of them near the fix (0: off).
+    public var vehicleAbsentCost: Nats = 2
+    /// A reported train counts as near a fix within this distance of it ...
+    public var vehicleReach: Meters = 2_000
+    /// ... plus this speed times the age of the report (it may have run on since).
+    public var vehicleRunSpeed: MetersPerSecond = 40
+    /// A report older than this at the fix says nothing of where its train is.
+    public var vehicleLongest: Seconds = 600
     /// The dwell a call's time allows for: a train arrives this long before it leaves.
     static let dwell: Seconds = 30
 
@@ -88,8 +97,11 @@ extension ScheduledTrip {
     /// next, at an even pace; nil outside its calls. `positions` are the railway's stations'
     /// along-track positions, `walk` the trip's way along the track. On a loop, where a trip
     /// may pass the place more than once, the passing nearest `clock` (seconds after its
-    /// service day's midnight) counts.
-    func time(at along: Meters, positions: [Meters], walk: TrackWalk, near clock: Seconds = 0) -> Seconds? {
+    /// service day's midnight) counts. With `profile`, the train starts, runs and brakes
+    /// between two calls by it instead.
+    func time(
+        at along: Meters, positions: [Meters], walk: TrackWalk, near clock: Seconds = 0, profile: RunProfile? = nil
+    ) -> Seconds? {
         let count = departures.count + (arrival == nil ? 0 : 1)
         // Its calls in order, the arrival at its end last.
         let call = { (index: Int) -> (position: Meters, time: Seconds)? in
@@ -131,6 +143,7 @@ extension ScheduledTrip {
         guard stretch > 0, into >= 0, into <= stretch else { return nil }
         // A call's time is its departure, less the dwell; the end's is its arrival.
         let arrives = max(start.time, index < departures.count ? end.time - PassageEvidence.dwell : end.time)
+        if let profile { return start.time + profile.elapsed(into: into, stretch: stretch, duration: arrives - start.time) }
         return start.time + (arrives - start.time) * into / stretch
     }
 }
@@ -149,7 +162,8 @@ extension PassageEvidence: EvidenceKind {
             "passageSlack": \.slack,
             "passageDelayChangeScale": \.delayChangeScale, "passageCap": \.cap, "passageChangeWindow": \.changeWindow,
             "passageChangeWindowWaits": \.changeWindowWaits, "passageFirstCap": \.firstCap,
-            "passageStationClearance": \.stationClearance,
+            "passageStationClearance": \.stationClearance, "vehicleAbsentCost": \.vehicleAbsentCost,
+            "vehicleReach": \.vehicleReach, "vehicleRunSpeed": \.vehicleRunSpeed, "vehicleLongest": \.vehicleLongest,
         ]
     }
 
@@ -168,6 +182,9 @@ extension PassageEvidence: EvidenceKind {
         }
         guard clearOfStations(along, order: model.stationOrder[railway], walk: hypothesis.walk) else { return }
         hypothesis.passages.last = time
+        if let live = observation.live, !vehicleNear(fix.location, among: live.vehicles(of: hypothesis.line)) {
+            hypothesis.charge(.passages, -vehicleAbsentCost)
+        }
         let timing = timing(from: departures)
         let positions = model.network.stationAlongTrack[railway]
         let walk = hypothesis.walk
@@ -207,6 +224,20 @@ extension PassageEvidence: EvidenceKind {
                 hypothesis.trains.lost = true
             }
         }
+    }
+
+    /// Whether one of `vehicles` (an operator's reported trains of a line) is near `location`,
+    /// or none is recent enough to say: a line whose trains the feed places, none of them
+    /// near (each allowed to have run on since its report), is not the rider's.
+    func vehicleNear(_ location: Location, among vehicles: [(coordinate: Coordinate, time: Timestamp)]) -> Bool {
+        var fresh = false
+        for vehicle in vehicles {
+            let age = abs(location.timestamp.seconds(since: vehicle.time))
+            guard age <= vehicleLongest else { continue }
+            fresh = true
+            if location.coordinate.distance(to: vehicle.coordinate) <= vehicleReach + vehicleRunSpeed * age { return true }
+        }
+        return !fresh || vehicleAbsentCost <= 0
     }
 
     /// Whether `along` is at least `stationClearance` from every station in `order` (the
