@@ -128,14 +128,23 @@ public struct LiveTrips: Sendable {
         informed.indices.contains(line.index) && informed[line.index]
     }
 
-    /// Where an operator's feed last saw each train of `line`, and when (riders' reports left
-    /// out: they are the riders' own trains).
+    /// A train an operator's feed places: where and when it was seen.
+    struct PlacedTrain {
+        let coordinate: Coordinate
+        let time: Timestamp
+    }
+
+    /// Where an operator's feed last saw each running train of `line` (riders' reports left
+    /// out: they are the riders' own trains; cancelled trips run nowhere).
     ///
     /// - Complexity: O(reported trips of the line).
-    func vehicles(of line: LineDirection) -> [(coordinate: Coordinate, time: Timestamp)] {
+    func placedTrains(of line: LineDirection) -> [PlacedTrain] {
         guard lines.indices.contains(line.index) else { return [] }
         return lines[line.index].values.flatMap { reports in
-            reports.compactMap { $0.informs && !$0.cancelled ? $0.vehicle : nil }
+            reports.compactMap { report in
+                guard report.informs, !report.cancelled, let seen = report.vehicle else { return nil }
+                return PlacedTrain(coordinate: seen.coordinate, time: seen.time)
+            }
         }
     }
 

@@ -98,15 +98,15 @@ import TrainTrackerTestSupport
         let line = LineDirection(index: Int(place.line))
         let seen = [VehicleReport(tripID: "L1", coordinate: fix.coordinate, time: fix.timestamp)]
         let operators = LiveTrips(RealtimeFeed(timestamp: fix.timestamp, vehicles: seen), model: Self.model)
-        #expect(operators.vehicles(of: line).count == 1)
+        #expect(operators.placedTrains(of: line).count == 1)
         var riders = TripReport(tripID: "L1", delay: 60)
         riders.fromRiders = true
         let told = LiveTrips(RealtimeFeed(timestamp: fix.timestamp, trips: [riders], vehicles: seen), model: Self.model)
-        #expect(told.vehicles(of: line).isEmpty)
+        #expect(told.placedTrains(of: line).isEmpty)
         let cancelled = LiveTrips(
             RealtimeFeed(timestamp: fix.timestamp, trips: [TripReport(tripID: "L1", cancelled: true)], vehicles: seen),
             model: Self.model)
-        #expect(cancelled.vehicles(of: line).isEmpty)
+        #expect(cancelled.placedTrains(of: line).isEmpty)
     }
 
     /// Between fixes (a tunnel, a phone asleep) the answer follows the train the feed sees,

@@ -128,10 +128,8 @@ import Testing
         let fix = Location(
             coordinate: Coordinate(latitude: 37.4, longitude: -122.1), timestamp: Timestamp(secondsSince1970: 1_000_000))
         let reported = vehicles.map { kilometres, age in
-            (
-                coordinate: Coordinate(latitude: 37.4 + kilometres / 111.2, longitude: -122.1),
-                time: fix.timestamp.adding(-age)
-            )
+            LiveTrips.PlacedTrain(
+                coordinate: Coordinate(latitude: 37.4 + kilometres / 111.2, longitude: -122.1), time: fix.timestamp.adding(-age))
         }
         #expect(PassageEvidence().vehicleNear(fix, among: reported) == near, "\(what)")
         var off = PassageEvidence()

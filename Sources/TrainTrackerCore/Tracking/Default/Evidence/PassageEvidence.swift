@@ -182,7 +182,7 @@ extension PassageEvidence: EvidenceKind {
         }
         guard clearOfStations(along, order: model.stationOrder[railway], walk: hypothesis.walk) else { return }
         hypothesis.passages.last = time
-        if let live = observation.live, !vehicleNear(fix.location, among: live.vehicles(of: hypothesis.line)) {
+        if let live = observation.live, !vehicleNear(fix.location, among: live.placedTrains(of: hypothesis.line)) {
             hypothesis.charge(.passages, -vehicleAbsentCost)
         }
         let timing = timing(from: departures)
@@ -224,20 +224,6 @@ extension PassageEvidence: EvidenceKind {
                 hypothesis.trains.lost = true
             }
         }
-    }
-
-    /// Whether one of `vehicles` (an operator's reported trains of a line) is near `location`,
-    /// or none is recent enough to say: a line whose trains the feed places, none of them
-    /// near (each allowed to have run on since its report), is not the rider's.
-    func vehicleNear(_ location: Location, among vehicles: [(coordinate: Coordinate, time: Timestamp)]) -> Bool {
-        var fresh = false
-        for vehicle in vehicles {
-            let age = abs(location.timestamp.seconds(since: vehicle.time))
-            guard age <= vehicleLongest else { continue }
-            fresh = true
-            if location.coordinate.distance(to: vehicle.coordinate) <= vehicleReach + vehicleRunSpeed * age { return true }
-        }
-        return !fresh || vehicleAbsentCost <= 0
     }
 
     /// Whether `along` is at least `stationClearance` from every station in `order` (the

@@ -1,0 +1,17 @@
+extension PassageEvidence {
+    /// Whether one of `trains` (an operator's placed trains of a line) is near `location`, or
+    /// none is recent enough to say: a line whose trains the feed places, none of them near
+    /// (each allowed to have run on since its report), is not the rider's.
+    ///
+    /// - Complexity: O(trains).
+    func vehicleNear(_ location: Location, among trains: [LiveTrips.PlacedTrain]) -> Bool {
+        var recent = false
+        for train in trains {
+            let age = abs(location.timestamp.seconds(since: train.time))
+            guard age <= vehicleLongest else { continue }
+            recent = true
+            if location.coordinate.distance(to: train.coordinate) <= vehicleReach + vehicleRunSpeed * age { return true }
+        }
+        return !recent || vehicleAbsentCost <= 0
+    }
+}
