@@ -11,9 +11,12 @@ import TrainTrackerTestSupport
     /// minutes each, B's five minutes after A's (B has one more train, so it wins a tie); the
     /// rider is on A's 08:00 train. A background phone gives a fix every 40 s, no speed, no
     /// course: the 30 s dwells fall between fixes, so no stop and no departure is ever seen.
-    func ride(passages: Bool, explaining: ((DefaultTracker) -> Void)? = nil) throws -> [String?] {
-        let origin = LocalProjection(origin: Coordinate(latitude: 35.66, longitude: 139.66))
-        let point = { (east: Double) in origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+    static let origin = LocalProjection(origin: Coordinate(latitude: 35.66, longitude: 139.66))
+
+    /// The place `east` metres along the track from station 0.
+    static func point(_ east: Double) -> Coordinate { origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+
+    static func dataset() throws -> TransitDataset {
         let track = Track(pieces: [((0...80).map { point(Double($0) * 100) }, false)])
         var stations: [Station] = []
         var railways: [Railway] = []
@@ -37,22 +40,45 @@ import TrainTrackerTestSupport
         }
         var trains = (0..<40).map { train("A\($0)", "A", start: 21_600 + Double($0) * 600) }
         trains += (0..<41).map { train("B\($0)", "B", start: 21_900 + Double($0) * 600) }
-        let dataset = TransitDataset(
+        return TransitDataset(
             network: try RailwayNetwork(railways: railways, stations: stations), timetable: Timetable(trains: trains))
+    }
+
+    func ride(passages: Bool, explaining: ((DefaultTracker) -> Void)? = nil) throws -> [String?] {
         var parameters = DefaultTracker.Parameters()
         if !passages { parameters.passages.cap = 0 }
-        var tracker = DefaultTracker(model: TrackerModel(dataset: dataset), parameters: parameters)
+        var tracker = DefaultTracker(model: TrackerModel(dataset: try Self.dataset()), parameters: parameters)
         tracker.explains = explaining != nil
         // A's 08:00 train, as its timetable runs it, seen every 40 s.
         return stride(from: 0.0, to: 570, by: 40).map { second in
             let leg = (second / 150).rounded(.down)
             let into = min(second - 150 * leg, 120)
             let fix = Location(
-                coordinate: point(2_000 * leg + 2_000 * into / 120), timestamp: morning.adding(second), horizontalAccuracy: 10)
+                coordinate: Self.point(2_000 * leg + 2_000 * into / 120), timestamp: morning.adding(second),
+                horizontalAccuracy: 10)
             let answer = tracker.process(fix).best?.railwayID
             explaining?(tracker)
             return answer
         }
+    }
+
+    /// A phone silent for a quarter of an hour (a stale feed, a phone asleep) from the
+    /// platform to between stations: the fix after the silence has no speed of its own (a
+    /// kilometre in 16 minutes), but away from stations its train runs, so the timetable is
+    /// asked there at once: A, whose 08:00 train is due there then, gains on B, which has none.
+    @Test func theFixAfterASilenceIsJudgedByTheTrainsDueThere() throws {
+        var tracker = DefaultTracker(model: TrackerModel(dataset: try Self.dataset()))
+        tracker.explains = true
+        _ = tracker.process(Location(coordinate: Self.point(0), timestamp: morning.adding(-900), horizontalAccuracy: 10))
+        // A's 08:00 train, a minute out of station 0: halfway to station 1.
+        _ = tracker.process(Location(coordinate: Self.point(1_000), timestamp: morning.adding(60), horizontalAccuracy: 10))
+        let passages = { (railway: String) in
+            tracker.explanation(limit: 20).first { $0.railwayID == railway && $0.directionName == "East" }?
+                .terms.first { $0.term == .passages }?.nats
+        }
+        let a = try #require(passages("A"), "A judged at the fix after the silence")
+        let b = try #require(passages("B"), "B judged at the fix after the silence")
+        #expect(a > b)
     }
 
     @Test func theLineWhoseTrainIsDueThereThenWins() throws {

@@ -123,6 +123,7 @@ import Testing
         ("10 km away, seen 4 minutes ago: it may have run here", [(10.0, 240.0)], true),
         ("10 km away, seen 20 minutes ago: too old to say", [(10.0, 1_200.0)], true),
         ("one far, one near", [(20.0, 0.0), (0.5, 60.0)], true),
+        ("one far, one seen 20 minutes ago: not every train is placed", [(20.0, 0.0), (30.0, 1_200.0)], true),
     ])
     func aLineIsTheRidersOnlyIfOneOfItsReportedTrainsIsNear(what: String, vehicles: [(Double, Seconds)], near: Bool) {
         let fix = Location(

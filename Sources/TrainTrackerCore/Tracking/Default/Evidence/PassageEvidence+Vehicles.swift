@@ -5,13 +5,13 @@ extension PassageEvidence {
     ///
     /// - Complexity: O(trains).
     func vehicleNear(_ location: Location, among trains: [LiveTrips.PlacedTrain]) -> Bool {
-        var recent = false
+        guard vehicleAbsentCost > 0 else { return true }
         for train in trains {
             let age = abs(location.timestamp.seconds(since: train.time))
-            guard age <= vehicleLongest else { continue }
-            recent = true
+            // A train last seen too long ago may be anywhere: the line's trains are not all placed.
+            guard age <= vehicleLongest else { return true }
             if location.coordinate.distance(to: train.coordinate) <= vehicleReach + vehicleRunSpeed * age { return true }
         }
-        return !recent || vehicleAbsentCost <= 0
+        return trains.isEmpty
     }
 }

@@ -172,8 +172,10 @@ extension PassageEvidence: EvidenceKind {
     func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
         let (model, fix, cadence) = (observation.model, observation.fix, observation.cadence)
         let (speed, time, departures) = (fix.speed, fix.location.timestamp, observation.parameters.departures)
-        guard cap > 0, observation.placement?.placing == true, speed >= minimumSpeed, model.hasTimetable,
-            let along = hypothesis.along
+        // A fix after a silence has no speed of its own: away from stations, its train runs,
+        // and a hypothesis that follows no train yet takes its candidates there.
+        let moving = speed >= minimumSpeed || (observation.placement?.silence != nil && hypothesis.trains.trips.isEmpty)
+        guard cap > 0, observation.placement?.placing == true, moving, model.hasTimetable, let along = hypothesis.along
         else { return }
         let railway = hypothesis.line.railway
         // (A fix from before the last passage, after a clock jump, is judged at once.)
