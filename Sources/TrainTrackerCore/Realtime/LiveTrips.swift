@@ -24,6 +24,9 @@ public struct LiveTrips: Sendable {
     private(set) var lines: [[Int32: [Trip]]]
     /// Per line, whether the feed gives a delay for any of its running trips.
     private(set) var informed: [Bool]
+    /// Per line, where an operator's feed saw its running trains (`placedTrains(of:)`), found
+    /// once per feed rather than at every passage.
+    private var placed: [[PlacedTrain]] = []
     /// Trips the feed reports that the timetable has.
     public let knownTrips: Int
     /// Trips the feed reports that the timetable lacks (a feed for another timetable).
@@ -82,6 +85,7 @@ public struct LiveTrips: Sendable {
         }
         self.lines = lines
         self.informed = informed
+        placed = lines.map(Self.placedTrains(among:))
         knownTrips = known
         unknownTrips = unknown
         vehicles = feed.vehicles.count { $0.tripID.map { model.tripIndex[$0] != nil } ?? false }
@@ -120,6 +124,7 @@ public struct LiveTrips: Sendable {
             ]
         }
         informed[line] = lines[line].values.contains { $0.contains { $0.informs && !$0.cancelled && $0.delay != nil } }
+        if placed.indices.contains(line) { placed[line] = Self.placedTrains(among: lines[line]) }
     }
 
     /// Whether the feed gives the delay of any running trip of `line` (a cancellation alone
@@ -137,10 +142,14 @@ public struct LiveTrips: Sendable {
     /// Where an operator's feed last saw each running train of `line` (riders' reports left
     /// out: they are the riders' own trains; cancelled trips run nowhere).
     ///
-    /// - Complexity: O(reported trips of the line).
+    /// - Complexity: O(1).
     func placedTrains(of line: LineDirection) -> [PlacedTrain] {
-        guard lines.indices.contains(line.index) else { return [] }
-        return lines[line.index].values.flatMap { reports in
+        placed.indices.contains(line.index) ? placed[line.index] : []
+    }
+
+    /// The trains `reports` (one line's) place.
+    private static func placedTrains(among reports: [Int32: [Trip]]) -> [PlacedTrain] {
+        reports.values.flatMap { reports in
             reports.compactMap { report in
                 guard report.informs, !report.cancelled, let seen = report.vehicle else { return nil }
                 return PlacedTrain(coordinate: seen.coordinate, time: seen.time)
