@@ -3,7 +3,11 @@ import Testing
 import TrainTrackerTestSupport
 
 /// `evaluate --recording` as a researcher runs it on Caltrain's recorded trains.
-@Suite(.tags(.sharedData)) struct RecordingEvaluationTests {
+///
+/// Serialized: each test waits on the tool's process, holding a thread of Swift's cooperative
+/// pool (two on this 2-core machine); four at once held both for minutes, and unrelated async
+/// tests ran out of their time limits.
+@Suite(.tags(.sharedData), .serialized) struct RecordingEvaluationTests {
     @Test func theSharedRecordingIsScoredPerRouteAndHourWithAPictureAndItsRidesSaved() throws {
         let directory = try TemporaryDirectory()
         let picture = directory.path("real.svg")
