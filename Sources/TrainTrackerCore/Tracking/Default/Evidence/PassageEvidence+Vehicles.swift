@@ -1,7 +1,8 @@
 extension PassageEvidence {
     /// Whether one of `trains` (an operator's placed trains of a line) is near `location`, or
-    /// none is recent enough to say: a line whose trains the feed places, none of them near
-    /// (each allowed to have run on since its report), is not the rider's.
+    /// the feed cannot say (it places none, or one was last seen too long ago to be placed): a
+    /// line whose trains the feed places, none of them near (each allowed to have run on since
+    /// its report), is not the rider's.
     ///
     /// - Complexity: O(trains).
     func vehicleNear(_ location: Location, among trains: [LiveTrips.PlacedTrain]) -> Bool {
