@@ -10,7 +10,7 @@ import Testing
         let summary = RecordingEvaluation.Summary(algorithm: "default", scores: [])
         let report = RecordingEvaluation.Report(
             algorithm: "default", all: summary, routes: Dictionary(uniqueKeysWithValues: names.map { ($0, summary) }),
-            hours: [:], railwayWithoutTrain: 0)
+            hours: [:], arrivals: [], railwayWithoutTrain: 0)
         let svg = RecordingChart.svg(title: "Caltrain", reports: [report])
         // Each route's name, centred at its x.
         var centres: [(name: String, x: Double)] = []

@@ -26,6 +26,14 @@ import TrainTrackerTestSupport
         let routes = try #require(report["routes"] as? [String: Any])
         #expect(Set(routes.keys).isSuperset(of: ["Local Weekday", "Local Weekend", "Limited", "Express"]))
         #expect((report["hours"] as? [String: Any])?.isEmpty == false)
+        // Arrival times by minutes ahead: they add up to the whole, and a near arrival is better known.
+        let arrivals = try #require(report["arrivals"] as? [[String: Any]])
+        #expect(arrivals.compactMap { $0["minutesAhead"] as? String } == ["0–1", "1–2", "2–3", "3–4", "4–5", "5+"])
+        let counts = arrivals.compactMap { $0["fixes"] as? Int }
+        let shares = arrivals.compactMap { $0["withinMinute"] as? Double }
+        let whole = zip(counts, shares).reduce(0.0) { $0 + Double($1.0) * $1.1 } / Double(counts.reduce(0, +))
+        #expect(abs(whole - (all["etaWithinMinuteShare"] as? Double ?? -1)) < 1e-9)
+        #expect(shares.first ?? 0 > 0.9 && shares.first ?? 0 > (shares.last ?? 1) + 0.2, "\(shares)")
         let svg = try String(contentsOfFile: picture, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("Local Weekend"))
         // The saved rides replay and score like simulated cases.

@@ -28,7 +28,8 @@ struct RecordingEvaluation {
         again) and positions over 300 m off the track are left out; the truth is the trip's railway, direction, \
         stops and train. A ride departs at its last fix within 300 m of its first (a train may stand at its \
         origin for an hour); fixes are scored from 180 s after that; 'train': the answer names the trip; \
-        'locked ≤ 5 min': locked within 300 s of the departure and kept; per route and per hour of the day.
+        'locked ≤ 5 min': locked within 300 s of the departure and kept; per route, per hour of the day, and the \
+        arrival times by whole minutes before the true arrival (5+: five or more).
         """
 
     /// Scoring starts this long after a ride's departure (the tracker is still learning).
@@ -42,6 +43,8 @@ struct RecordingEvaluation {
         var all: Summary
         var routes: [String: Summary]
         var hours: [Int: HourTally]
+        /// The arrival times by whole minutes before the true arrival.
+        var arrivals: [ArrivalRow]
         /// Scored fixes whose answer named a railway none of whose trains runs that service day.
         var railwayWithoutTrain: Int
     }
@@ -84,6 +87,7 @@ struct RecordingEvaluation {
         var progress = ProgressBar(label: "evaluate", total: variants.count * rides.cases.count)
         for variant in variants {
             var hours: [Int: HourTally] = [:]
+            var arrivals: [Int: ArrivalTally] = [:]
             var scores: [CaseScore] = []
             var withoutTrain = 0
             for ride in rides.cases {
@@ -97,6 +101,9 @@ struct RecordingEvaluation {
                         if verdict.railway { hours[hour, default: HourTally()].railway += 1 }
                         if verdict.nextStop { hours[hour, default: HourTally()].nextStop += 1 }
                         if verdict.train { hours[hour, default: HourTally()].train += 1 }
+                        if let arrival = verdict.arrival {
+                            arrivals[ArrivalTally.row(ahead: arrival.ahead), default: ArrivalTally()].errors.append(arrival.error)
+                        }
                     })
                 progress.update(reports.count * rides.cases.count + scores.count)
             }
@@ -106,7 +113,7 @@ struct RecordingEvaluation {
             reports.append(
                 Report(
                     algorithm: variant.name, all: Summary(algorithm: variant.name, scores: scores), routes: routes, hours: hours,
-                    railwayWithoutTrain: withoutTrain))
+                    arrivals: Self.arrivalRows(arrivals), railwayWithoutTrain: withoutTrain))
         }
         progress.finish()
         if let svgPath {
@@ -177,5 +184,6 @@ struct RecordingEvaluation {
             }
         }
         return alignedTable(rows) + "\n\nper hour of the day, on the timetable's clock:\n" + alignedTable(hours)
+            + "\n\narrival times by whole minutes before the true arrival:\n" + arrivalTable(reports)
     }
 }

@@ -45,6 +45,15 @@ public struct FixVerdict: Hashable, Sendable {
     public var train: Bool
     /// The railway the best answer named, if any.
     public var railwayID: String?
+    /// The arrival time the answer gave, when it was scored.
+    public var arrival: ArrivalVerdict?
+}
+
+/// An arrival time scored at a fix: how long before the true arrival the fix came, and the
+/// answer's error (positive: later than the truth), in seconds.
+public struct ArrivalVerdict: Hashable, Sendable {
+    public var ahead: Seconds
+    public var error: Seconds
 }
 
 /// The summary of one algorithm over a set of cases.
@@ -106,6 +115,8 @@ public struct Evaluator: Sendable {
     public var warmUp: Seconds = 90
     /// A focus or next stop counts when the truth shows it within this many seconds.
     public var tolerance: Seconds = 20
+    /// An arrival time counts as right within this many seconds of the true arrival.
+    public static let arrivalTolerance: Seconds = 60
 
     /// The defaults: scoring from 90 s after departure, ±20 s tolerance.
     public init() {}
@@ -163,8 +174,8 @@ public struct Evaluator: Sendable {
             let nextStop = best.nextStopID ?? best.focusStationID
             let rightStop = window.contains { $0.nextStop == nextStop }
             if rightStop { score.nextStopCorrect += 1 }
-            observe?(
-                FixVerdict(time: actual.time, railway: true, nextStop: rightStop, train: rightTrain, railwayID: best.railwayID))
+            var verdict = FixVerdict(
+                time: actual.time, railway: true, nextStop: rightStop, train: rightTrain, railwayID: best.railwayID)
             // The arrival time, while the train is on its way to the right next stop.
             if let eta = best.eta, actual.nextStop == nextStop, actual.nextStopPhase != .now,
                 let arrival = Self.arrival(at: nextStop, after: actual.time, in: arrivals)
@@ -172,8 +183,10 @@ public struct Evaluator: Sendable {
                 let error = abs(eta.secondsSince1970 - arrival)
                 score.etaScored += 1
                 score.etaAbsoluteError += error
-                if error <= 60 { score.etaWithinMinute += 1 }
+                if error <= Self.arrivalTolerance { score.etaWithinMinute += 1 }
+                verdict.arrival = ArrivalVerdict(ahead: arrival - actual.time, error: eta.secondsSince1970 - arrival)
             }
+            observe?(verdict)
         }
         if let lockStart {
             score.locked = true
