@@ -91,6 +91,6 @@ public struct RealtimeArchive: Sendable {
                 var feed = feed
                 if fromRiders { for index in feed.trips.indices { feed.trips[index].fromRiders = true } }
                 return LiveTrips(feed, model: model)
-            })
+            }, model: model)
     }
 }

@@ -127,6 +127,32 @@ import TrainTrackerTestSupport
         #expect(profiled > even + 0.01, "\(even) → \(profiled)")
     }
 
+    /// With the trains' own feed, an arrival time also reads the run the last train with the
+    /// same two stops made from where the rider's train is (`RecentRuns`): more arrival times
+    /// fall within a minute, most of all those several minutes ahead.
+    @Test func arrivalTimesLearnFromTheTrainAheadsRun() throws {
+        let directory = try TemporaryDirectory()
+        let made = try ToolRunner.run([
+            "recording-feed", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
+            "--out", directory.path("feeds"),
+        ])
+        #expect(made.status == 0, "\(made.standardError)")
+        func told(_ options: [String]) throws -> (all: Double, farOut: Double) {
+            let report = try #require(
+                Self.evaluate(["--realtime", directory.path("feeds")] + options).first {
+                    $0["algorithm"] as? String == "default-realtime"
+                })
+            let all = try #require((report["all"] as? [String: Any])?["score"] as? [String: Any])
+            let rows = try #require(report["arrivals"] as? [[String: Any]])
+            let threeToFour = try #require(rows.first { $0["minutesAhead"] as? String == "3–4" })
+            return (try #require(all["etaWithinMinuteShare"] as? Double), try #require(threeToFour["withinMinute"] as? Double))
+        }
+        let timetable = try told(["--tune", "lastRunShare=0"])
+        let withRuns = try told([])
+        #expect(withRuns.all > timetable.all + 0.01, "\(timetable.all) → \(withRuns.all)")
+        #expect(withRuns.farOut > timetable.farOut + 0.03, "3–4 min ahead: \(timetable.farOut) → \(withRuns.farOut)")
+    }
+
     @Test func aRecordingWithoutTheTableIsOneLineAndExitStatus2() throws {
         let outcome = try ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.tokyoRailways,

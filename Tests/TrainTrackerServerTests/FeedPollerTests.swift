@@ -91,6 +91,21 @@ import TrainTrackerTestSupport
         #expect(LiveFeedLabel.label(of: "https://u:p@ss@host.example/feed") == "https://host.example/feed", "a password with @")
     }
 
+    /// Each feed read adds its trains' runs into their stops (for arrival times), whether or
+    /// not a rider's tracker asked in between: riders are told the run once the train arrived.
+    @Test func theBoardKeepsTheRunsItsFeedsShowPollAfterPoll() {
+        var realtime = RealtimeSettings()
+        realtime.sources = ["http://example.com/feed"]
+        let board = LiveBoard(model: TrackerModel(dataset: DemoRides.dataset), settings: realtime)
+        let feeds = DemoRides.feeds(placing: "L1", at: [0, 0.1, 0.4, 0.7, 1.05], from: Self.now)
+        for feed in feeds.dropLast() { board.received(feed, source: 0, at: feed.timestamp) }
+        let before = feeds[feeds.count - 2].timestamp
+        #expect(board.live(for: nil, at: before)?.runs.count == 0, "not arrived yet")
+        let last = feeds[feeds.count - 1]
+        board.received(last, source: 0, at: last.timestamp)
+        #expect(board.live(for: nil, at: last.timestamp)?.runs.count == 1)
+    }
+
     @Test func aFeedOlderThanTheMaximumAgeIsDropped() {
         var realtime = RealtimeSettings()
         realtime.sources = ["http://example.com/feed"]

@@ -25,3 +25,37 @@ public enum DemoRides {
         return TransitDataset(network: network, timetable: Timetable(trains: trains))
     }()
 }
+
+extension DemoRides {
+    /// Feeds `step` seconds apart from `start`, each placing trip `tripID`'s train at the next
+    /// of `shares` of the way from its first stop to its second (0: at the first, 1: at the
+    /// second, more: past it), as an operator's vehicle positions would.
+    public static func feeds(placing tripID: String, at shares: [Double], from start: Timestamp, step: Seconds = 60)
+        -> [RealtimeFeed]
+    {
+        guard let train = dataset.timetable.trains.first(where: { $0.id == tripID }), train.stops.count >= 2,
+            let railway = dataset.network.railway(id: train.railwayID),
+            let first = dataset.network.station(id: train.stops[0].stationID),
+            let second = dataset.network.station(id: train.stops[1].stationID),
+            let from = railway.track.polyline.projection(of: first.coordinate)?.alongTrack,
+            let to = railway.track.polyline.projection(of: second.coordinate)?.alongTrack
+        else { preconditionFailure("\(tripID) is not a trip of the demo timetable") }
+        return shares.enumerated().map { index, share in
+            let time = start.adding(Seconds(index) * step)
+            let place = railway.track.polyline.point(atAlongTrack: from + share * (to - from)).coordinate
+            return RealtimeFeed(timestamp: time, vehicles: [VehicleReport(tripID: tripID, coordinate: place, time: time)])
+        }
+    }
+
+    /// How far trip `tripID`'s first stop is from its second along the track, in metres.
+    public static func firstStretch(of tripID: String) -> Meters {
+        let train = dataset.timetable.trains.first { $0.id == tripID }
+        let railway = train.flatMap { dataset.network.railway(id: $0.railwayID) }
+        let along = (train?.stops.prefix(2) ?? []).compactMap { stop in
+            dataset.network.station(id: stop.stationID).flatMap {
+                railway?.track.polyline.projection(of: $0.coordinate)?.alongTrack
+            }
+        }
+        return along.count == 2 ? abs(along[1] - along[0]) : 0
+    }
+}

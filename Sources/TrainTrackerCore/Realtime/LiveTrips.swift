@@ -33,6 +33,12 @@ public struct LiveTrips: Sendable {
     public let unknownTrips: Int
     /// Vehicles on a known trip.
     public let vehicles: Int
+    /// The runs the operator's trains made lately into their stops, up to this feed, for
+    /// arrival times: none unless whoever keeps the feeds adds them (`LiveFeeds`, a server).
+    public var runs = RecentRuns()
+    /// When the operator's feeds up to this one reported each trip: none unless whoever keeps
+    /// the feeds adds them (`LiveFeeds`, a server).
+    public var sightings = TripSightings()
 
     /// `feed` resolved against `model`'s trips by GTFS trip id.
     ///
@@ -169,12 +175,34 @@ public struct LiveTrips: Sendable {
 /// before it said, never a later one.
 public struct LiveFeeds: Sendable {
     /// The feeds, by time.
-    public let feeds: [LiveTrips]
+    public private(set) var feeds: [LiveTrips]
 
     /// `feeds` in time order (the latest of equal times wins).
     public init(_ feeds: [LiveTrips]) {
         self.feeds = feeds.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
             .map(\.element)
+    }
+
+    /// `feeds` in time order, each told the runs its trains made into their stops (`RecentRuns`)
+    /// and when each trip was reported (`TripSightings`), as the feeds up to it showed them
+    /// on `model`'s lines. (One set of each for all: each run and report says which feed
+    /// showed it, and a tracker never reads a later one.)
+    ///
+    /// - Complexity: O(V · (log P + C)) for V vehicle positions in all, P track vertices and C calls per trip.
+    public init(_ feeds: [LiveTrips], model: TrackerModel) {
+        self.init(feeds)
+        var runs = RecentRuns()
+        var sightings = TripSightings()
+        for feed in self.feeds {
+            runs.advance(with: feed, model: model)
+            sightings.advance(with: feed)
+        }
+        self.feeds = self.feeds.map { feed in
+            var feed = feed
+            feed.runs = runs
+            feed.sightings = sightings
+            return feed
+        }
     }
 
     /// The latest feed made at or before `time`.

@@ -54,6 +54,10 @@ final class LiveBoard: Sendable {
         /// Feeds read so far (any source).
         var reads = 0
         var operatorView: OperatorView?
+        /// The runs the operators' trains made lately into their stops, for arrival times.
+        var runs = RecentRuns()
+        /// When the operators' feeds reported each trip lately.
+        var sightings = TripSightings()
         var shared: Shared?
         var published: (built: Timestamp, feed: RealtimeFeed)?
     }
@@ -96,13 +100,18 @@ final class LiveBoard: Sendable {
 
     /// Source `index` was read at `now`.
     func received(_ feed: RealtimeFeed, source index: Int, at now: Timestamp) {
-        let unknown = LiveTrips(feed, model: model).unknownTrips
+        let resolved = LiveTrips(feed, model: model)
         state.withLock { state in
             guard state.sources.indices.contains(index) else { return }
+            // Every feed read adds its trains' runs, whether or not a rider asks before the next.
+            state.runs.advance(with: resolved, model: model)
+            state.runs.prune(at: now)
+            state.sightings.advance(with: resolved)
+            state.sightings.prune(at: now)
             state.sources[index].feed = feed
             state.sources[index].fetched = now
             state.sources[index].failures = 0
-            state.sources[index].unknownTrips = unknown
+            state.sources[index].unknownTrips = resolved.unknownTrips
             state.reads += 1
             state.changed = true
         }
@@ -251,8 +260,10 @@ final class LiveBoard: Sendable {
         }
         merged.timestamp = oldest.map { min($0, now) } ?? now
         let empty = merged.trips.isEmpty && merged.vehicles.isEmpty
-        let view = OperatorView(
-            key: (fresh, state.reads), trips: empty ? nil : LiveTrips(merged, model: model), fromFeeds: fromFeeds)
+        var trips = empty ? nil : LiveTrips(merged, model: model)
+        trips?.runs = state.runs
+        trips?.sightings = state.sightings
+        let view = OperatorView(key: (fresh, state.reads), trips: trips, fromFeeds: fromFeeds)
         state.operatorView = view
         return view
     }

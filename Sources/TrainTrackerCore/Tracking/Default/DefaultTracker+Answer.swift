@@ -69,6 +69,20 @@ extension DefaultTracker {
         return published + followed.delay - clock
     }
 
+    /// How long the last train of `line` that called at the followed train's stop before
+    /// station `slot` and then there took from `out` metres before it to arriving, by the
+    /// operator's feeds (`RecentRuns`); nil without feeds, or with no such run within the hour.
+    func lastRunRemaining(of followed: TripCandidate, on line: LineDirection, at slot: Int, out: Meters, time: Timestamp)
+        -> Seconds?
+    {
+        guard parameters.lastRunShare > 0, let runs = live?.runs else { return nil }
+        let trips = model.trips[line: line]
+        guard trips.indices.contains(Int(followed.trip)) else { return nil }
+        let calls = trips[Int(followed.trip)].callSlots
+        guard let index = calls.firstIndex(of: slot), index > 0 else { return nil }
+        return runs.remaining(on: line, into: slot, from: calls[index - 1], out: out, excluding: followed.trip, at: time)
+    }
+
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
     /// The same rule as the ground truth; past the last station, the last station is `now`.
     private func focus(of line: LineDirection, walk: TrackWalk, at along: Meters) -> (station: Int, phase: FocusPhase) {
@@ -140,9 +154,13 @@ extension DefaultTracker {
                 eta = time.adding(distance < Self.arrivedWithin ? 0 : distance / cruise + cruise / Self.brakingAllowance)
                 // A followed train: its timetable and delay, no sooner than its fastest run there.
                 if distance >= Self.arrivedWithin, let train,
-                    let remaining = scheduledRemaining(
+                    var remaining = scheduledRemaining(
                         of: train.trip, on: line, at: stop.station, from: along, walk: walk, time: time)
                 {
+                    // And the run the last train with the same two stops made from here.
+                    if let run = lastRunRemaining(of: train.trip, on: line, at: stop.station, out: distance, time: time) {
+                        remaining += parameters.lastRunShare * (run - remaining)
+                    }
                     eta = time.adding(max(remaining, distance / Self.fastestTrain))
                 }
             }

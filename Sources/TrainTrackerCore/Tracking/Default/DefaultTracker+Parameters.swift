@@ -28,6 +28,10 @@ extension DefaultTracker {
         public var crossings = CrossingEvidence()
         /// How a followed train spends its run time between stops, for arrival times.
         public var runs = RunProfile()
+        /// How far an arrival time moves from the followed train's timetable towards the run
+        /// the last train with the same two stops made from there (`RecentRuns`, from an
+        /// operator's feeds), as a share from 0 (the timetable alone) to 1 (that run alone).
+        public var lastRunShare = 0.5
         /// Weight of the timetable prior in the ranking (busier lines win ties), in nats per
         /// unit of log prior; it never enters the scores.
         public var priorWeight = 0.01
@@ -64,7 +68,7 @@ extension DefaultTracker.Parameters {
     /// (Key paths are immutable values; the dictionary is never changed.)
     public nonisolated(unsafe) static let tunable: [String: WritableKeyPath<DefaultTracker.Parameters, Double>] = {
         var map: [String: WritableKeyPath<DefaultTracker.Parameters, Double>] = [
-            "priorWeight": \.priorWeight, "staleAfter": \.staleAfter,
+            "priorWeight": \.priorWeight, "staleAfter": \.staleAfter, "lastRunShare": \.lastRunShare,
         ]
         TuningMap.add(SwitchingEvidence.self, at: \.switching, to: &map)
         TuningMap.add(LeavingEvidence.self, at: \.leaving, to: &map)

@@ -223,3 +223,10 @@ struct LineTrips {
         }
     }
 }
+
+extension ScheduledTrip {
+    /// The stations it calls at (slots on the railway), in calling order, its last included.
+    var callSlots: [Int] {
+        departures.map { Int($0.slot) } + (arrival.map { [Int($0.slot)] } ?? [])
+    }
+}

@@ -7,7 +7,8 @@ extension DepartureEvidence: EvidenceKind {
         [
             "onTimeShare": \.onTimeShare, "meanLateDelay": \.meanLateDelay, "delayChangeScale": \.delayChangeScale,
             "offTimetableShare": \.offTimetableShare, "missedCallDensity": \.missedCallDensity, "departureEvidenceCap": \.cap,
-            "reportedDelayScale": \.reportedDelayScale,
+            "reportedDelayScale": \.reportedDelayScale, "departureUnreportedShare": \.unreportedShare,
+            "departureUnreportedGrace": \.unreportedGrace,
         ]
     }
 
@@ -74,8 +75,8 @@ extension DepartureEvidence: EvidenceKind {
                 let pattern = Int(trip.pattern)
                 guard pattern >= 0, pattern < patternCount else { continue }
                 admit(
-                    item.trip, pattern: pattern, delay: clock - item.time, origin: origin, live: live, into: &hypothesis,
-                    likelihood: &likelihood, count: &count)
+                    item.trip, of: trip, pattern: pattern, delay: clock - item.time, origin: origin, live: live, at: time,
+                    into: &hypothesis, likelihood: &likelihood, count: &count)
             }
         }
         return patternMeans(&hypothesis, trips: trips, likelihood: likelihood, count: count)
@@ -87,19 +88,34 @@ extension DepartureEvidence: EvidenceKind {
     /// With a feed (`live`) that reports the trip, its reported delay replaces the prior of
     /// delays (`reportedDelayDensity`), and a cancelled trip is no candidate.
     func admit(
-        _ trip: Int32, pattern: Int, delay: Seconds, origin: Seconds, live: LiveTrips?, into hypothesis: inout Hypothesis,
-        likelihood: inout [Double], count: inout [Int]
+        _ trip: Int32, of schedule: ScheduledTrip, pattern: Int, delay: Seconds, origin: Seconds, live: LiveTrips?,
+        at time: Timestamp, into hypothesis: inout Hypothesis, likelihood: inout [Double], count: inout [Int]
     ) {
         var density = delayDensity(delay)
         if let report = live?.trip(trip, of: hypothesis.line, origin: origin) {
             if report.cancelled { return }
             if let reported = report.delay { density = reportedDelayDensity(delay - reported) }
+        } else if unseen(schedule, index: trip, of: hypothesis.line, delay: delay, origin: origin, live: live, at: time) {
+            density *= unreportedShare
         }
         count[pattern] += 1
         likelihood[pattern] += density
         hypothesis.trains.trips.append(
             TripCandidate(
                 trip: trip, logWeight: Double.log(density), delay: delay, origin: origin, delayScale: delayChangeScale))
+    }
+
+    /// Whether `live` reports the trains of `line` and no feed up to `time` reported trip
+    /// `trip` although, `delay` seconds late, it left its first station more than
+    /// `unreportedGrace` ago (`TripSightings`): then it has most likely not left yet.
+    func unseen(
+        _ trip: ScheduledTrip, index: Int32, of line: LineDirection, delay: Seconds, origin: Seconds, live: LiveTrips?,
+        at time: Timestamp
+    ) -> Bool {
+        guard unreportedShare != 1, let live, live.reports(line), let first = trip.departures.first?.time,
+            time.secondsSince1970 - (origin + Seconds(first) + delay) > unreportedGrace
+        else { return false }
+        return !live.sightings.reported(index, of: line, before: time)
     }
 
     /// Each pattern's mean density over its `count` candidates (`likelihood` holds the sums),
@@ -141,9 +157,8 @@ extension DepartureEvidence: EvidenceKind {
             var density = missedCallDensity / Self.window
             // (Riders' reports set a trip's prior at the first look only: what a train's
             // riders believed says less than what its own fixes show once they are seen.)
-            let report = live?.trip(candidate.trip, of: hypothesis.line, origin: candidate.origin).flatMap {
-                $0.informs ? $0 : nil
-            }
+            let reports = live?.trip(candidate.trip, of: hypothesis.line, origin: candidate.origin)
+            let report = reports.flatMap { $0.informs ? $0 : nil }
             if report?.cancelled != true, let scheduled = scheduled(trip, now - candidate.origin) {
                 let delay = now - candidate.origin - scheduled
                 density =
@@ -154,6 +169,14 @@ extension DepartureEvidence: EvidenceKind {
                     }
                 hypothesis.trains.trips[index].delay = delay
                 hypothesis.trains.trips[index].delayScale = delayChangeScale
+                // Feeds that report the line's trains and never this one: it has not left yet.
+                if reports == nil,
+                    unseen(
+                        trip, index: candidate.trip, of: hypothesis.line, delay: delay, origin: candidate.origin, live: live,
+                        at: time)
+                {
+                    density *= unreportedShare
+                }
             }
             mass[pattern] += weight
             likelihood[pattern] += weight * density

@@ -30,6 +30,12 @@ public struct DepartureEvidence: Hashable, Sendable {
     /// How far a trip's delay may be from the delay a feed reports for it, typically: a feed's
     /// delay is measured at its last position or stop, and changes by the next.
     public var reportedDelayScale: Seconds = 60
+    /// How likely a feed that reports a line's trains leaves out one that is running there,
+    /// against reporting it: an unreported candidate of a reported line weighs this much
+    /// (1: an omission says nothing; `PassageEvidence.unreportedShare` sets it for passages).
+    public var unreportedShare = 1.0
+    /// ... once the train, as late as it is seen, left its first station this long ago.
+    public var unreportedGrace: Seconds = 300
     /// The chance a train is off its timetable altogether (or runs a trip the file lacks).
     public var offTimetableShare = 0.05
     /// How likely a followed train leaves a station it does not call at, against a random time.

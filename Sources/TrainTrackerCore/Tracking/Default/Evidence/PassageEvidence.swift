@@ -73,6 +73,14 @@ public struct PassageEvidence: Hashable, Sendable {
     public var vehicleRunSpeed: MetersPerSecond = 40
     /// A report older than this at the fix says nothing of where its train is.
     public var vehicleLongest: Seconds = 600
+    /// How likely feeds that report a line's trains leave out one of them that is running,
+    /// against reporting it: a followed train of a reported line that no feed reported lately
+    /// (`TripSightings`, it has most likely not left) weighs this much at each passage (1: an
+    /// omission says nothing). A train reported once and lost since is left alone.
+    public var unreportedShare = 0.5
+    /// ... once the train, as late as it is seen, left its first station this long ago (a feed
+    /// may report a train only minutes after it leaves).
+    public var unreportedGrace: Seconds = 300
     /// The dwell a call's time allows for: a train arrives this long before it leaves.
     static let dwell: Seconds = 30
 
@@ -87,6 +95,8 @@ public struct PassageEvidence: Hashable, Sendable {
         timing.onTime = (departures.onTime.lowerBound - widening)...(departures.onTime.upperBound + widening)
         timing.delayChangeScale = max(delayChangeScale, 1)
         timing.cap = cap
+        timing.unreportedShare = unreportedShare
+        timing.unreportedGrace = unreportedGrace
         return timing
     }
 }
@@ -164,6 +174,7 @@ extension PassageEvidence: EvidenceKind {
             "passageChangeWindowWaits": \.changeWindowWaits, "passageFirstCap": \.firstCap,
             "passageStationClearance": \.stationClearance, "vehicleAbsentCost": \.vehicleAbsentCost,
             "vehicleReach": \.vehicleReach, "vehicleRunSpeed": \.vehicleRunSpeed, "vehicleLongest": \.vehicleLongest,
+            "unreportedShare": \.unreportedShare, "unreportedGrace": \.unreportedGrace,
         ]
     }
 
@@ -284,8 +295,8 @@ extension DepartureEvidence {
             let delay = now - origin - due
             guard delay >= Self.earliestDelay, delay <= Self.latestDelay else { continue }
             admit(
-                Int32(clamping: index), pattern: pattern, delay: delay, origin: origin, live: live, into: &hypothesis,
-                likelihood: &likelihood, count: &count)
+                Int32(clamping: index), of: trip, pattern: pattern, delay: delay, origin: origin, live: live, at: time,
+                into: &hypothesis, likelihood: &likelihood, count: &count)
         }
         return patternMeans(&hypothesis, trips: trips, likelihood: likelihood, count: count)
     }

@@ -1,0 +1,119 @@
+import Testing
+import TrainTrackerTestSupport
+
+@testable import TrainTrackerCore
+
+/// The runs an operator's trains made into their stops (`RecentRuns`), as its feeds placed
+/// them a minute apart: what an arrival time learns from the train ahead.
+@Suite struct RecentRunsTests {
+    static let model = TrackerModel(dataset: DemoRides.dataset)
+    static let start = Timestamp(secondsSince1970: 1_764_000_000)
+    /// The local's train leaves its first stop and is past its second four minutes later.
+    static let shares = [0, 0.1, 0.4, 0.7, 1.05]
+
+    /// The eastbound local's line, its trip index and its first two stops.
+    static func local() throws -> (line: LineDirection, trip: Int32, first: Int, second: Int) {
+        let place = try #require(model.tripIndex["L1"])
+        let line = LineDirection(index: Int(place.line))
+        let calls = model.trips[line: line][Int(place.trip)].callSlots
+        return (line, place.trip, calls[0], calls[1])
+    }
+
+    /// The runs of `feeds` taken in order.
+    static func runs(_ feeds: [RealtimeFeed]) -> RecentRuns {
+        var runs = RecentRuns()
+        for feed in feeds { runs.advance(with: LiveTrips(feed, model: model), model: model) }
+        return runs
+    }
+
+    /// The time the run took from 55 % of the way (out 45 % of the stretch) to 50 m before
+    /// the second stop, read off the positions either side of each, as a minute-apart feed
+    /// shows them.
+    static func expectedRemaining(stretch: Meters) -> Seconds {
+        let mark = stretch - RecentRuns.arrivalMark
+        let arrival = 180 + 60 * (mark - 0.7 * stretch) / ((1.05 - 0.7) * stretch)
+        let passed = 120 + 60 * (0.55 - 0.4) / (0.7 - 0.4)
+        return arrival - passed
+    }
+
+    @Test func theLastTrainsRunIsReadFromTheDistanceOut() throws {
+        let (line, trip, first, second) = try Self.local()
+        let stretch = DemoRides.firstStretch(of: "L1")
+        #expect(stretch > 500)
+        let runs = Self.runs(DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start))
+        #expect(runs.count == 1)
+        let now = Self.start.adding(300)
+        let remaining = try #require(
+            runs.remaining(on: line, into: second, from: first, out: 0.45 * stretch, excluding: trip + 1, at: now))
+        #expect(abs(remaining - Self.expectedRemaining(stretch: stretch)) < 0.5, "\(remaining)")
+        // Nearer the stop, less time left; at the mark, none.
+        let nearer = try #require(
+            runs.remaining(on: line, into: second, from: first, out: 0.2 * stretch, excluding: trip + 1, at: now))
+        #expect(nearer < remaining)
+        #expect(runs.remaining(on: line, into: second, from: first, out: 10, excluding: trip + 1, at: now) == 0)
+    }
+
+    @Test func aRunIsUnknownBeforeItsFeedAndOfNoUseToItsOwnTrainOrAnotherStretch() throws {
+        let (line, trip, first, second) = try Self.local()
+        let stretch = DemoRides.firstStretch(of: "L1")
+        let runs = Self.runs(DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start))
+        let ask = { (from: Int, excluding: Int32, at: Timestamp) in
+            runs.remaining(on: line, into: second, from: from, out: 0.45 * stretch, excluding: excluding, at: at)
+        }
+        #expect(ask(first, trip + 1, Self.start.adding(239)) == nil, "the feed that showed the arrival came at 240 s")
+        #expect(ask(first, trip + 1, Self.start.adding(240)) != nil)
+        #expect(ask(first, trip, Self.start.adding(300)) == nil, "the train's own run")
+        #expect(ask(second, trip + 1, Self.start.adding(300)) == nil, "a train that called elsewhere before")
+        #expect(ask(first, trip + 1, Self.start.adding(240 + RecentRuns.reach)) == nil, "an hour later")
+        // Farther out than the run was seen: nothing to read.
+        #expect(
+            runs.remaining(on: line, into: second, from: first, out: stretch * 2, excluding: trip + 1, at: Self.start.adding(300))
+                == nil)
+    }
+
+    /// A position the feed published again unchanged is no new fix: the run is the same.
+    @Test func aStalePositionPublishedAgainChangesNothing() throws {
+        let (line, trip, first, second) = try Self.local()
+        let stretch = DemoRides.firstStretch(of: "L1")
+        var feeds = DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start)
+        // The 0.7 position published again 30 s later.
+        var stale = feeds[3]
+        stale.timestamp = stale.timestamp.adding(30)
+        stale.vehicles[0].time = stale.timestamp
+        feeds.insert(stale, at: 4)
+        let runs = Self.runs(feeds)
+        let remaining = runs.remaining(
+            on: line, into: second, from: first, out: 0.45 * stretch, excluding: trip + 1, at: Self.start.adding(300))
+        #expect(remaining.map { abs($0 - Self.expectedRemaining(stretch: stretch)) < 0.5 } == true)
+    }
+
+    /// A position dated well after its feed (a clock gone wrong) is not believed.
+    @Test func aPositionFromAfterItsFeedIsLeftOut() throws {
+        var feeds = DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start)
+        feeds[4].vehicles[0].time = feeds[4].timestamp.adding(RecentRuns.aheadOfFeed + 1)
+        #expect(Self.runs(feeds).count == 0)
+    }
+
+    @Test func ridersTrainsAndOldRunsAreNotKept() throws {
+        var riders = DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start)
+        for index in riders.indices {
+            var report = TripReport(tripID: "L1", delay: 0)
+            report.fromRiders = true
+            riders[index].trips = [report]
+        }
+        #expect(Self.runs(riders).count == 0, "riders' trains are placed by their timetable")
+        var runs = Self.runs(DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start))
+        runs.prune(at: Self.start.adding(240))
+        #expect(runs.count == 1)
+        runs.prune(at: Self.start.adding(240 + RecentRuns.reach + 1))
+        #expect(runs.count == 0)
+    }
+
+    /// Feeds resolved in time order tell every tracker the same runs, each from its feed on.
+    @Test func liveFeedsGiveEveryFeedTheRuns() throws {
+        let feeds = DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start).map { LiveTrips($0, model: Self.model) }
+        let live = LiveFeeds(feeds.reversed(), model: Self.model)
+        #expect(live.feeds.allSatisfy { $0.runs.count == 1 })
+        #expect(LiveFeeds(feeds).feeds.allSatisfy { $0.runs.count == 0 }, "without the model, no runs")
+    }
+}

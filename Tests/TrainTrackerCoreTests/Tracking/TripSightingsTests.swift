@@ -1,0 +1,59 @@
+import Testing
+import TrainTrackerTestSupport
+
+@testable import TrainTrackerCore
+
+/// When an operator's feeds reported each trip (`TripSightings`): a train never reported, on a
+/// line whose trains are, has most likely not left.
+@Suite struct TripSightingsTests {
+    static let model = TrackerModel(dataset: DemoRides.dataset)
+    static let start = Timestamp(secondsSince1970: 1_764_000_000)
+
+    static func local() throws -> (line: LineDirection, trip: Int32) {
+        let place = try #require(model.tripIndex["L1"])
+        return (LineDirection(index: Int(place.line)), place.trip)
+    }
+
+    static func feed(at time: Timestamp, _ report: TripReport) -> LiveTrips {
+        LiveTrips(RealtimeFeed(timestamp: time, trips: [report]), model: model)
+    }
+
+    @Test func aTripIsSeenFromTheFeedThatReportedItForTheLookback() throws {
+        let (line, trip) = try Self.local()
+        var sightings = TripSightings()
+        sightings.advance(with: Self.feed(at: Self.start, TripReport(tripID: "L1", delay: 120)))
+        #expect(!sightings.reported(trip, of: line, before: Self.start.adding(-1)), "never a later feed")
+        #expect(sightings.reported(trip, of: line, before: Self.start))
+        // Lost by the feed since: still seen (a stale report), until the lookback runs out.
+        #expect(sightings.reported(trip, of: line, before: Self.start.adding(TripSightings.lookback)))
+        #expect(!sightings.reported(trip, of: line, before: Self.start.adding(TripSightings.lookback + 1)))
+        #expect(!sightings.reported(trip + 1, of: line, before: Self.start), "another trip")
+        sightings.prune(at: Self.start.adding(TripSightings.lookback + 1))
+        #expect(sightings.count == 0)
+    }
+
+    @Test func ridersWordAndCancelledTripsAreNoSighting() throws {
+        let (line, trip) = try Self.local()
+        var riders = TripReport(tripID: "L1", delay: 60)
+        riders.fromRiders = true
+        var sightings = TripSightings()
+        sightings.advance(with: Self.feed(at: Self.start, riders))
+        sightings.advance(with: Self.feed(at: Self.start.adding(60), TripReport(tripID: "L1", cancelled: true)))
+        #expect(!sightings.reported(trip, of: line, before: Self.start.adding(120)))
+    }
+
+    /// Feeds resolved in time order tell every tracker the same sightings, each from its feed on.
+    @Test func liveFeedsGiveEveryFeedTheSightings() throws {
+        let (line, trip) = try Self.local()
+        let feeds = [
+            LiveTrips(RealtimeFeed(timestamp: Self.start), model: Self.model),
+            Self.feed(at: Self.start.adding(60), TripReport(tripID: "L1", delay: 0)),
+        ]
+        let live = LiveFeeds(feeds, model: Self.model)
+        #expect(live.feeds.allSatisfy { $0.sightings.count == 1 })
+        #expect(live.latest(atOrBefore: Self.start)?.sightings.reported(trip, of: line, before: Self.start) == false)
+        #expect(
+            live.latest(atOrBefore: Self.start.adding(60))?.sightings.reported(trip, of: line, before: Self.start.adding(60))
+                == true)
+    }
+}
