@@ -104,6 +104,20 @@ import TrainTrackerTestSupport
         let last = feeds[feeds.count - 1]
         board.received(last, source: 0, at: last.timestamp)
         #expect(board.live(for: nil, at: last.timestamp)?.runs.count == 1)
+        #expect(board.live(for: nil, at: last.timestamp)?.sightings.count ?? 0 > 0)
+    }
+
+    /// A feed dated an hour ahead of the server's clock adds no runs or sightings: kept, they
+    /// would never age out.
+    @Test func aFeedFromTheFutureLeavesNoHistory() {
+        var realtime = RealtimeSettings()
+        realtime.sources = ["http://example.com/feed"]
+        let board = LiveBoard(model: TrackerModel(dataset: DemoRides.dataset), settings: realtime)
+        for feed in DemoRides.feeds(placing: "L1", at: [0, 0.1, 0.4, 0.7, 1.05], from: Self.now.adding(3_600)) {
+            board.received(feed, source: 0, at: Self.now)
+        }
+        let history = board.live(for: nil, at: Self.now.adding(3_600))
+        #expect(history?.runs.count == 0 && history?.sightings.count == 0)
     }
 
     @Test func aFeedOlderThanTheMaximumAgeIsDropped() {

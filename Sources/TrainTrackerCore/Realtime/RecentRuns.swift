@@ -24,6 +24,9 @@ public struct RecentRuns: Sendable {
     /// A position dated more than this after its feed was made is not believed (a clock gone
     /// wrong would hide the train's later positions).
     static let aheadOfFeed: Seconds = 60
+    /// A server keeps at most this many runs into each stop (the latest: an arrival time
+    /// reads only the last with the same stop before).
+    static let mostPerStop = 64
     /// At most this many positions are kept of a run under way (a train standing for an hour
     /// with a wandering fix).
     static let longestTrack = 240
@@ -87,15 +90,16 @@ public struct RecentRuns: Sendable {
         var ended: [(stop: Stop, run: Run)] = []
         for (index, reports) in trips.lines.enumerated() {
             for (trip, reports) in reports {
-                for report in reports where report.informs && !report.cancelled {
-                    guard let seen = report.vehicle else { continue }
-                    let train = Train(line: Int32(index), trip: trip)
-                    if let run = place(
-                        train, at: seen.coordinate, time: seen.time.secondsSince1970, known: trips.timestamp.secondsSince1970,
-                        model: model)
-                    {
-                        ended.append(run)
-                    }
+                // One place per train and feed, its latest (a feed may report a trip for two
+                // service days; taking both in turn would make runs of neither).
+                let seen = reports.filter { $0.informs && !$0.cancelled }.compactMap(\.vehicle).max { $0.time < $1.time }
+                guard let seen else { continue }
+                let train = Train(line: Int32(index), trip: trip)
+                if let run = place(
+                    train, at: seen.coordinate, time: seen.time.secondsSince1970, known: trips.timestamp.secondsSince1970,
+                    model: model)
+                {
+                    ended.append(run)
                 }
             }
         }
@@ -105,15 +109,19 @@ public struct RecentRuns: Sendable {
         }
     }
 
-    /// Forgets runs that ended more than `reach` before `time`, and trains not seen within
+    /// Forgets runs that ended more than `reach` before `time` (or after it: a clock gone
+    /// wrong), all but the latest `mostPerStop` of each stop, and trains not seen within
     /// `longestGap` of it (a server's, whose feeds never end).
     public mutating func prune(at time: Timestamp) {
         let now = time.secondsSince1970
-        for (stop, list) in runs {
-            let kept = list.filter { $0.arrival >= now - Self.reach }
-            runs[stop] = kept.isEmpty ? nil : kept
+        let window = (now - Self.reach)...(now + Self.aheadOfFeed)
+        for (stop, list) in runs where list.count > Self.mostPerStop || list.contains(where: { !window.contains($0.arrival) }) {
+            let kept = list.filter { window.contains($0.arrival) }.suffix(Self.mostPerStop)
+            runs[stop] = kept.isEmpty ? nil : Array(kept)
         }
-        underway = underway.filter { abs(now - $0.value.time) <= Self.longestGap }
+        if underway.values.contains(where: { abs(now - $0.time) > Self.longestGap }) {
+            underway = underway.filter { abs(now - $0.value.time) <= Self.longestGap }
+        }
     }
 
     /// Train `train` seen at `coordinate` at `time` in a feed made at `known`: its run into
@@ -174,15 +182,22 @@ public struct RecentRuns: Sendable {
     /// that ended within `reach` before it, not trip `trip`'s own, and that was seen at least
     /// that far out. Nil when there is none.
     ///
-    /// - Complexity: O(r + p) for r runs into the stop within `reach` and p places of the one used.
+    /// - Complexity: O(log R + r + p) for R runs into the stop, r of them known within `reach`
+    ///   before `time`, and p places of the one used.
     func remaining(on line: LineDirection, into slot: Int, from: Int, out: Meters, excluding trip: Int32, at time: Timestamp)
         -> Seconds?
     {
         guard let list = runs[Stop(line: Int32(line.index), slot: Int32(slot))] else { return nil }
         let now = time.secondsSince1970
         let distance = max(out, Self.arrivalMark)
-        for run in list.reversed() where run.known <= now && run.trip != trip && Int(run.from) == from {
-            guard run.arrival >= now - Self.reach else { break }
+        // Runs are in the order they became known: those known by now end here.
+        var index = list.partitioningIndex { $0.known > now }
+        while index > 0 {
+            index -= 1
+            let run = list[index]
+            // (A run arrives before the feed that shows it: none known earlier is within reach.)
+            guard run.known >= now - Self.reach else { break }
+            guard run.arrival >= now - Self.reach, run.trip != trip, Int(run.from) == from else { continue }
             for (before, after) in zip(run.track, run.track.dropFirst())
             where before.out >= distance && distance >= after.out && before.out > after.out {
                 let passed = before.time + (after.time - before.time) * (before.out - distance) / (before.out - after.out)

@@ -10,6 +10,12 @@
 public struct TripSightings: Sendable {
     /// A report further back than this says nothing of today's run (a trip runs once a day).
     public static let lookback: Seconds = 3 * 3_600
+    /// A report within this long of the last one kept for its trip is not kept (feeds come
+    /// every few seconds from several sources; one a minute says as much).
+    static let spacing: Seconds = 60
+    /// A report dated this far after the time it is pruned at is dropped (a clock gone wrong
+    /// would otherwise hide the trip's later reports).
+    static let aheadOfNow: Seconds = 60
 
     /// A trip of a line.
     private struct Train: Hashable, Sendable {
@@ -35,17 +41,20 @@ public struct TripSightings: Sendable {
         for (index, reports) in trips.lines.enumerated() {
             for (trip, reports) in reports where reports.contains(where: { $0.informs && !$0.cancelled }) {
                 let train = Train(line: Int32(index), trip: trip)
-                if let last = times[train]?.last, last >= time { continue }
+                if let last = times[train]?.last, time < last + Self.spacing { continue }
                 times[train, default: []].append(time)
             }
         }
     }
 
-    /// Forgets reports more than `lookback` before `time` (a server's, whose feeds never end).
+    /// Forgets reports more than `lookback` before `time` or more than `aheadOfNow` after it
+    /// (a server's, whose feeds never end).
+    ///
+    /// - Complexity: O(T + r) for T trips and r reports dropped.
     public mutating func prune(at time: Timestamp) {
-        let oldest = time.secondsSince1970 - Self.lookback
-        for (train, list) in times {
-            let kept = list.filter { $0 >= oldest }
+        let window = (time.secondsSince1970 - Self.lookback)...(time.secondsSince1970 + Self.aheadOfNow)
+        for (train, list) in times where !(list.first.map(window.contains) ?? true) || !(list.last.map(window.contains) ?? true) {
+            let kept = list.filter { window.contains($0) }
             times[train] = kept.isEmpty ? nil : kept
         }
     }

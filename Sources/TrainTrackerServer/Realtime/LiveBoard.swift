@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TrainTrackerCore
+import TrainTrackerRealtime
 
 /// Where a rider's train's delay came from, as the viewer shows it.
 enum DelaySource: String, Sendable {
@@ -103,10 +104,15 @@ final class LiveBoard: Sendable {
         let resolved = LiveTrips(feed, model: model)
         state.withLock { state in
             guard state.sources.indices.contains(index) else { return }
-            // Every feed read adds its trains' runs, whether or not a rider asks before the next.
-            state.runs.advance(with: resolved, model: model)
+            // Every feed read adds its trains' runs and sightings, whether or not a rider asks
+            // before the next; not a feed dated in the future (a clock gone wrong would keep
+            // them for good) nor one too old to be told to trackers.
+            let age = now.seconds(since: feed.timestamp)
+            if age >= -RealtimeFeedReader.clockTolerance, age <= settings.maximumAge {
+                state.runs.advance(with: resolved, model: model)
+                state.sightings.advance(with: resolved)
+            }
             state.runs.prune(at: now)
-            state.sightings.advance(with: resolved)
             state.sightings.prune(at: now)
             state.sources[index].feed = feed
             state.sources[index].fetched = now

@@ -107,6 +107,30 @@ import TrainTrackerTestSupport
         #expect(runs.count == 1)
         runs.prune(at: Self.start.adding(240 + RecentRuns.reach + 1))
         #expect(runs.count == 0)
+        // Nor a run from after the pruning time (a feed whose clock ran an hour fast).
+        var ahead = Self.runs(DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start))
+        ahead.prune(at: Self.start.adding(-3_600))
+        #expect(ahead.count == 0)
+    }
+
+    /// A server keeps the latest `mostPerStop` runs into a stop, however many trains arrive.
+    @Test func aServerKeepsALimitedNumberOfRunsPerStop() throws {
+        var runs = RecentRuns()
+        let rounds = RecentRuns.mostPerStop + 6
+        for round in 0..<rounds {
+            let feeds = DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start.adding(Seconds(round) * 1_000))
+            for feed in feeds { runs.advance(with: LiveTrips(feed, model: Self.model), model: Self.model) }
+        }
+        #expect(runs.count == rounds)
+        runs.prune(at: Self.start.adding(Seconds(rounds) * 1_000 - 700))
+        #expect(runs.count == 4, "arrivals 1,000 s apart, within the hour before (and 60 s after)")
+        runs = RecentRuns()
+        for round in 0..<rounds {
+            let feeds = DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start.adding(Seconds(round) * 30), step: 1)
+            for feed in feeds { runs.advance(with: LiveTrips(feed, model: Self.model), model: Self.model) }
+        }
+        runs.prune(at: Self.start.adding(Seconds(rounds) * 30))
+        #expect(runs.count == RecentRuns.mostPerStop)
     }
 
     /// Feeds resolved in time order tell every tracker the same runs, each from its feed on.

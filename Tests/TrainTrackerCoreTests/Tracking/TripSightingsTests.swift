@@ -32,6 +32,23 @@ import TrainTrackerTestSupport
         #expect(sightings.count == 0)
     }
 
+    /// One report a minute is kept per trip, and a report dated after the pruning time (a
+    /// feed whose clock ran fast) is dropped rather than hiding the trip's later reports.
+    @Test func reportsAreKeptAMinuteApartAndNeverFromTheFuture() throws {
+        let (line, trip) = try Self.local()
+        var sightings = TripSightings()
+        for second in stride(from: 0.0, to: 600, by: 5) {
+            sightings.advance(with: Self.feed(at: Self.start.adding(second), TripReport(tripID: "L1", delay: 0)))
+        }
+        #expect(sightings.count == 10)
+        var fast = TripSightings()
+        fast.advance(with: Self.feed(at: Self.start.adding(3_600), TripReport(tripID: "L1", delay: 0)))
+        fast.prune(at: Self.start)
+        #expect(fast.count == 0)
+        fast.advance(with: Self.feed(at: Self.start, TripReport(tripID: "L1", delay: 0)))
+        #expect(fast.reported(trip, of: line, before: Self.start))
+    }
+
     @Test func ridersWordAndCancelledTripsAreNoSighting() throws {
         let (line, trip) = try Self.local()
         var riders = TripReport(tripID: "L1", delay: 60)
