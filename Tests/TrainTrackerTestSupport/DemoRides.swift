@@ -33,13 +33,7 @@ extension DemoRides {
     public static func feeds(placing tripID: String, at shares: [Double], from start: Timestamp, step: Seconds = 60)
         -> [RealtimeFeed]
     {
-        guard let train = dataset.timetable.trains.first(where: { $0.id == tripID }), train.stops.count >= 2,
-            let railway = dataset.network.railway(id: train.railwayID),
-            let first = dataset.network.station(id: train.stops[0].stationID),
-            let second = dataset.network.station(id: train.stops[1].stationID),
-            let from = railway.track.polyline.projection(of: first.coordinate)?.alongTrack,
-            let to = railway.track.polyline.projection(of: second.coordinate)?.alongTrack
-        else { preconditionFailure("\(tripID) is not a trip of the demo timetable") }
+        let (railway, from, to) = firstTwoStops(of: tripID)
         return shares.enumerated().map { index, share in
             let time = start.adding(Seconds(index) * step)
             let place = railway.track.polyline.point(atAlongTrack: from + share * (to - from)).coordinate
@@ -49,13 +43,19 @@ extension DemoRides {
 
     /// How far trip `tripID`'s first stop is from its second along the track, in metres.
     public static func firstStretch(of tripID: String) -> Meters {
-        let train = dataset.timetable.trains.first { $0.id == tripID }
-        let railway = train.flatMap { dataset.network.railway(id: $0.railwayID) }
-        let along = (train?.stops.prefix(2) ?? []).compactMap { stop in
-            dataset.network.station(id: stop.stationID).flatMap {
-                railway?.track.polyline.projection(of: $0.coordinate)?.alongTrack
-            }
-        }
-        return along.count == 2 ? abs(along[1] - along[0]) : 0
+        let (_, from, to) = firstTwoStops(of: tripID)
+        return abs(to - from)
+    }
+
+    /// Trip `tripID`'s railway and where its first two stops lie along its track.
+    private static func firstTwoStops(of tripID: String) -> (railway: Railway, from: Meters, to: Meters) {
+        guard let train = dataset.timetable.trains.first(where: { $0.id == tripID }), train.stops.count >= 2,
+            let railway = dataset.network.railway(id: train.railwayID),
+            let first = dataset.network.station(id: train.stops[0].stationID),
+            let second = dataset.network.station(id: train.stops[1].stationID),
+            let from = railway.track.polyline.projection(of: first.coordinate)?.alongTrack,
+            let to = railway.track.polyline.projection(of: second.coordinate)?.alongTrack
+        else { preconditionFailure("\(tripID) is not a trip of the demo timetable") }
+        return (railway, from, to)
     }
 }
