@@ -8,6 +8,9 @@ import TrainTrackerStorage
 /// `traintracker` unless given).
 struct PostgresAddress: CustomStringConvertible {
     private(set) var configuration: PostgresClient.Configuration
+    /// The same server for one connection of its own, which `open` makes first to learn at once
+    /// whether the server is there and lets the user in (the pool retries for ever).
+    private(set) var probe: PostgresConnection.Configuration
     /// The address without its password, for messages and logs.
     let description: String
 
@@ -33,27 +36,40 @@ struct PostgresAddress: CustomStringConvertible {
         let password = components.password
         let socket = query["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         if let socket {
-            configuration = .init(
-                unixSocketPath: socket + "/.s.PGSQL.\(components.port ?? 5432)", username: user, password: password,
-                database: database)
+            let path = socket + "/.s.PGSQL.\(components.port ?? 5432)"
+            configuration = .init(unixSocketPath: path, username: user, password: password, database: database)
+            probe = .init(unixSocketPath: path, username: user, password: password, database: database)
         } else {
             guard let host = components.host, !host.isEmpty else { throw bad("the address names no host") }
             let port = components.port ?? 5432
             guard (1...65_535).contains(port) else { throw bad("the port must be 1 to 65535") }
             let tls: PostgresClient.Configuration.TLS
-            switch query["sslmode"] ?? "prefer" {
-            case "disable": tls = .disable
-            case "prefer": tls = .prefer(.makeClientConfiguration())
-            case "require": tls = .require(.makeClientConfiguration())
-            default: throw bad("sslmode must be disable, prefer or require")
+            let probeTLS: PostgresConnection.Configuration.TLS
+            do {
+                switch query["sslmode"] ?? "prefer" {
+                case "disable": (tls, probeTLS) = (.disable, .disable)
+                case "prefer":
+                    tls = .prefer(.makeClientConfiguration())
+                    probeTLS = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case "require":
+                    tls = .require(.makeClientConfiguration())
+                    probeTLS = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                default: throw bad("sslmode must be disable, prefer or require")
+                }
+            } catch let error as StorageError {
+                throw error
+            } catch {
+                throw bad("no TLS context: \(error)")
             }
             configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
+            probe = .init(host: host, port: port, username: user, password: password, database: database, tls: probeTLS)
         }
         let application = query["application_name"] ?? Self.defaultApplicationName
         guard (1...Self.longestApplicationName).contains(application.utf8.count),
             application.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
         else { throw bad("application_name must be 1 to 63 printable ASCII characters") }
         configuration.options.additionalStartupParameters = [("application_name", application)]
+        probe.options.additionalStartupParameters = [("application_name", application)]
         description = Self.withoutPassword(url)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 import TrainTrackerCore
 import TrainTrackerStorage
 
@@ -39,30 +40,63 @@ public final class PostgresSessionStore: SessionStore {
         url: String, connectTimeout: Seconds = 15, logger: Logger = Logger(label: "traintracker.postgres")
     ) async throws(StorageError) -> PostgresSessionStore {
         let address = try PostgresAddress(url)
+        try await reach(address, within: connectTimeout, logger: logger)
         let store = PostgresSessionStore(address: address, logger: logger)
-        // The pool retries a refused connection or login for ever: give up on the first
-        // statement after the timeout.
-        let timeout = Duration.milliseconds(Int64(Int(flooring: connectTimeout * 1_000, within: 1...3_600_000)))
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await store.execute("SELECT 1") }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    throw StorageError.database(
-                        path: store.location,
-                        message: "no working connection within \(timeout): is the server up, and are the user and password right?"
-                    )
-                }
-                try await group.next()
-                group.cancelAll()
-            }
-            // Connected: the migrations may wait as long as another instance applies them.
+            // Reached: the migrations may wait as long as another instance applies them.
             try await store.migrate()
         } catch {
             store.close()
-            throw error as? StorageError ?? store.failure(error)
+            throw error
         }
         return store
+    }
+
+    /// Makes one connection of its own and closes it, so `open` fails with the server's own
+    /// refusal (no such user, wrong password, connection refused) at once, where the pool would
+    /// retry for ever. The timeout is kept on the connection's event loop, not by a sleeping
+    /// task: a process whose tasks wait their turn (a busy server starting, a test run on two
+    /// cores) cannot mistake a slow turn for an absent server.
+    static func reach(_ address: PostgresAddress, within timeout: Seconds, logger: Logger) async throws(StorageError) {
+        let milliseconds = Int64(Int(flooring: timeout * 1_000, within: 1...3_600_000))
+        var configuration = address.probe
+        configuration.options.connectTimeout = .milliseconds(milliseconds)
+        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
+        let outcome = eventLoop.makePromise(of: PostgresConnection.self)
+        let settled = Settled()
+        let deadline = eventLoop.scheduleTask(in: .milliseconds(milliseconds)) {
+            guard settled.claim() else { return }
+            outcome.fail(
+                StorageError.database(
+                    path: address.description,
+                    message: "no working connection within \(timeout) s: is the server up, and are the user and password right?"))
+        }
+        let connecting: EventLoopFuture<PostgresConnection> = PostgresConnection.connect(
+            on: eventLoop, configuration: configuration, id: 0, logger: logger)
+        connecting.whenComplete { result in
+            if settled.claim() {
+                deadline.cancel()
+                outcome.completeWith(result)
+            } else if case .success(let late) = result {
+                late.close().whenComplete { _ in }
+            }
+        }
+        do {
+            try await outcome.futureResult.get().close().get()
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .database(path: address.description, message: Self.reason(error))
+        }
+    }
+
+    /// What went wrong, in the server's words when it sent some (PostgresNIO hides them from
+    /// `description`).
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
     }
 
     /// Whether `path` names a PostgreSQL database rather than a file.
@@ -118,10 +152,19 @@ public final class PostgresSessionStore: SessionStore {
     /// A database error as a `StorageError` naming the store: the server's own message when
     /// it sent one (PostgresNIO hides it from `description`).
     func failure(_ error: any Error) -> StorageError {
-        if let error = error as? PSQLError {
-            let message = error.serverInfo?[.message] ?? "\(error.code)"
-            return .database(path: location, message: message)
+        .database(path: location, message: Self.reason(error))
+    }
+}
+
+/// Whichever of a connection and its deadline comes first, the other finding it taken.
+private final class Settled: Sendable {
+    private let taken = Mutex(false)
+
+    /// True for the first caller only.
+    func claim() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
         }
-        return .database(path: location, message: "\(error)")
     }
 }
