@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TrainTrackerTestSupport
 
-/// A rider on a late train, with an operator's feed of the day's delays: a train of another
+/// A rider on a late train, with an operator's feed of the day's delays (TripUpdates, no
+/// positions): a train of another
 /// line that no feed has reported, although it would have left minutes ago, is not taken for
 /// the rider's (`PassageEvidence.unreportedShare`).
 @Suite(.tags(.sharedData)) struct UnreportedTrainTests {
@@ -15,6 +16,8 @@ import TrainTrackerTestSupport
         let simulated = try ToolRunner.run([
             "simulate", "--railways", SharedPaths.caltrain, "--scenario", "caltrain", "--count", "3", "--seed", "3101",
             "--phone", "good", "--day", "disrupted", "--out", cases, "--feed", directory.path("feed"),
+            // Delays only: with the trains' positions too, the Limited is nowhere near the rider.
+            "--feed-without-positions",
         ])
         #expect(simulated.status == 0, "\(simulated.standardError)")
         func railway(_ options: [String]) throws -> Double {

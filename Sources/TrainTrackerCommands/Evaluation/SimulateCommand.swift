@@ -84,12 +84,16 @@ struct SimulateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also write the day's delays as GTFS-realtime feeds, one a minute while the rides run, to this folder (for evaluate --realtime).",
+            "Also write the day's delays and trains as GTFS-realtime feeds, one a minute while the rides run, to this folder (for evaluate --realtime): every running train's delay and its position, up to 30 s old.",
             valueName: "directory"))
     var feed: String?
 
+    @Flag(help: "With --feed, write the trains' delays only, no positions (as the simulator did before 0.16).")
+    var feedWithoutPositions = false
+
     func validate() throws {
         guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1 to 100000") }
+        if feedWithoutPositions, feed == nil { throw ValidationError("--feed-without-positions needs --feed") }
         let known = Set(Scenario.all.map(\.name) + ["all"])
         if let unknown = scenarios.first(where: { !known.contains($0) }) {
             throw ValidationError(
@@ -150,23 +154,25 @@ struct SimulateCommand: ParsableCommand {
         StandardError.line(
             "wrote \(cases.count) sessions (\(conditions.spelledOut)), \(cases.reduce(0) { $0 + $1.fixes.count }) fixes to \(out)"
         )
-        if let feed { try writeFeeds(cases, dataset: dataset, delays: generator.disruption ?? OnTimeDelays(), to: feed) }
+        if let feed { try writeFeeds(cases, generator: generator, to: feed) }
     }
 
-    /// The day's delays as feeds, one at the start of every minute a ride has a fix in.
-    private func writeFeeds(_ cases: [SimulatedCase], dataset: TransitDataset, delays: any TrainDelays, to folder: String)
-        throws
-    {
+    /// The day's delays (and trains) as feeds, one at the start of every minute a ride has a
+    /// fix in.
+    private func writeFeeds(_ cases: [SimulatedCase], generator: CaseGenerator, to folder: String) throws {
         let minute: Seconds = 60
         let times = cases.flatMap {
             $0.fixes.map { fix in
                 Timestamp(secondsSince1970: (fix.location.timestamp.secondsSince1970 / minute).rounded(.down) * minute)
             }
         }
-        let feeds = SimulatedFeeds.make(dataset: dataset, delays: delays, times: times)
+        let feeds = SimulatedFeeds.make(
+            dataset: generator.dataset, delays: generator.disruption ?? OnTimeDelays(), times: times,
+            places: feedWithoutPositions ? nil : SimulatedTrainPlaces(generator: generator, seed: seed))
         try FeedFolder.write(feeds, to: folder, replacing: force)
         StandardError.line(
-            "wrote \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.trips.count }) trip updates) to \(folder)")
+            "wrote \(feeds.count) feeds (\(feeds.reduce(0) { $0 + $1.trips.count }) trip updates, "
+                + "\(feeds.reduce(0) { $0 + $1.vehicles.count }) positions) to \(folder)")
     }
 
     /// Writes both files, each all or nothing, and the second only once the first is in place.

@@ -137,19 +137,9 @@ public struct CaseGenerator: Sendable {
         idPrefix: String
     ) -> SimulatedCase? {
         let network = dataset.network
-        guard let drawn = network.railway(id: train.railwayID), let direction = drawn.direction(named: train.directionName)
-        else { return nil }
-        // The train runs on the real track; the stations sit at the same places along it.
-        var railway = drawn
-        var positions = network.stationPositions(of: drawn)
-        if let mapDistortion {
-            let real = mapDistortion.realTrack(of: drawn, in: network)
-            railway.track = real.track
-            positions = positions.map(real.along)
-        }
+        guard let (railway, positions, direction, walk) = track(of: train) else { return nil }
         let stationIDs = railway.stationIDs
         let positionOf = Dictionary(zip(stationIDs, positions), uniquingKeysWith: { first, _ in first })
-        let walk = TrackWalk(railway: railway, direction: direction)
         guard stretch.allSatisfy({ positionOf[$0.stationID] != nil }) else { return nil }
         // Stations passed or called at between the ends, for the through-station filter.
         let firstIndex = stationIDs.firstIndex(of: stretch[0].stationID) ?? 0
@@ -313,6 +303,26 @@ extension CaseGenerator {
 }
 
 extension CaseGenerator {
+    /// The track `train` runs on (the real one when the map is distorted), its stations'
+    /// places along it and the walk in the train's direction; nil for a railway or direction
+    /// the network lacks.
+    func track(of train: TimetabledTrain) -> (
+        railway: Railway, positions: [Meters], direction: TravelDirection, walk: TrackWalk
+    )? {
+        let network = dataset.network
+        guard let drawn = network.railway(id: train.railwayID), let direction = drawn.direction(named: train.directionName)
+        else { return nil }
+        // The train runs on the real track; the stations sit at the same places along it.
+        var railway = drawn
+        var positions = network.stationPositions(of: drawn)
+        if let mapDistortion {
+            let real = mapDistortion.realTrack(of: drawn, in: network)
+            railway.track = real.track
+            positions = positions.map(real.along)
+        }
+        return (railway, positions, direction, TrackWalk(railway: railway, direction: direction))
+    }
+
     /// The stops of `train` as it runs today: its timetable, or on a disrupted day, late.
     func runningStops(of train: TimetabledTrain) -> [TimetableStop] {
         disruption?.stops(of: train) ?? train.stops

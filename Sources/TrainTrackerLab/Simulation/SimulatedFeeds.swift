@@ -4,8 +4,10 @@ import TrainTrackerCore
 /// GTFS-realtime feeds of a simulated day's delays, as an operator would publish them: at each
 /// of the given times, every train of the timetable running then (on its service day, by its
 /// calendar) that has left its first station gets a TripUpdate with its delay at its latest
-/// call, as `delays` makes it run (an operator does not know how late a train will leave). For `simulate --feed`: the simulated riders' fixes are
-/// then tracked with the day's delays known, as riders of an operator with a feed are.
+/// call, as `delays` makes it run (an operator does not know how late a train will leave),
+/// and, given `SimulatedTrainPlaces`, a position while it runs. For `simulate --feed`: the
+/// simulated riders' fixes are then tracked with the day's delays and trains known, as riders
+/// of an operator with a feed are.
 public enum SimulatedFeeds {
     /// A train is in a feed from this long before its first departure ...
     public static let before: Seconds = 1_800
@@ -13,10 +15,13 @@ public enum SimulatedFeeds {
     public static let after: Seconds = 600
 
     /// One feed per time of `times` (sorted, duplicates once) of `dataset`'s trains as `delays`
-    /// runs them.
+    /// runs them; with `places`, each running train's position too (a VehiclePosition).
     ///
     /// - Complexity: O(T log T + F · R) for T trains and F feeds of R trains running each.
-    public static func make(dataset: TransitDataset, delays: any TrainDelays, times: [Timestamp]) -> [RealtimeFeed] {
+    public static func make(
+        dataset: TransitDataset, delays: any TrainDelays, times: [Timestamp], places: SimulatedTrainPlaces? = nil
+    ) -> [RealtimeFeed] {
+        var places = places
         let timetable = dataset.timetable
         let zone = timetable.zone
         // Trains by their first published time (seconds after their service day's midnight).
@@ -44,6 +49,9 @@ public enum SimulatedFeeds {
                     asRun[train.id] = run
                     if let delay = delay(of: train, asRun: run, at: clock) {
                         feed.trips.append(TripReport(tripID: train.id, delay: delay.rounded(), measured: time))
+                    }
+                    if let coordinate = places?.coordinate(of: train, asRun: run, at: clock) {
+                        feed.vehicles.append(VehicleReport(tripID: train.id, coordinate: coordinate, time: time))
                     }
                 }
             }
