@@ -14,6 +14,21 @@ struct PostgresAddress: CustomStringConvertible {
     /// The address without its password, for messages and logs.
     let description: String
 
+    /// How long a connection may take to be made and let in: the pool's and the probe's.
+    var connectTimeout: Duration {
+        get { configuration.options.connectTimeout }
+        set {
+            configuration.options.connectTimeout = newValue
+            probe.options.connectTimeout = TimeAmount(newValue)
+        }
+    }
+
+    /// The same in seconds, for messages.
+    var connectTimeoutSeconds: Double {
+        let parts = connectTimeout.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
     /// What `pg_stat_activity` shows for the connections unless the address says otherwise.
     static let defaultApplicationName = "traintracker"
     /// PostgreSQL keeps at most this many bytes of an application name.
@@ -75,7 +90,14 @@ struct PostgresAddress: CustomStringConvertible {
 
     /// `url` with any password replaced by `***`.
     static func withoutPassword(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        guard var components = URLComponents(string: url) else {
+            // Not a URL (a password with a space, say): hide everything before the last `@`.
+            guard let scheme = url.range(of: "://"), let at = url.lastIndex(of: "@"), scheme.upperBound <= at else {
+                return url
+            }
+            return String(url[..<scheme.upperBound]) + "***" + String(url[at...])
+        }
+        guard components.password != nil else { return url }
         components.password = "***"
         return components.string ?? "postgres://***"
     }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PostgresNIO
-import Synchronization
 import TrainTrackerCore
 import TrainTrackerStorage
 
@@ -30,6 +29,9 @@ public final class PostgresSessionStore: SessionStore {
 
     deinit { running.cancel() }
 
+    /// The connection timeouts `open` takes, in milliseconds (1 ms to an hour).
+    static let connectTimeouts = 1...3_600_000
+
     /// Connects to the database at `url` (`postgres://user[:password]@host[:port]/database`,
     /// with `?host=/socket/directory` for a Unix socket, `?sslmode=disable|prefer|require` and
     /// `?application_name=`) and applies the migrations it lacks.
@@ -39,8 +41,10 @@ public final class PostgresSessionStore: SessionStore {
     public static func open(
         url: String, connectTimeout: Seconds = 15, logger: Logger = Logger(label: "traintracker.postgres")
     ) async throws(StorageError) -> PostgresSessionStore {
-        let address = try PostgresAddress(url)
-        try await reach(address, within: connectTimeout, logger: logger)
+        let timeout = Duration.milliseconds(Int64(Int(flooring: connectTimeout * 1_000, within: Self.connectTimeouts)))
+        var address = try PostgresAddress(url)
+        address.connectTimeout = timeout
+        try await reach(address, logger: logger)
         let store = PostgresSessionStore(address: address, logger: logger)
         do {
             // Reached: the migrations may wait as long as another instance applies them.
@@ -54,40 +58,28 @@ public final class PostgresSessionStore: SessionStore {
 
     /// Makes one connection of its own and closes it, so `open` fails with the server's own
     /// refusal (no such user, wrong password, connection refused) at once, where the pool would
-    /// retry for ever. The timeout is kept on the connection's event loop, not by a sleeping
-    /// task: a process whose tasks wait their turn (a busy server starting, a test run on two
-    /// cores) cannot mistake a slow turn for an absent server.
-    static func reach(_ address: PostgresAddress, within timeout: Seconds, logger: Logger) async throws(StorageError) {
-        let milliseconds = Int64(Int(flooring: timeout * 1_000, within: 1...3_600_000))
-        var configuration = address.probe
-        configuration.options.connectTimeout = .milliseconds(milliseconds)
-        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
-        let outcome = eventLoop.makePromise(of: PostgresConnection.self)
-        let settled = Settled()
-        let deadline = eventLoop.scheduleTask(in: .milliseconds(milliseconds)) {
-            guard settled.claim() else { return }
-            outcome.fail(
-                StorageError.database(
-                    path: address.description,
-                    message: "no working connection within \(timeout) s: is the server up, and are the user and password right?"))
-        }
-        let connecting: EventLoopFuture<PostgresConnection> = PostgresConnection.connect(
-            on: eventLoop, configuration: configuration, id: 0, logger: logger)
-        connecting.whenComplete { result in
-            if settled.claim() {
-                deadline.cancel()
-                outcome.completeWith(result)
-            } else if case .success(let late) = result {
-                late.close().whenComplete { _ in }
-            }
-        }
+    /// retry for ever. PostgresNIO keeps the connection's deadline (connecting, TLS and login)
+    /// on its event loop, not in a sleeping task: a process whose tasks wait their turn (a busy
+    /// server starting, a test run on two cores) cannot mistake a slow turn for an absent server.
+    static func reach(_ address: PostgresAddress, logger: Logger) async throws(StorageError) {
         do {
-            try await outcome.futureResult.get().close().get()
-        } catch let error as StorageError {
-            throw error
+            let connection = try await PostgresConnection.connect(configuration: address.probe, id: 0, logger: logger)
+            try await connection.close()
+        } catch let error as PSQLError where error.underlying.map(Self.isTimeout) == true {
+            throw .database(
+                path: address.description,
+                message:
+                    "no working connection within \(address.connectTimeoutSeconds) s: is the server up, and are the user and password right?"
+            )
         } catch {
             throw .database(path: address.description, message: Self.reason(error))
         }
+    }
+
+    /// Whether `error` is a connection's deadline passing.
+    private static func isTimeout(_ error: any Error) -> Bool {
+        if case .connectTimeout = error as? ChannelError { return true }
+        return false
     }
 
     /// What went wrong, in the server's words when it sent some (PostgresNIO hides them from
@@ -153,18 +145,5 @@ public final class PostgresSessionStore: SessionStore {
     /// it sent one (PostgresNIO hides it from `description`).
     func failure(_ error: any Error) -> StorageError {
         .database(path: location, message: Self.reason(error))
-    }
-}
-
-/// Whichever of a connection and its deadline comes first, the other finding it taken.
-private final class Settled: Sendable {
-    private let taken = Mutex(false)
-
-    /// True for the first caller only.
-    func claim() -> Bool {
-        taken.withLock { taken in
-            defer { taken = true }
-            return !taken
-        }
     }
 }

@@ -66,12 +66,27 @@ import TrainTrackerTestSupport
         }
     }
 
+    @Test(arguments: [
+        // Foundation reads this one as a URL (the password hidden in place) ...
+        ("postgres://tracker:my secret@127.0.0.1:1/db", "postgres://tracker:***@127.0.0.1:1/db"),
+        // ... and not this one: everything before the last @ is hidden.
+        ("postgres://tr acker:my:secret@h st/db", "postgres://***@h st/db"),
+    ])
+    func aPasswordInAnOddAddressNeverReachesAMessage(url: String, shown: String) async {
+        await #expect {
+            _ = try await PostgresSessionStore.open(url: url, connectTimeout: 1)
+        } throws: { error in
+            !"\(error)".contains("secret") && "\(error)".contains(shown)
+        }
+    }
+
     @Test(.enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"))
     func anUnknownUserIsTheServersOwnWordsAtOnce() async throws {
-        let cluster = try TestPostgres.address.get()
-        let stranger = cluster.replacingOccurrences(of: "traintracker@", with: "stranger@")
+        var components = try #require(URLComponents(string: try TestPostgres.address.get()))
+        components.user = "stranger"
+        let stranger = try #require(components.string)
         await #expect {
-            _ = try await PostgresSessionStore.open(url: stranger, connectTimeout: 600)
+            _ = try await PostgresSessionStore.open(url: stranger, connectTimeout: 30)
         } throws: { error in
             "\(error)".contains("role \"stranger\" does not exist")
         }

@@ -88,7 +88,7 @@ struct SimulateCommand: ParsableCommand {
             valueName: "directory"))
     var feed: String?
 
-    @Flag(help: "With --feed, write the trains' delays only, no positions (as the simulator did before 0.16).")
+    @Flag(help: "With --feed, write the trains' delays only, no positions (an operator that publishes TripUpdates alone).")
     var feedWithoutPositions = false
 
     func validate() throws {

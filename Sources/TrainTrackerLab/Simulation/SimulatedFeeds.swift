@@ -17,7 +17,8 @@ public enum SimulatedFeeds {
     /// One feed per time of `times` (sorted, duplicates once) of `dataset`'s trains as `delays`
     /// runs them; with `places`, each running train's position too (a VehiclePosition).
     ///
-    /// - Complexity: O(T log T + F · R) for T trains and F feeds of R trains running each.
+    /// - Complexity: O(T log T + F · R) for T trains and F feeds of R trains running each;
+    ///   with `places`, each train's ride planned once and O(S) a position for S stops.
     public static func make(
         dataset: TransitDataset, delays: any TrainDelays, times: [Timestamp], places: SimulatedTrainPlaces? = nil
     ) -> [RealtimeFeed] {

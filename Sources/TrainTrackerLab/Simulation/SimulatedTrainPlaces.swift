@@ -13,8 +13,8 @@ public struct SimulatedTrainPlaces: Sendable {
 
     private let generator: CaseGenerator
     private let seed: UInt64
-    /// Each train's run of the day, planned once: its track, the ride and the clock (seconds
-    /// after its service day's midnight) at which the ride starts.
+    /// Each train's run of the day, planned once from the first calls given for it: its track,
+    /// the ride and the clock (seconds after its service day's midnight) at which it starts.
     private var plans: [String: Plan?] = [:]
 
     private struct Plan: Sendable {
@@ -23,8 +23,8 @@ public struct SimulatedTrainPlaces: Sendable {
         let start: Seconds
     }
 
-    /// The places of the trains `generator` runs (its limits, map and delays); `seed` draws
-    /// how stale each position is.
+    /// The places of trains as `generator` runs them (its motion limits and map; the day's
+    /// delays are in the calls `coordinate` is given); `seed` draws how stale each position is.
     public init(generator: CaseGenerator, seed: UInt64) {
         self.generator = generator
         self.seed = seed
@@ -32,7 +32,8 @@ public struct SimulatedTrainPlaces: Sendable {
 
     /// Where `train`, running its calls as `asRun`, is placed by a feed made at `clock` (seconds
     /// after its service day's midnight): nil before its ride starts, after it ends, or for a
-    /// train the network cannot place.
+    /// train the network cannot place. A train is planned at its first call here: later calls
+    /// for it must give the same `asRun`.
     public mutating func coordinate(of train: TimetabledTrain, asRun: [TimetableStop], at clock: Seconds) -> Coordinate? {
         let plan: Plan?
         if let planned = plans[train.id] {
