@@ -105,6 +105,24 @@ import TrainTrackerTestSupport
         #expect(through.nextTrainIDs.allSatisfy(ids.contains))
     }
 
+    /// The Sobu Rapid 2221F of Saturdays leaves Tokyo at 23:37 and reaches Chiba at 00:18; the
+    /// weekday one leaves at 00:01, the last train of the weekday's night. No train's times go
+    /// back by more than a few minutes (the source has a few such slips), and every train starts
+    /// between 03:00 and 27:00 of its service day.
+    @Test func aTrainPastMidnightIsTimedOnItsServiceDay() throws {
+        let timetable = try Self.tokyo.get().timetable
+        let saturday = try #require(timetable.trains.first { $0.id == "JR-East.SobuRapid.2221F.SaturdayHoliday" })
+        #expect(saturday.stops.first?.departure == Seconds(23 * 3_600 + 37 * 60))
+        #expect(saturday.stops.last?.arrival == Seconds(24 * 3_600 + 18 * 60))
+        let weekday = try #require(timetable.trains.first { $0.id == "JR-East.SobuRapid.2221F.Weekday" })
+        #expect(weekday.stops.first?.departure == Seconds(24 * 3_600 + 1 * 60))
+        for train in timetable.trains {
+            let times = train.stops.flatMap { [$0.arrival, $0.departure].compactMap { $0 } }
+            #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 > -3_600 }, "\(train.id)")
+            #expect((3 * 3_600..<(27 * 3_600)).contains(times.first ?? 3 * 3_600), "\(train.id)")
+        }
+    }
+
     @Test func timesPastMidnightAreKept() {
         #expect(TimetableStop.seconds(fromClock: "24:05") == 86_700)
         #expect(TimetableStop.seconds(fromClock: "05:37") == 20_220)

@@ -198,6 +198,7 @@ private struct TimetableContext: Sendable {
                 }
                 stops.append(TimetableStop(stationID: station, arrival: arrival, departure: departure))
             }
+            Self.pastMidnight(&stops)
             let service = MiniTokyo3DImporter.service(ofTrain: record.id, number: record.t)
             trains.append(
                 TimetabledTrain(
@@ -208,6 +209,32 @@ private struct TimetableContext: Sendable {
             )
         }
         return trains
+    }
+
+    /// Mini Tokyo 3D writes clock times (`00:05`, never `24:05`): a train first timed before
+    /// this runs late at night on its timetable's day (no Tokyo railway starts its day before
+    /// 4:00) ...
+    static let lateNightBefore: Seconds = 3 * 3_600
+    /// ... and a call timed this much earlier than the one before it is past midnight.
+    static let wrapAround: Seconds = 12 * 3_600
+
+    /// `stops` timed on their service day, as GTFS times them: past midnight is 24:00 and on,
+    /// so a train's times only grow (before 2026-11-26 a train crossing midnight ran back to
+    /// 00:00 and one leaving after it ran on its timetable's morning).
+    static func pastMidnight(_ stops: inout [TimetableStop]) {
+        guard let first = stops.lazy.compactMap({ $0.arrival ?? $0.departure }).first else { return }
+        var offset: Seconds = first < lateNightBefore ? 86_400 : 0
+        var previous = -Seconds.infinity
+        func shifted(_ time: Seconds?) -> Seconds? {
+            guard let time else { return nil }
+            if time + offset < previous - wrapAround { offset += 86_400 }
+            previous = time + offset
+            return previous
+        }
+        for index in stops.indices {
+            stops[index].arrival = shifted(stops[index].arrival)
+            stops[index].departure = shifted(stops[index].departure)
+        }
     }
 
     private func time(_ text: String, path: String, location: String, field: String) throws(ImportError) -> Seconds {

@@ -11,8 +11,12 @@ import TrainTrackerCore
 public enum SimulatedFeeds {
     /// A train is in a feed from this long before its first departure ...
     public static let before: Seconds = 1_800
-    /// ... to this long after its last call.
+    /// ... to this long after its last call, as it runs: an operator keeps reporting a late
+    /// train until it arrives.
     public static let after: Seconds = 600
+    /// The latest a train is looked for (the simulator's days make none later than half an
+    /// hour).
+    public static let latest: Seconds = 3_600
 
     /// One feed per time of `times` (sorted, duplicates once) of `dataset`'s trains as `delays`
     /// runs them; with `places`, each running train's position too (a VehiclePosition).
@@ -40,19 +44,20 @@ public enum SimulatedFeeds {
             let today = zone.day(of: time)
             for day in [today, today.adding(-1)] {
                 let clock = time.secondsSince1970 - zone.serviceDayOrigin(day)
-                var index = trains.partitioningIndex { $0.start >= clock - longest - after }
+                var index = trains.partitioningIndex { $0.start >= clock - longest - after - latest }
                 while index < trains.count, trains[index].start <= clock + before {
                     let (start, end, train) = trains[index]
                     index += 1
-                    guard clock >= start - before, clock <= end + after, timetable.calendar.runs(train.service, on: day)
+                    guard clock >= start - before, clock <= end + after + latest, timetable.calendar.runs(train.service, on: day)
                     else { continue }
                     let run = asRun[train.id] ?? delays.stops(of: train)
                     asRun[train.id] = run
+                    guard clock <= (run.last.flatMap { $0.arrival ?? $0.departure } ?? end) + after else { continue }
                     if let delay = delay(of: train, asRun: run, at: clock) {
-                        feed.trips.append(TripReport(tripID: train.id, delay: delay.rounded(), measured: time))
+                        feed.trips.append(TripReport(tripID: train.id, startDate: day, delay: delay.rounded(), measured: time))
                     }
                     if let coordinate = places?.coordinate(of: train, asRun: run, at: clock) {
-                        feed.vehicles.append(VehicleReport(tripID: train.id, coordinate: coordinate, time: time))
+                        feed.vehicles.append(VehicleReport(tripID: train.id, coordinate: coordinate, time: time, startDate: day))
                     }
                 }
             }

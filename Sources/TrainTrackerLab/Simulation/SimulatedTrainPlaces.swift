@@ -50,12 +50,11 @@ public struct SimulatedTrainPlaces: Sendable {
     }
 
     private static func plan(_ train: TimetabledTrain, asRun: [TimetableStop], generator: CaseGenerator) -> Plan? {
-        guard let (railway, positions, _, walk) = generator.track(of: train),
-            let first = asRun.first.flatMap({ $0.departure ?? $0.arrival })
-        else { return nil }
+        guard let (railway, positions, _, walk) = generator.track(of: train) else { return nil }
         let positionOf = Dictionary(zip(railway.stationIDs, positions), uniquingKeysWith: { first, _ in first })
+        // A train running through onto another railway is placed on its own railway's stretch.
         let stops = asRun.compactMap { stop in positionOf[stop.stationID].map { ($0, stop.arrival, stop.departure) } }
-        guard stops.count == asRun.count, stops.count >= 2 else { return nil }
+        guard stops.count >= 2, let first = stops[0].2 ?? stops[0].1 else { return nil }
         let ride = TimetabledRide(stops: stops, walk: walk, limits: generator.limits)
         return Plan(railway: railway, ride: ride, start: first - ride.departureOffset)
     }

@@ -76,4 +76,21 @@ import TrainTrackerTestSupport
             }
         }
     }
+
+    @Test func aLateTrainStaysInTheFeedUntilItArrives() throws {
+        let disruption = Disruption(seed: 3)
+        let zone = Self.dataset.timetable.zone
+        // A train more than the feed's 10 minutes after its end late: it still runs then.
+        let train = try #require(Self.dataset.timetable.trains.first { disruption.lateness(of: $0.id) > 700 })
+        let published = try #require(train.stops.last.flatMap { $0.arrival ?? $0.departure })
+        let day = try #require(
+            (0..<28).lazy.map { CivilDay(daysSince1970: 20_353).adding($0) }.first {
+                Self.dataset.timetable.calendar.runs(train.service, on: $0)
+            })
+        let during = Timestamp(secondsSince1970: zone.serviceDayOrigin(day) + published + SimulatedFeeds.after + 60)
+        let long = Timestamp(secondsSince1970: zone.serviceDayOrigin(day) + published + 2 * SimulatedFeeds.after + 1_600)
+        let feeds = SimulatedFeeds.make(dataset: Self.dataset, delays: disruption, times: [during, long])
+        #expect(feeds[0].trips.contains { $0.tripID == train.id })
+        #expect(!feeds[1].trips.contains { $0.tripID == train.id })
+    }
 }
