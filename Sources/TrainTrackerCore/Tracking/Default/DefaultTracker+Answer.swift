@@ -78,9 +78,8 @@ extension DefaultTracker {
         guard parameters.lastRunShare > 0, let runs = live?.runs else { return nil }
         let trips = model.trips[line: line]
         guard trips.indices.contains(Int(followed.trip)) else { return nil }
-        let calls = trips[Int(followed.trip)].callSlots
-        guard let index = calls.firstIndex(of: slot), index > 0 else { return nil }
-        return runs.remaining(on: line, into: slot, from: calls[index - 1], out: out, excluding: followed.trip, at: time)
+        guard let before = trips[Int(followed.trip)].callSlot(before: slot) else { return nil }
+        return runs.remaining(on: line, into: slot, from: before, out: out, excluding: followed.trip, at: time)
     }
 
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.

@@ -229,4 +229,17 @@ extension ScheduledTrip {
     var callSlots: [Int] {
         departures.map { Int($0.slot) } + (arrival.map { [Int($0.slot)] } ?? [])
     }
+
+    /// The station it calls at just before station `slot` (slots on the railway), as
+    /// `callSlots` has them, without making the list: nil where it starts at `slot` or does
+    /// not call there.
+    func callSlot(before slot: Int) -> Int? {
+        var previous: Int?
+        for departure in departures {
+            if Int(departure.slot) == slot { return previous }
+            previous = Int(departure.slot)
+        }
+        if let arrival, Int(arrival.slot) == slot { return previous }
+        return nil
+    }
 }
