@@ -12,17 +12,21 @@ Fixes are scored like `evaluate` scores arrival times: from 180 s after the ride
 the train on its way to its next stop (not at it), the error against the true arrival (when the
 train came within 50 m of the stop, between the two positions either side). Predictors:
   timetable  the trip's published run from its previous stop, shared out by distance left;
-  last train the time the last train with the same two stops (the same route, within an hour,
-             arrived before the fix) took from the same distance out, as the feed showed it;
-  mean       the mean of the two;
-  better     whichever of the two is nearer the truth at that fix: no predictor can know
-             this, so it bounds what choosing between them can reach.
+  last train the time the last train with the same two stops (the same route, within two
+             hours, arrived before the fix) took from the same distance out, as the feed
+             showed it;
+  last five  the median of that time over the last five such trains (or as many as there
+             are within two hours), as the tracker reads it (`RecentRuns`);
+  mean       the mean of the timetable and the last five (the tracker's blend);
+  better     whichever of the timetable and the last five is nearer the truth at that fix: no
+             predictor can know this, so it bounds what choosing between them can reach.
 """
 import collections, csv, json, os, sys
 
 WARM_UP = 180          # seconds after departure before a fix is scored (as `evaluate`)
 TOLERANCE = 60         # seconds: an arrival time within this of the truth is right
-LAST_TRAIN_REACH = 3600  # seconds: the last train counts when it arrived this recently
+LAST_TRAIN_REACH = 7200  # seconds: a last train counts when it arrived this recently
+LAST_TRAINS = 5          # the last five's median, as the tracker reads it
 ROWS = 5               # rows by whole minutes ahead; the last holds this many and more
 
 
@@ -78,6 +82,12 @@ def rides(cases):
         yield dict(case=case, fixes=fixes, arrivals=arrivals, marks=marks, stops=[station(s) for s in case["stops"]])
 
 
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 def previous_stop(ride, stop):
     index = ride["stops"].index(stop)
     return ride["stops"][index - 1] if index > 0 else None
@@ -128,23 +138,28 @@ def main():
             run = published[stop][0] - published[before][1]
             errors = {"timetable": now + run * min(1.0, distance / stretch) - truth}
             key = (case["railwayID"], case["directionName"], stop, before)
+            times = []
             for arrival, other in reversed(runs.get(key, [])):
                 if other is ride or arrival >= now or arrival < now - LAST_TRAIN_REACH:
                     continue
                 out = time_out(other, stop, distance)
                 if out is not None:
-                    errors["last train"] = now + (arrival - out) - truth
-                    errors["mean"] = (errors["timetable"] + errors["last train"]) / 2
-                    errors["better"] = min(abs(errors["timetable"]), abs(errors["last train"]))
-                    break
+                    times.append(arrival - out)
+                    if len(times) == LAST_TRAINS:
+                        break
+            if times:
+                errors["last train"] = now + times[0] - truth
+                errors["last five"] = now + median(times) - truth
+                errors["mean"] = (errors["timetable"] + errors["last five"]) / 2
+                errors["better"] = min(abs(errors["timetable"]), abs(errors["last five"]))
             row = min(int((truth - now) // 60), ROWS)
             covered = "last train" in errors
             for name, error in errors.items():
                 for where in (row, "all"):
                     tally[(name, where, covered)][0] += abs(error) <= TOLERANCE
                     tally[(name, where, covered)][1] += 1
-    names = ["timetable", "last train", "mean", "better"]
-    print("fixes with a last train (the same two stops within an hour before): eta within a minute")
+    names = ["timetable", "last train", "last five", "mean", "better"]
+    print("fixes with a last train (the same two stops within two hours before): eta within a minute")
     print(f"{'minutes ahead':<14}" + "".join(f"{name:>12}" for name in names) + f"{'fixes':>8}")
     for row in list(range(ROWS + 1)) + ["all"]:
         label = "all" if row == "all" else (f"{row}+" if row == ROWS else f"{row}–{row + 1}")

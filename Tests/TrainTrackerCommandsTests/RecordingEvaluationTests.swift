@@ -55,6 +55,18 @@ import TrainTrackerTestSupport
         return try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
     }
 
+    /// The operator's feed made from the recording (`recording-feed`) in `directory`: its
+    /// folder, and what the tool said on its standard error.
+    static func recordingFeeds(in directory: TemporaryDirectory) throws -> (folder: String, said: String) {
+        let folder = directory.path("feeds")
+        let made = try ToolRunner.run([
+            "recording-feed", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
+            "--out", folder,
+        ])
+        #expect(made.status == 0, "\(made.standardError)")
+        return (folder, made.standardError)
+    }
+
     @Test func passagesJudgedOverTwoFixesTellTheLateLocalFromTheExpressAhead() throws {
         // Monday's weekday locals, a few minutes late, run where an express is due a quarter of
         // an hour earlier: from one fix a minute to the next, both seem to keep their delays.
@@ -72,15 +84,11 @@ import TrainTrackerTestSupport
     /// (`evaluate --realtime`): the rides are scored without it and with it in one run.
     @Test func aFeedOfTheTrainsOwnDelaysNamesTheRailwayAndTheTrainMoreOften() throws {
         let directory = try TemporaryDirectory()
-        let made = try ToolRunner.run([
-            "recording-feed", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
-            "--out", directory.path("feeds"),
-        ])
-        #expect(made.status == 0, "\(made.standardError)")
-        #expect(made.standardError.contains("trip updates"))
+        let feeds = try Self.recordingFeeds(in: directory)
+        #expect(feeds.said.contains("trip updates"))
         let outcome = try ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
-            "--algorithm", "default", "--format", "json", "--realtime", directory.path("feeds"),
+            "--algorithm", "default", "--format", "json", "--realtime", feeds.folder,
         ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardError.contains("0 of trips it lacks"), "\(outcome.standardError)")
@@ -110,7 +118,7 @@ import TrainTrackerTestSupport
         }
         let placed = try rightFixes(reports)
         let timed = try rightFixes(
-            Self.evaluate(["--realtime", directory.path("feeds"), "--tune", "vehicleAbsentCost=0"]))
+            Self.evaluate(["--realtime", feeds.folder, "--tune", "vehicleAbsentCost=0"]))
         #expect(placed > timed + 2, "Express and South County with the trains' places: \(timed) → \(placed) fixes")
     }
 
@@ -127,19 +135,15 @@ import TrainTrackerTestSupport
         #expect(profiled > even + 0.01, "\(even) → \(profiled)")
     }
 
-    /// With the trains' own feed, an arrival time also reads the run the last train with the
+    /// With the trains' own feed, an arrival time also reads the runs the last trains with the
     /// same two stops made from where the rider's train is (`RecentRuns`): more arrival times
     /// fall within a minute, most of all those several minutes ahead.
     @Test func arrivalTimesLearnFromTheTrainAheadsRun() throws {
         let directory = try TemporaryDirectory()
-        let made = try ToolRunner.run([
-            "recording-feed", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
-            "--out", directory.path("feeds"),
-        ])
-        #expect(made.status == 0, "\(made.standardError)")
+        let feeds = try Self.recordingFeeds(in: directory).folder
         func told(_ options: [String]) throws -> (all: Double, farOut: Double) {
             let report = try #require(
-                Self.evaluate(["--realtime", directory.path("feeds")] + options).first {
+                Self.evaluate(["--realtime", feeds] + options).first {
                     $0["algorithm"] as? String == "default-realtime"
                 })
             let all = try #require((report["all"] as? [String: Any])?["score"] as? [String: Any])

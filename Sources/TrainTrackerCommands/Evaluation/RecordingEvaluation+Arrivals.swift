@@ -33,9 +33,7 @@ extension RecordingEvaluation {
             let within = tally.errors.filter { abs($0) <= Evaluator.arrivalTolerance }.count
             withinMinute = Double(within) / Double(fixes)
             meanAbsoluteError = tally.errors.reduce(0) { $0 + abs($1) } / Double(fixes)
-            let sorted = tally.errors.sorted()
-            let middle = sorted.count / 2
-            medianError = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+            medianError = tally.errors.median ?? 0
         }
     }
 

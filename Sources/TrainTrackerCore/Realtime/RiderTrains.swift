@@ -89,16 +89,9 @@ public struct RiderTrains: Sendable {
     /// sessions first reduced to their median: one phone's many sessions are one voice), when
     /// at least `minimumRiders` (at least 1) devices give one.
     public static func agreedDelay(_ riders: [(device: String, delay: Seconds)], minimumRiders: Int) -> Seconds? {
-        let byDevice = Dictionary(grouping: riders, by: \.device).values.map { median($0.map(\.delay)) }
-        guard !byDevice.isEmpty, byDevice.count >= max(1, minimumRiders) else { return nil }
-        return median(byDevice)
-    }
-
-    /// The median of `values` (not empty).
-    static func median(_ values: [Seconds]) -> Seconds {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        let byDevice = Dictionary(grouping: riders, by: \.device).values.compactMap { $0.map(\.delay).median }
+        guard byDevice.count >= max(1, minimumRiders) else { return nil }
+        return byDevice.median
     }
 
     /// The trains at least `minimumRiders` riders are on at `time`, as a feed made at `time`:

@@ -97,10 +97,7 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
         nextStopAccuracy = share(\.nextStopCorrect)
         trainAccuracy = share(\.trainCorrect)
         lockedShare = scores.isEmpty ? 0 : Double(scores.filter(\.locked).count) / Double(scores.count)
-        let times = scores.compactMap(\.lockTime).sorted()
-        medianLockTime =
-            times.isEmpty
-            ? nil : (times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2)
+        medianLockTime = scores.compactMap(\.lockTime).median
         let weighted = scores.reduce(0.0) { $0 + $1.microsecondsPerFix * Double($1.scoredFixes) }
         microsecondsPerFix = fixes == 0 ? 0 : weighted / Double(fixes)
         let etaScored = scores.reduce(0) { $0 + $1.etaScored }

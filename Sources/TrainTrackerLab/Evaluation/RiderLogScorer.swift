@@ -90,13 +90,10 @@ public struct RiderLogSummary: Hashable, Sendable, Codable {
                 if right { arrivalsRight += 1 }
             }
         }
-        let offsets = scores.compactMap(\.nowOffset).sorted()
+        let offsets = scores.compactMap(\.nowOffset)
         saidNow = offsets.count
-        if !offsets.isEmpty {
-            let middle = offsets.count / 2
-            medianNowOffset = offsets.count % 2 == 1 ? offsets[middle] : (offsets[middle - 1] + offsets[middle]) / 2
-            worstNowOffset = offsets.max { abs($0) < abs($1) }
-        }
+        medianNowOffset = offsets.median
+        worstNowOffset = offsets.max { abs($0) < abs($1) }
     }
 }
 

@@ -64,11 +64,43 @@ import TrainTrackerTestSupport
         #expect(ask(first, trip + 1, Self.start.adding(240)) != nil)
         #expect(ask(first, trip, Self.start.adding(300)) == nil, "the train's own run")
         #expect(ask(second, trip + 1, Self.start.adding(300)) == nil, "a train that called elsewhere before")
-        #expect(ask(first, trip + 1, Self.start.adding(240 + RecentRuns.reach)) == nil, "an hour later")
+        #expect(ask(first, trip + 1, Self.start.adding(240 + RecentRuns.reach)) == nil, "beyond reach")
         // Farther out than the run was seen: nothing to read.
         #expect(
             runs.remaining(on: line, into: second, from: first, out: stretch * 2, excluding: trip + 1, at: Self.start.adding(300))
                 == nil)
+    }
+
+    /// One train held on its way (twice as slow as the trains before it) hardly moves the
+    /// arrival time: the median of the latest runs is read, not the last alone.
+    @Test func oneHeldTrainIsOutvotedByTheTrainsBeforeIt() throws {
+        let (line, trip, first, second) = try Self.local()
+        let stretch = DemoRides.firstStretch(of: "L1")
+        let expected = Self.expectedRemaining(stretch: stretch)
+        /// The trains' runs, 2,000 s apart, each at one position every `step` seconds.
+        func runs(steps: [Seconds]) -> RecentRuns {
+            var runs = RecentRuns()
+            for (round, step) in steps.enumerated() {
+                let start = Self.start.adding(Seconds(round) * 2_000)
+                for feed in DemoRides.feeds(placing: "L1", at: Self.shares, from: start, step: step) {
+                    runs.advance(with: LiveTrips(feed, model: Self.model), model: Self.model)
+                }
+            }
+            return runs
+        }
+        let now = Self.start.adding(3 * 2_000)
+        let ask = { (runs: RecentRuns) in
+            runs.remaining(on: line, into: second, from: first, out: 0.45 * stretch, excluding: trip + 1, at: now)
+        }
+        let heldLast = runs(steps: [60, 60, 120])
+        #expect(heldLast.count == 3)
+        #expect(ask(heldLast).map { abs($0 - expected) < 0.5 } == true, "\(String(describing: ask(heldLast)))")
+        // Two runs: halfway between them.
+        let two = runs(steps: [60, 120])
+        #expect(ask(two).map { abs($0 - 1.5 * expected) < 0.5 } == true, "\(String(describing: ask(two)))")
+        // Most of the trains held: so is the arrival time.
+        let mostHeld = runs(steps: [60, 120, 120])
+        #expect(ask(mostHeld).map { abs($0 - 2 * expected) < 1 } == true, "\(String(describing: ask(mostHeld)))")
     }
 
     /// A position the feed published again unchanged is no new fix: the run is the same.
@@ -123,7 +155,7 @@ import TrainTrackerTestSupport
         }
         #expect(runs.count == rounds)
         runs.prune(at: Self.start.adding(Seconds(rounds) * 1_000 - 700))
-        #expect(runs.count == 4, "arrivals 1,000 s apart, within the hour before (and 60 s after)")
+        #expect(runs.count == 8, "arrivals 1,000 s apart, within two hours before (and 60 s after)")
         runs = RecentRuns()
         for round in 0..<rounds {
             let feeds = DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start.adding(Seconds(round) * 30), step: 1)

@@ -69,9 +69,10 @@ extension DefaultTracker {
         return published + followed.delay - clock
     }
 
-    /// How long the last train of `line` that called at the followed train's stop before
-    /// station `slot` and then there took from `out` metres before it to arriving, by the
-    /// operator's feeds (`RecentRuns`); nil without feeds, or with no such run within the hour.
+    /// How long the last trains of `line` that called at the followed train's stop before
+    /// station `slot` and then there took from `out` metres before it to arriving (the median
+    /// of the latest few), by the operator's feeds (`RecentRuns`); nil without feeds, or with
+    /// no such run within `RecentRuns.reach`.
     func lastRunRemaining(of followed: TripCandidate, on line: LineDirection, at slot: Int, out: Meters, time: Timestamp)
         -> Seconds?
     {
@@ -156,7 +157,7 @@ extension DefaultTracker {
                     var remaining = scheduledRemaining(
                         of: train.trip, on: line, at: stop.station, from: along, walk: walk, time: time)
                 {
-                    // And the run the last train with the same two stops made from here.
+                    // And the runs the last trains with the same two stops made from here.
                     if let run = lastRunRemaining(of: train.trip, on: line, at: stop.station, out: distance, time: time) {
                         remaining += parameters.lastRunShare * (run - remaining)
                     }
