@@ -9,6 +9,8 @@ import TrainTrackerTestSupport
 final class ServerProcess: @unchecked Sendable {
     let process: Process
     let port: Int
+    /// What it wrote on standard error up to where it said it listens.
+    let started: String
     private let errors: PipeReader
     private let exited = DispatchSemaphore(value: 0)
 
@@ -42,6 +44,7 @@ final class ServerProcess: @unchecked Sendable {
             throw ServerProcessError(message: "the server did not start: \(text)")
         }
         port = found
+        started = text
         errors = PipeReader(error)
     }
 

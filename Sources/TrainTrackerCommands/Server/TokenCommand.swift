@@ -23,7 +23,10 @@ struct TokenCommand: ParsableCommand {
                 """
         )
 
-        @Option(help: ArgumentHelp("The session SQLite file the server uses (created when missing).", valueName: "path"))
+        @Option(
+            help: ArgumentHelp(
+                "The server's session store: an SQLite file (created when missing) or a postgres:// address.",
+                valueName: "path-or-url"))
         var db: String
 
         @Option(help: ArgumentHelp("A token for the device with this name.", valueName: "name"))
