@@ -30,7 +30,8 @@ extension DefaultTracker {
         public var runs = RunProfile()
         /// How far an arrival time moves from the followed train's timetable towards the run
         /// the last trains with the same two stops made from there (the median of the latest
-        /// few, `RecentRuns`, from an operator's feeds), as a share from 0 (the timetable alone) to 1 (that run alone).
+        /// few, `RecentRuns`, from an operator's feeds), as a share from 0 (the timetable alone)
+        /// to 1 (that median alone).
         public var lastRunShare = 0.5
         /// Weight of the timetable prior in the ranking (busier lines win ties), in nats per
         /// unit of log prior; it never enters the scores.
