@@ -40,50 +40,35 @@ public enum RealtimeFeedReader {
         public var skipped: [String: Int]
     }
 
-    /// Reads one feed message from `bytes`; `name` names it in errors.
+    /// Reads one feed message from `bytes`; `name` names it in errors. The entities are
+    /// counted on the wire, then decoded one at a time: an entity that is malformed, lacks a
+    /// field the format requires, or holds more than `mostStopTimeUpdates` is skipped and
+    /// counted, and the rest are read.
     ///
-    /// - Throws: `RealtimeError` when the bytes are not a feed message, are larger than
-    ///   `largestFeed` or hold more than `mostEntities`, the header has no timestamp or one that
-    ///   names no moment, or the feed is DIFFERENTIAL (it lists only changes, which a reader of
-    ///   one message cannot apply).
+    /// - Throws: `RealtimeError` when the bytes are not a feed message (at its top level), are
+    ///   larger than `largestFeed` or hold more than `mostEntities`, the header has no timestamp
+    ///   or one that names no moment, or the feed is DIFFERENTIAL (it lists only changes, which
+    ///   a reader of one message cannot apply).
     public static func read(_ bytes: [UInt8], name: String) throws(RealtimeError) -> Reading {
         guard bytes.count <= largestFeed else {
             throw RealtimeError("\(name): \(bytes.count) bytes, more than a feed's \(largestFeed)")
         }
-        let entities = entityCount(bytes)
-        guard entities <= mostEntities else {
-            throw RealtimeError("\(name): \(entities) entities, more than a feed's \(mostEntities)")
-        }
-        var options = BinaryDecodingOptions()
-        options.messageDepthLimit = deepestNesting
-        let message: TransitRealtime_FeedMessage
-        do {
-            message = try TransitRealtime_FeedMessage(serializedBytes: bytes, options: options)
-        } catch {
-            throw RealtimeError("\(name): not a GTFS-realtime feed (\(error))")
-        }
-        guard message.header.hasTimestamp, let timestamp = time(message.header.timestamp) else {
+        let (header, entities) = try topLevel(bytes, name: name)
+        guard header.hasTimestamp, let timestamp = time(header.timestamp) else {
             throw RealtimeError("\(name): the feed's header has no timestamp, or one that names no moment")
         }
-        guard message.header.incrementality != .differential else {
+        guard header.incrementality != .differential else {
             throw RealtimeError("\(name): a DIFFERENTIAL feed (only full datasets are read)")
         }
         var reading = Reading(feed: RealtimeFeed(timestamp: timestamp), skipped: [:])
         var seenTrips = Set<String>()
         var twice = Set<String>()
-        for entity in message.entity {
-            if entity.isDeleted {
-                reading.skipped["deleted entity", default: 0] += 1
-                continue
-            }
+        for range in entities {
+            guard let entity = decodeEntity(bytes, range, skipped: &reading.skipped) else { continue }
             if entity.hasTripUpdate {
                 switch tripReport(entity.tripUpdate, feedTime: timestamp) {
                 case .success(let report):
-                    if !seenTrips.insert(report.tripID + "\u{1}" + (report.startDate.map { "\($0.daysSince1970)" } ?? ""))
-                        .inserted
-                    {
-                        twice.insert(report.tripID)
-                    }
+                    if !seenTrips.insert(tripDay(report)).inserted { twice.insert(tripDay(report)) }
                     reading.feed.trips.append(report)
                 case .failure(let reason): reading.skipped[reason.problem, default: 0] += 1
                 }
@@ -96,46 +81,109 @@ public enum RealtimeFeedReader {
             }
             if !entity.hasTripUpdate, !entity.hasVehicle { reading.skipped["entity of another kind", default: 0] += 1 }
         }
-        // A trip reported twice for one day says two things: neither is believed.
+        // A trip reported twice for one day says two things: neither is believed (its reports
+        // for other days stand).
         if !twice.isEmpty {
             let before = reading.feed.trips.count
-            reading.feed.trips.removeAll { twice.contains($0.tripID) }
+            reading.feed.trips.removeAll { twice.contains(tripDay($0)) }
             reading.skipped["trip reported twice", default: 0] += before - reading.feed.trips.count
         }
         return reading
     }
 
-    /// How many entities (field 2) the top level of a feed message holds, read off the wire
-    /// without decoding them; the count so far where the bytes stop making sense (the decoder
-    /// then says what is wrong).
-    static func entityCount(_ bytes: [UInt8]) -> Int {
-        var index = 0
-        var count = 0
-        func varint() -> UInt64? {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < bytes.count, shift < 64 {
-                let byte = bytes[index]
-                index += 1
-                value |= UInt64(byte & 0x7F) << shift
-                if byte & 0x80 == 0 { return value }
-                shift += 7
+    /// The most stop-time updates one trip update may hold: a trip calls at a few hundred
+    /// stations at most, and a million empty updates cost a gigabyte decoded.
+    public static let mostStopTimeUpdates = 1_000
+
+    /// A trip and the service day its report names, as one key.
+    private static func tripDay(_ report: TripReport) -> String {
+        report.tripID + "\u{1}" + (report.startDate.map { "\($0.daysSince1970)" } ?? "")
+    }
+
+    /// The feed's header, and where each entity (field 2) lies, read off the wire: the header
+    /// decoded, the entities counted but not.
+    private static func topLevel(_ bytes: [UInt8], name: String) throws(RealtimeError) -> (
+        TransitRealtime_FeedHeader, [Range<Int>]
+    ) {
+        var headers: [Range<Int>] = []
+        var entities: [Range<Int>] = []
+        var entityCount = 0
+        var notMessages = 0
+        do {
+            try WireFields.visit(bytes, in: bytes.indices) { field in
+                guard field.number == 1 || field.number == 2 else { return }
+                guard field.wireType == WireFields.Field.lengthDelimited else {
+                    notMessages += 1
+                    return
+                }
+                if field.number == 1 {
+                    headers.append(field.value)
+                } else {
+                    // (Counted past the most, kept no further: a list of millions costs memory too.)
+                    entityCount += 1
+                    if entityCount <= mostEntities { entities.append(field.value) }
+                }
             }
+        } catch {
+            throw RealtimeError("\(name): not a GTFS-realtime feed (\(error))")
+        }
+        guard notMessages == 0 else {
+            throw RealtimeError("\(name): not a GTFS-realtime feed (a header or entity that is no message)")
+        }
+        guard !headers.isEmpty else { throw RealtimeError("\(name): not a GTFS-realtime feed (no header)") }
+        guard entityCount <= mostEntities else {
+            throw RealtimeError("\(name): \(entityCount) entities, more than a feed's \(mostEntities)")
+        }
+        var header = TransitRealtime_FeedHeader()
+        do {
+            // (A message field given twice is the two merged, as a decoder of the whole reads it.)
+            for range in headers { try header.merge(serializedBytes: Array(bytes[range]), partial: true, options: options) }
+        } catch {
+            throw RealtimeError("\(name): not a GTFS-realtime feed (\(error))")
+        }
+        return (header, entities)
+    }
+
+    /// How entities are decoded: nested no deeper than a feed nests.
+    private static var options: BinaryDecodingOptions {
+        var options = BinaryDecodingOptions()
+        options.messageDepthLimit = deepestNesting
+        return options
+    }
+
+    /// The entity in `bytes[range]`, or nil (counted in `skipped`) when it is malformed, lacks
+    /// a field the format requires, or its trip update holds more than `mostStopTimeUpdates`.
+    private static func decodeEntity(
+        _ bytes: [UInt8], _ range: Range<Int>, skipped: inout [String: Int]
+    ) -> TransitRealtime_FeedEntity? {
+        do {
+            // Its trip update's (field 3) stop-time updates (field 2), counted; a trip update
+            // that is no message hides what it holds from the count, and is malformed.
+            var updates = 0
+            var hidden = false
+            try WireFields.visit(bytes, in: range) { field in
+                guard field.number == 3, field.wireType == WireFields.Field.lengthDelimited else { return }
+                do { updates += try WireFields.count(2, in: bytes, field.value) } catch { hidden = true }
+            }
+            guard !hidden else { throw WireFields.Problem.foreignWireType }
+            guard updates <= mostStopTimeUpdates else {
+                skipped["trip update with more than \(mostStopTimeUpdates) stop-time updates", default: 0] += 1
+                return nil
+            }
+            let entity = try TransitRealtime_FeedEntity(serializedBytes: Array(bytes[range]), partial: true, options: options)
+            guard entity.isInitialized else {
+                skipped["entity without a field the format requires", default: 0] += 1
+                return nil
+            }
+            if entity.isDeleted {
+                skipped["deleted entity", default: 0] += 1
+                return nil
+            }
+            return entity
+        } catch {
+            skipped["malformed entity", default: 0] += 1
             return nil
         }
-        while index < bytes.count, let key = varint() {
-            switch key & 7 {
-            case 0: guard varint() != nil else { return count }
-            case 1: index += 8
-            case 5: index += 4
-            case 2:
-                guard let length = varint(), length <= UInt64(bytes.count - min(index, bytes.count)) else { return count }
-                index += Int(length)
-                if key >> 3 == 2 { count += 1 }
-            default: return count
-            }
-        }
-        return count
     }
 
     /// A trip update as a report: cancelled, or its delay (the trip's own, else the first
@@ -199,10 +247,20 @@ public enum RealtimeFeedReader {
             vehicle.hasVehicle
             ? (vehicle.vehicle.hasID ? vehicle.vehicle.id : vehicle.vehicle.hasLabel ? vehicle.vehicle.label : nil)
             : nil
+        var startDate: CivilDay?
+        if vehicle.hasTrip, vehicle.trip.hasStartDate {
+            guard let day = CivilDay(gtfs: vehicle.trip.startDate) else {
+                return .failure(RealtimeError("start date that names no day"))
+            }
+            startDate = day
+        }
+        // A bearing outside a turn (or not a number) is left out, the position kept.
+        let bearing = Double(vehicle.position.bearing)
+        let heading = vehicle.position.hasBearing && (0...360).contains(bearing) ? bearing : nil
         return .success(
             VehicleReport(
                 tripID: tripID, vehicleID: vehicleID, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                time: time))
+                time: time, bearing: heading, startDate: startDate))
     }
 
     /// Whether a report measured at `time` speaks for a feed made at `feedTime`.

@@ -11,21 +11,28 @@ enum LiveEvent: Sendable, Equatable {
     case end(reason: String)
 }
 
-/// One answer of a live stream: the JSONL line, and the fix it answers as the Session Viewer
-/// reads fixes (`RecordedFix.viewerJSON`).
+/// One answer of a live stream: the JSONL line, the line the rider's own device is answered
+/// with, and the fix it answers as the Session Viewer reads fixes (`RecordedFix.viewerJSON`).
 struct LiveAnswer: Sendable, Equatable {
     var line: String
+    var deviceLine: String
     var fix: String
 
-    init(_ result: TrackingResult, session id: String, fix: RecordedFix, delaySource: DelaySource? = nil) {
-        var line = result.jsonLine(sessionID: id, fix: fix)
+    /// `delaySource` is said to the viewer, `deviceSource` to the rider's device
+    /// (`LiveBoard.delaySource(ofTrip:for:toDevice:)`).
+    init(
+        _ result: TrackingResult, session id: String, fix: RecordedFix, delaySource: DelaySource? = nil,
+        deviceSource: DelaySource? = nil
+    ) {
+        let plain = result.jsonLine(sessionID: id, fix: fix)
         // Where the train's delay came from, when the answer names a train and it came from
         // outside (without, the line is the bytes of `replay`'s).
-        if let delaySource, delaySource != .ownFixes, result.best?.trainID != nil, line.last == "}" {
-            line.removeLast()
-            line += ",\"delaySource\":\"\(delaySource.rawValue)\"}"
+        func said(_ source: DelaySource?) -> String {
+            guard let source, source != .ownFixes, result.best?.trainID != nil, plain.last == "}" else { return plain }
+            return String(plain.dropLast()) + ",\"delaySource\":\"\(source.rawValue)\"}"
         }
-        self.line = line
+        line = said(delaySource)
+        deviceLine = said(deviceSource)
         self.fix = fix.viewerJSON
     }
 }
@@ -110,7 +117,7 @@ actor LiveSessions {
     func accept(_ fixes: [RecordedFix], session id: String, storedFixes: Int? = nil, rider: String? = nil)
         async throws(StorageError) -> String?
     {
-        try await accepting(fixes, session: id, storedFixes: storedFixes, rider: rider)?.line
+        try await accepting(fixes, session: id, storedFixes: storedFixes, rider: rider)?.deviceLine
     }
 
     private func accepting(_ fixes: [RecordedFix], session id: String, storedFixes: Int?, rider: String?)
@@ -269,8 +276,10 @@ actor LiveSessions {
             live.lastTimestamp = time
             last = (result, time)
             guard !live.listeners.isEmpty || index == fixes.count - 1 else { continue }
-            let source = board.delaySource(ofTrip: result.best?.trainID, for: rider)
-            let answer = LiveAnswer(result, session: id, fix: fix, delaySource: source)
+            let train = result.best?.trainID
+            let source = board.delaySource(ofTrip: train, for: rider)
+            let told = source == .riders ? board.delaySource(ofTrip: train, for: rider, toDevice: true) : source
+            let answer = LiveAnswer(result, session: id, fix: fix, delaySource: source, deviceSource: told)
             live.latest = answer
             for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
         }

@@ -59,7 +59,8 @@ import TrainTrackerRealtime
         "trip update without a trip id", "delay beyond two days", "vehicle position off the earth", "vehicle NaN",
         "vehicle without a position", "vehicle at no moment", "deleted entity", "entity of another kind",
         "stale or future trip update", "future trip update", "trip not in the timetable (added, duplicated or unscheduled)",
-        "start date that names no day",
+        "start date that names no day", "entity without a field the format requires",
+        "trip update with more than 1000 stop-time updates",
     ])
     func anEntityTheTrackerCannotUseIsSkippedWithItsReason(what: String) throws {
         var message = RealtimeFeedWriter.message(
@@ -100,12 +101,52 @@ import TrainTrackerRealtime
         case "start date that names no day":
             entity.tripUpdate.trip.tripID = "1"
             entity.tripUpdate.trip.startDate = "20241332"
+        case "entity without a field the format requires":
+            entity.vehicle.trip.tripID = "1"
+            entity.vehicle.position.latitude = 37  // and no longitude, which a position requires
+        case "trip update with more than 1000 stop-time updates":
+            entity.tripUpdate.trip.tripID = "1"
+            entity.tripUpdate.stopTimeUpdate = Array(repeating: .init(), count: 1_001)
         default: break
         }
         message.entity.append(entity)
-        let reading = try RealtimeFeedReader.read(try message.serializedBytes(), name: "feed.pb")
+        // (Partial: the entity that lacks a required field is written as it is.)
+        let reading = try RealtimeFeedReader.read(try message.serializedBytes(partial: true), name: "feed.pb")
         #expect(reading.skipped == [reason: 1])
         #expect(reading.feed.trips.map(\.tripID) == ["good"])
+    }
+
+    /// An entity whose bytes are no message is skipped like one the tracker cannot use: the
+    /// feed's other entities are decoded one by one and read.
+    @Test(
+        arguments: [
+            ("a group hiding stop-time updates in its trip update", [0x1A, 0x04, 0x2B, 0x2C, 0x12, 0x00]),
+            ("truncated inside its trip update", [0x1A, 0x03, 0x0A, 0x09, 0x31]),
+        ] as [(String, [UInt8])])
+    func aMalformedEntityIsSkippedAndTheRestRead(what: String, entity: [UInt8]) throws {
+        let good = RealtimeFeedWriter.bytes(RealtimeFeed(timestamp: Self.noon, trips: [TripReport(tripID: "good", delay: 60)]))
+        let bytes = Array(good) + [0x12] + Self.varint(entity.count) + entity
+        let reading = try RealtimeFeedReader.read(bytes, name: "feed.pb")
+        #expect(reading.skipped == ["malformed entity": 1], "\(what)")
+        #expect(reading.feed.trips.map(\.tripID) == ["good"], "\(what)")
+    }
+
+    /// A vehicle's bearing (when it is a heading) and its trip's start date are read.
+    @Test func aVehiclesBearingAndStartDateAreRead() throws {
+        var message = RealtimeFeedWriter.message(RealtimeFeed(timestamp: Self.noon))
+        for (id, bearing) in [("north-east", Float(45)), ("no heading", Float.nan)] {
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = id
+            entity.vehicle.trip.tripID = id
+            entity.vehicle.trip.startDate = "20241129"
+            entity.vehicle.position.latitude = 37.5
+            entity.vehicle.position.longitude = -122.25
+            entity.vehicle.position.bearing = bearing
+            message.entity.append(entity)
+        }
+        let vehicles = try RealtimeFeedReader.read(try message.serializedBytes(), name: "feed.pb").feed.vehicles
+        #expect(vehicles.map(\.bearing) == [45, nil])
+        #expect(vehicles.allSatisfy { $0.startDate == CivilDay(year: 2024, month: 11, day: 29) })
     }
 
     /// A trip reported twice for one day says two things: neither is believed. Its start date
@@ -132,8 +173,9 @@ import TrainTrackerRealtime
         ("truncated", Array(RealtimeFeedWriter.bytes(RealtimeFeed(timestamp: noon)).dropLast(3))),
         ("no timestamp", noTimestamp()),
         ("a timestamp naming no moment", timestamp(.max)),
-        ("nested beyond any feed", deeplyNested()),
         ("a differential feed", differential()),
+        ("a group field, which a decoder skips, before millions of entities", grouped(entities: 300_000)),
+        ("a group field alone", grouped(entities: 0)),
         (
             "millions of empty entities",
             Array(RealtimeFeedWriter.bytes(RealtimeFeed(timestamp: noon)))
@@ -147,6 +189,14 @@ import TrainTrackerRealtime
         } catch {
             #expect(error.problem.hasPrefix("feeds/x.pb: "), "\(what): \(error.problem)")
         }
+    }
+
+    /// A feed with an empty group (field 5) after its header, then `entities` empty entities.
+    static func grouped(entities: Int) -> [UInt8] {
+        let header = Array(RealtimeFeedWriter.bytes(RealtimeFeed(timestamp: noon)))
+        let group: [UInt8] = [0x2B, 0x2C]
+        let empty: [UInt8] = [0x12, 0x00]
+        return header + group + Array(repeating: empty, count: entities).flatMap { $0 }
     }
 
     static func differential() -> [UInt8] {
@@ -166,14 +216,6 @@ import TrainTrackerRealtime
         message.header.gtfsRealtimeVersion = "2.0"
         message.header.timestamp = seconds
         return (try? message.serializedBytes()) ?? []
-    }
-
-    /// A field 4 (vehicle) of field 2 (entity) nested 10,000 times: length-delimited, inside
-    /// out, each level a few bytes more.
-    static func deeplyNested() -> [UInt8] {
-        var inner: [UInt8] = []
-        for _ in 0..<10_000 { inner = [0x22] + varint(inner.count) + inner }
-        return [0x12] + varint(inner.count) + inner
     }
 
     static func varint(_ value: Int) -> [UInt8] {

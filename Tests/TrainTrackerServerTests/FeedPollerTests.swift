@@ -31,6 +31,21 @@ import TrainTrackerTestSupport
         router.get("/garbage") { _, _ in "hello, this is no feed" }
         router.get("/down") { _, _ -> Response in Response(status: .serviceUnavailable) }
         router.get("/moved") { _, _ -> Response in Response(status: .found, headers: [.location: "http://169.254.169.254/"]) }
+        let future = RealtimeFeedWriter.bytes(
+            RealtimeFeed(timestamp: now.adding(50 * 365 * 86_400), trips: [TripReport(tripID: "101", delay: 600)]))
+        router.get("/future") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: future))) }
+        // A server that sends a feed a byte every tenth of a second: never idle, but slower
+        // than any poll waits for (it stops once the poller hangs up, or after a minute).
+        router.get("/drip") { _, _ in
+            Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    for byte in feed.prefix(600) {
+                        try await writer.write(ByteBuffer(bytes: [byte]))
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                })
+        }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
@@ -75,6 +90,31 @@ import TrainTrackerTestSupport
         }
     }
 
+    /// A feed dated fifty years ahead (a clock gone wrong) would never age out: it is a failed
+    /// poll, not a feed. A server that never finishes its answer fails the poll at its
+    /// deadline, however slowly it keeps sending.
+    @Test func aFeedFromTheFutureAndAnAnswerThatNeverEndsAreFailures() async throws {
+        try await Self.operatorServer().test(.live) { client in
+            let port = try #require(client.port)
+            var realtime = RealtimeSettings()
+            realtime.sources = ["future", "drip"].map { "http://127.0.0.1:\(port)/\($0)" }
+            realtime.clock = { Self.now }
+            let board = LiveBoard(model: TrackerModel(dataset: TransitDataset(network: DemoNetwork.make())), settings: realtime)
+            var poller = FeedPoller(board: board, logger: .init(label: "test"))
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: FeedPoller.clientConfiguration)
+            var validators = FeedPoller.Validators()
+            let future = await poller.pollOnce(source: 0, url: realtime.sources[0], client: http, validators: &validators)
+            guard case .failed(let problem) = future else { throw FeedPollerFailure("read a feed from the future: \(future)") }
+            #expect(problem.contains("ahead of this server's clock"), "\(problem)")
+            #expect(board.sources[0].feed == nil, "nothing stored")
+            // (A short deadline: the drip takes six seconds, however busy the machine.)
+            poller.timeout = 1
+            let drip = await poller.pollOnce(source: 1, url: realtime.sources[1], client: http, validators: &validators)
+            #expect(drip == .failed("no whole answer within 1 s"))
+            try await http.shutdown()
+        }
+    }
+
     @Test func failuresBackOffDoublingUpToTheLongestWait() {
         var settings = RealtimeSettings()
         settings.pollSeconds = 30
@@ -116,8 +156,27 @@ import TrainTrackerTestSupport
         for feed in DemoRides.feeds(placing: "L1", at: [0, 0.1, 0.4, 0.7, 1.05], from: Self.now.adding(3_600)) {
             board.received(feed, source: 0, at: Self.now)
         }
-        let history = board.live(for: nil, at: Self.now.adding(3_600))
+        #expect(board.live(for: nil, at: Self.now) == nil, "a feed an hour ahead is told to no tracker")
+        #expect(!TrainsMap(board: board).json(at: Self.now).contains("L1"), "nor shown on the map")
+        // (Asked when the last of them is made, when they are fresh.)
+        let history = board.live(for: nil, at: Self.now.adding(3_600 + 240))
         #expect(history?.runs.count == 0 && history?.sightings.count == 0)
+    }
+
+    /// An operator's update that gives no delay (arrival times alone, which the reader does
+    /// not take) is not the operator's word on the train: its delay is not labelled the
+    /// operator's, and riders may still share theirs.
+    @Test func anUpdateWithoutADelayIsNotTheOperatorsWord() {
+        var realtime = RealtimeSettings()
+        realtime.sources = ["http://example.com/feed"]
+        let board = LiveBoard(model: TrackerModel(dataset: DemoRides.dataset), settings: realtime)
+        board.received(RealtimeFeed(timestamp: Self.now, trips: [TripReport(tripID: "L1")]), source: 0, at: Self.now)
+        _ = board.live(for: nil, at: Self.now)
+        #expect(board.delaySource(ofTrip: "L1", for: nil) == .ownFixes)
+        let later = Self.now.adding(30)
+        board.received(RealtimeFeed(timestamp: later, trips: [TripReport(tripID: "L1", delay: 60)]), source: 0, at: later)
+        _ = board.live(for: nil, at: later)
+        #expect(board.delaySource(ofTrip: "L1", for: nil) == .feed)
     }
 
     @Test func aFeedOlderThanTheMaximumAgeIsDropped() {

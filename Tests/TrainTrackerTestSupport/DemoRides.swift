@@ -6,15 +6,6 @@ import TrainTrackerLab
 public enum DemoRides {
     /// The network and its timetable.
     public static let dataset: TransitDataset = {
-        let network = DemoNetwork.make()
-        func train(_ id: String, _ railway: String, _ stations: [String], direction: String, start: Seconds) -> TimetabledTrain {
-            TimetabledTrain(
-                id: id, railwayID: railway, trainTypeID: railway, directionName: direction, service: "Weekday",
-                stops: stations.enumerated().map { index, name in
-                    let time = start + Seconds(index) * 180
-                    return TimetableStop(stationID: "\(railway).\(name)", arrival: time, departure: time)
-                })
-        }
         let names = DemoNetwork.stationNames
         let express = names.filter(DemoNetwork.expressStops.contains)
         let trains = [
@@ -22,8 +13,29 @@ public enum DemoRides {
             train("L2", DemoNetwork.localID, names.reversed(), direction: "Westbound", start: 30_000),
             train("E1", DemoNetwork.expressID, express, direction: "Eastbound", start: 29_400),
         ]
-        return TransitDataset(network: network, timetable: Timetable(trains: trains))
+        return TransitDataset(network: DemoNetwork.make(), timetable: Timetable(trains: trains))
     }()
+
+    /// The network with eastbound locals alone, trip id → its first departure (seconds after
+    /// midnight), calling where L1 does.
+    public static func eastboundLocals(_ starts: KeyValuePairs<String, Seconds>) -> TransitDataset {
+        let trains = starts.map {
+            train($0.key, DemoNetwork.localID, DemoNetwork.stationNames, direction: "Eastbound", start: $0.value)
+        }
+        return TransitDataset(network: DemoNetwork.make(), timetable: Timetable(trains: trains))
+    }
+
+    /// A train of `railway` calling at `stations` from `start`, three minutes a stop.
+    private static func train(_ id: String, _ railway: String, _ stations: [String], direction: String, start: Seconds)
+        -> TimetabledTrain
+    {
+        TimetabledTrain(
+            id: id, railwayID: railway, trainTypeID: railway, directionName: direction, service: "Weekday",
+            stops: stations.enumerated().map { index, name in
+                let time = start + Seconds(index) * 180
+                return TimetableStop(stationID: "\(railway).\(name)", arrival: time, departure: time)
+            })
+    }
 }
 
 extension DemoRides {

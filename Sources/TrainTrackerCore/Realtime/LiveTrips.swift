@@ -27,6 +27,9 @@ public struct LiveTrips: Sendable {
     /// Per line, where an operator's feed saw its running trains (`placedTrains(of:)`), found
     /// once per feed rather than at every passage.
     private var placed: [[PlacedTrain]] = []
+    /// Per line, whether the feed reports a train running now by its timetable and delay
+    /// without placing it: then the placed trains are not all the line's.
+    private var unplacedRunning: [Bool] = []
     /// Trips the feed reports that the timetable has.
     public let knownTrips: Int
     /// Trips the feed reports that the timetable lacks (a feed for another timetable).
@@ -49,6 +52,7 @@ public struct LiveTrips: Sendable {
         var informed = Array(repeating: false, count: lines.count)
         var known = 0
         var unknown = 0
+        var delayed: [(id: String, line: Int, trip: Int32, delay: Seconds)] = []
         let railwayIDs = Set(model.network.railways.map(\.id))
         for report in feed.trips {
             guard let place = model.tripIndex[report.tripID] else {
@@ -68,7 +72,10 @@ public struct LiveTrips: Sendable {
             let origin = report.startDate.map { model.zone.serviceDayOrigin($0) }
             lines[Int(place.line)][place.trip, default: []].append(
                 Trip(cancelled: report.cancelled, delay: report.delay, origin: origin, informs: !report.fromRiders))
-            if !report.cancelled, report.delay != nil, !report.fromRiders { informed[Int(place.line)] = true }
+            if !report.cancelled, let delay = report.delay, !report.fromRiders {
+                informed[Int(place.line)] = true
+                delayed.append((report.tripID, Int(place.line), place.trip, delay))
+            }
         }
         // A vehicle position is a report of its own: where the train is, and so (where its
         // trip's update gives none) how late it runs there.
@@ -89,9 +96,19 @@ public struct LiveTrips: Sendable {
             if reports.contains(where: { $0.informs && !$0.cancelled && $0.delay != nil }) { informed[line] = true }
             lines[line][place.trip] = reports
         }
+        // A train reported late or early but not placed, running now by its timetable: a feed
+        // that places only some trains cannot say the rider's is not among the others.
+        var unplacedRunning = Array(repeating: false, count: lines.count)
+        for trip in delayed where !unplacedRunning[trip.line] {
+            let seen = lines[trip.line][trip.trip]?.contains { $0.vehicle != nil } ?? false
+            if !seen, model.progress(ofTrip: trip.id, delay: trip.delay, at: feed.timestamp) != nil {
+                unplacedRunning[trip.line] = true
+            }
+        }
         self.lines = lines
         self.informed = informed
-        placed = lines.map(Self.placedTrains(among:))
+        self.unplacedRunning = unplacedRunning
+        placed = lines.indices.map { unplacedRunning[$0] ? [] : Self.placedTrains(among: lines[$0]) }
         knownTrips = known
         unknownTrips = unknown
         vehicles = feed.vehicles.count { $0.tripID.map { model.tripIndex[$0] != nil } ?? false }
@@ -130,7 +147,7 @@ public struct LiveTrips: Sendable {
             ]
         }
         informed[line] = lines[line].values.contains { $0.contains { $0.informs && !$0.cancelled && $0.delay != nil } }
-        if placed.indices.contains(line) { placed[line] = Self.placedTrains(among: lines[line]) }
+        if placed.indices.contains(line), !unplacedRunning[line] { placed[line] = Self.placedTrains(among: lines[line]) }
     }
 
     /// Whether the feed gives the delay of any running trip of `line` (a cancellation alone
@@ -146,7 +163,8 @@ public struct LiveTrips: Sendable {
     }
 
     /// Where an operator's feed last saw each running train of `line` (riders' reports left
-    /// out: they are the riders' own trains; cancelled trips run nowhere).
+    /// out: they are the riders' own trains; cancelled trips run nowhere); none when the feed
+    /// reports a train of the line running now without placing it (it places only some).
     ///
     /// - Complexity: O(1).
     func placedTrains(of line: LineDirection) -> [PlacedTrain] {

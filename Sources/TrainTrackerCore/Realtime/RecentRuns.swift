@@ -86,9 +86,9 @@ public struct RecentRuns: Sendable {
     /// The runs in all.
     public var count: Int { runs.values.reduce(0) { $0 + $1.count } }
 
-    /// Takes the operator's vehicle positions in `trips` (made after every feed taken so
-    /// far): each train's place on its line, and a run for every stop it reached since it
-    /// was last seen.
+    /// Takes the operator's vehicle positions in `trips` (made after every feed taken so far,
+    /// as a rule; an older one is taken in its place): each train's place on its line, and a
+    /// run for every stop it reached since it was last seen.
     ///
     /// - Complexity: O(V · (log P + C)) for V vehicles, P track vertices and C calls per trip.
     public mutating func advance(with trips: LiveTrips, model: TrackerModel) {
@@ -108,9 +108,12 @@ public struct RecentRuns: Sendable {
                 }
             }
         }
-        // In arrival order (a feed's trips come in no particular order).
+        // In arrival order (a feed's trips come in no particular order), each stop's runs kept
+        // in the order they became known: a feed older than the last (a second source, a
+        // cache's stale copy) puts its runs before those known later.
         for (stop, run) in ended.sorted(by: { ($0.run.arrival, $0.run.trip) < ($1.run.arrival, $1.run.trip) }) {
-            runs[stop, default: []].append(run)
+            let index = runs[stop, default: []].partitioningIndex { $0.known > run.known }
+            runs[stop, default: []].insert(run, at: index)
         }
     }
 

@@ -34,11 +34,14 @@ struct FeedPoller: Service {
         .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(20)))
     }
 
-    /// A poll waits at most this long for the whole answer.
-    static let pollTimeout = TimeAmount.seconds(30)
+    /// A poll waits at most this long for the whole answer, its body included: a server that
+    /// sends a byte every few seconds would otherwise hold its poll for ever.
+    static let pollTimeout: Seconds = 30
 
     let board: LiveBoard
     let logger: Logger
+    /// `pollTimeout`, or a test's.
+    var timeout = FeedPoller.pollTimeout
 
     func run() async throws {
         let sources = board.settings.sources
@@ -95,7 +98,8 @@ struct FeedPoller: Service {
     }
 
     /// Polls source `index` once, conditionally on `validators` (updated from the answer),
-    /// and hands a feed read to the board.
+    /// and hands a feed read to the board: a feed dated ahead of the server's clock by more
+    /// than a clock's error is a failure, never stored.
     func pollOnce(source index: Int, url: String, client: HTTPClient, validators: inout Validators) async -> Outcome {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/x-protobuf, application/octet-stream")
@@ -103,20 +107,27 @@ struct FeedPoller: Service {
         if let etag = validators.etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let modified = validators.lastModified { request.headers.add(name: "If-Modified-Since", value: modified) }
         do {
-            let response = try await client.execute(request, timeout: Self.pollTimeout)
-            switch response.status.code {
+            let (timeout, request) = (timeout, request)
+            guard let answer = try await Self.within(timeout, { try await Self.fetch(request, client: client, timeout: timeout) })
+            else { return .failed("no whole answer within \(Int(flooring: timeout, within: 0...86_400)) s") }
+            switch answer.status {
             case 304:
                 board.unchanged(source: index, at: board.now())
                 return .unchanged
             case 200:
-                let body = try await response.body.collect(upTo: RealtimeFeedReader.largestFeed)
-                let reading = try RealtimeFeedReader.read(Array(body.readableBytesView), name: LiveBoard.label(of: url))
-                board.received(reading.feed, source: index, at: board.now())
-                validators = Validators(
-                    etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+                let reading = try RealtimeFeedReader.read(answer.body, name: LiveBoard.label(of: url))
+                let now = board.now()
+                let ahead = reading.feed.timestamp.seconds(since: now)
+                guard ahead <= RealtimeFeedReader.clockTolerance else {
+                    return .failed(
+                        "\(LiveBoard.label(of: url)): dated \(Int(flooring: ahead, within: 0...Int.max >> 1)) s ahead of this server's clock"
+                    )
+                }
+                board.received(reading.feed, source: index, at: now)
+                validators = Validators(etag: answer.etag, lastModified: answer.lastModified)
                 return .read(trips: reading.feed.trips.count, vehicles: reading.feed.vehicles.count)
             default:
-                return .failed("HTTP \(response.status.code)")
+                return .failed("HTTP \(answer.status)")
             }
         } catch let error as RealtimeError {
             return .failed(error.problem)
@@ -124,6 +135,40 @@ struct FeedPoller: Service {
             return .failed("more than \(RealtimeFeedReader.largestFeed) bytes (\(error))")
         } catch {
             return .failed(String(describing: error))
+        }
+    }
+
+    /// One answer to a poll: its status, validators and body (read only for a 200).
+    struct Answer: Sendable {
+        var status: UInt
+        var etag: String?
+        var lastModified: String?
+        var body: [UInt8] = []
+    }
+
+    /// Sends `request` and reads the answer, its body only for a 200 (at most a feed's size).
+    static func fetch(_ request: HTTPClientRequest, client: HTTPClient, timeout: Seconds) async throws -> Answer {
+        let milliseconds = Int64(Int(flooring: timeout * 1_000, within: 1...86_400_000))
+        let response = try await client.execute(request, timeout: .milliseconds(milliseconds))
+        var answer = Answer(
+            status: response.status.code, etag: response.headers.first(name: "ETag"),
+            lastModified: response.headers.first(name: "Last-Modified"))
+        if answer.status == 200 {
+            answer.body = Array(try await response.body.collect(upTo: RealtimeFeedReader.largestFeed).readableBytesView)
+        }
+        return answer
+    }
+
+    /// What `work` returns, or nil once `limit` seconds have passed (`work` is cancelled then).
+    static func within<T: Sendable>(_ limit: Seconds, _ work: @escaping @Sendable () async throws -> T) async throws -> T? {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(Int(flooring: limit * 1_000, within: 0...86_400_000)))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
     }
 }

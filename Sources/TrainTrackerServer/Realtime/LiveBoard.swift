@@ -107,8 +107,7 @@ final class LiveBoard: Sendable {
             // Every feed read adds its trains' runs and sightings, whether or not a rider asks
             // before the next; not a feed dated in the future (a clock gone wrong would keep
             // them for good) nor one too old to be told to trackers.
-            let age = now.seconds(since: feed.timestamp)
-            if age >= -RealtimeFeedReader.clockTolerance, age <= settings.maximumAge {
+            if settings.isFresh(feed.timestamp, at: now) {
                 state.runs.advance(with: resolved, model: model)
                 state.sightings.advance(with: resolved)
             }
@@ -203,14 +202,18 @@ final class LiveBoard: Sendable {
         return trips.replacing(tripID: own, with: report, model: model)
     }
 
-    /// Where the delay of trip `tripID` comes from for rider `rider`, as last shared.
-    func delaySource(ofTrip tripID: String?, for rider: Rider?) -> DelaySource {
+    /// Where the delay of trip `tripID` comes from for rider `rider`, as last shared. Told to
+    /// the rider's own device (`toDevice`), other riders are named only when as many as
+    /// publishing asks (`minimumRiders`) agree besides the rider: a device learns no more of
+    /// who rides its train than a reader of the published feed.
+    func delaySource(ofTrip tripID: String?, for rider: Rider?, toDevice: Bool = false) -> DelaySource {
         guard let tripID else { return .ownFixes }
+        let enough = max(1, settings.sharingRiders, toDevice ? settings.minimumRiders : 0)
         return state.withLock { state in
             guard let shared = state.shared else { return .ownFixes }
             if shared.fromFeeds.contains(tripID) { return .feed }
             let others = Set(shared.riders[tripID]?.filter { $0.device != rider?.device }.map(\.device) ?? []).count
-            return shared.fromRiders.contains(tripID) && others >= max(1, settings.sharingRiders) ? .riders : .ownFixes
+            return shared.fromRiders.contains(tripID) && others >= enough ? .riders : .ownFixes
         }
     }
 
@@ -250,18 +253,25 @@ final class LiveBoard: Sendable {
         -> OperatorView
     {
         let fresh = state.sources.indices.filter { index in
-            state.sources[index].feed.map { now.seconds(since: $0.timestamp) <= settings.maximumAge } ?? false
+            state.sources[index].feed.map { settings.isFresh($0.timestamp, at: now) } ?? false
         }
         if let view = state.operatorView, view.key.fresh == fresh, view.key.reads == state.reads { return view }
         var merged = RealtimeFeed(timestamp: now)
+        var mentioned = Set<String>()
         var fromFeeds = Set<String>()
         var oldest: Timestamp?
         for index in fresh {
             guard let feed = state.sources[index].feed else { continue }
-            merged.trips += feed.trips.filter { !fromFeeds.contains($0.tripID) }
-            merged.vehicles += feed.vehicles.filter { $0.tripID.map { !fromFeeds.contains($0) } ?? false }
-            fromFeeds.formUnion(feed.trips.map(\.tripID))
-            fromFeeds.formUnion(feed.vehicles.compactMap(\.tripID))
+            let trips = feed.trips.filter { !mentioned.contains($0.tripID) }
+            let vehicles = feed.vehicles.filter { $0.tripID.map { !mentioned.contains($0) } ?? false }
+            merged.trips += trips
+            merged.vehicles += vehicles
+            mentioned.formUnion(feed.trips.map(\.tripID))
+            mentioned.formUnion(feed.vehicles.compactMap(\.tripID))
+            // A trip the operator says something of: a delay, a cancellation or a place (an
+            // update with arrival times alone gives the tracker nothing).
+            fromFeeds.formUnion(trips.filter { $0.delay != nil || $0.cancelled }.map(\.tripID))
+            fromFeeds.formUnion(vehicles.compactMap(\.tripID))
             oldest = min(oldest ?? feed.timestamp, feed.timestamp)
         }
         merged.timestamp = oldest.map { min($0, now) } ?? now

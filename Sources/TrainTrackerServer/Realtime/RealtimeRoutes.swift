@@ -9,8 +9,9 @@ import TrainTrackerRealtime
 /// The published GTFS-realtime feed of the trains riders are on, and the viewer's map of
 /// every train the server knows of:
 /// - `GET /v1/realtime/trip-updates`, `GET /v1/realtime/vehicle-positions`: protocol
-///   buffers (`?format=json`: the same message as JSON, for people), with `ETag` (a repeat
-///   with `If-None-Match` gets 304) and `Cache-Control`. Anyone may read them with
+///   buffers (`?format=json`: the same message as JSON, for people), with a weak `ETag` of
+///   what it says, its times left out (a repeat with `If-None-Match` gets 304 until the trains
+///   change) and `Cache-Control`. Anyone may read them with
 ///   `--realtime-public`; otherwise an admin's or a reader's token. No session, device or
 ///   token is named; a train needs `RealtimeSettings.minimumRiders` riders.
 /// - `GET /v1/realtime/trains` (admin): the trains from riders and from operator feeds, each
@@ -66,19 +67,40 @@ struct RealtimeRoutes: Sendable {
             body = (try? message.serializedBytes()) ?? []
             type = "application/x-protobuf"
         }
-        let etag = "\"" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        let etag = Self.etag(of: message, format: type)
         let visibility = state.settings.realtime.isPublic ? "public" : "private"
         var headers: HTTPFields = [
             .contentType: type, .eTag: etag, .cacheControl: "\(visibility), max-age=\(Self.cacheSeconds)",
         ]
         headers[.vary] = "Authorization, Cookie"
-        if let asked = request.headers[.ifNoneMatch],
-            asked.split(separator: ",").contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-            })
-        {
+        if let asked = request.headers[.ifNoneMatch], Self.matches(asked, etag) {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// A weak validator of what `message` says about the trains, in `format`: the times it was
+    /// made at are left out, so a feed that says the same a second later is the same (its
+    /// bytes differ only in those: semantically equivalent, as a weak ETag means).
+    static func etag(of message: TransitRealtime_FeedMessage, format: String) -> String {
+        var content = message
+        content.header.clearTimestamp()
+        for index in content.entity.indices {
+            if content.entity[index].hasTripUpdate { content.entity[index].tripUpdate.clearTimestamp() }
+            if content.entity[index].hasVehicle { content.entity[index].vehicle.clearTimestamp() }
+        }
+        let bytes = ((try? content.serializedBytes()) ?? []) + Array(format.utf8)
+        return "W/\"" + SHA256.hash(data: bytes).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (or `*`), compared weakly: a proxy may
+    /// weaken or keep either form.
+    static func matches(_ asked: String, _ etag: String) -> Bool {
+        func opaque(_ tag: Substring) -> Substring {
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("W/") ? Substring(trimmed.dropFirst(2)) : Substring(trimmed)
+        }
+        let ours = opaque(Substring(etag))
+        return asked.split(separator: ",").contains { opaque($0) == ours || opaque($0) == "*" }
     }
 }

@@ -1,4 +1,5 @@
 import TrainTrackerCore
+import TrainTrackerRealtime
 
 /// Live delays in and out: the operators' GTFS-realtime feeds the server polls, and the feed
 /// it publishes from its riders.
@@ -32,6 +33,14 @@ public struct RealtimeSettings: Sendable {
 
     /// The defaults: no feeds polled, riders' trains published from 2 riders for readers.
     public init() {}
+
+    /// Whether a feed made at `time` speaks for the trains at `now`: no older than
+    /// `maximumAge`, and not dated ahead of the clock by more than a clock's error (a feed from
+    /// a clock gone wrong would otherwise never age out).
+    public func isFresh(_ time: Timestamp, at now: Timestamp) -> Bool {
+        let age = now.seconds(since: time)
+        return age >= -RealtimeFeedReader.clockTolerance && age <= maximumAge
+    }
 }
 
 /// How a feed's URL is shown in logs, `/metrics` and errors: scheme, host and path, without

@@ -14,7 +14,7 @@ struct TrainsMap {
         var trains: [String] = []
         var seen = Set<String>()
         for source in board.sources {
-            guard let feed = source.feed, now.seconds(since: feed.timestamp) <= board.settings.maximumAge else { continue }
+            guard let feed = source.feed, board.settings.isFresh(feed.timestamp, at: now) else { continue }
             let positions = Dictionary(
                 feed.vehicles.compactMap { vehicle in vehicle.tripID.map { ($0, vehicle) } }, uniquingKeysWith: { a, _ in a })
             for report in feed.trips where !report.cancelled && !seen.contains(report.tripID) {

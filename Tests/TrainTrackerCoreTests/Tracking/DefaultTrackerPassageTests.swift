@@ -17,11 +17,18 @@ import TrainTrackerTestSupport
     static func point(_ east: Double) -> Coordinate { origin.coordinate(at: PlanarVector(east: east, north: 0)) }
 
     static func dataset() throws -> TransitDataset {
+        // "C" runs the same track too, but no train of it runs today.
+        var trains = (0..<40).map { train("A\($0)", "A", start: 21_600 + Double($0) * 600) }
+        trains += (0..<41).map { train("B\($0)", "B", start: 21_900 + Double($0) * 600) }
+        return TransitDataset(network: try network(["B", "A", "C"]), timetable: Timetable(trains: trains))
+    }
+
+    /// Railways `ids` on one straight track, each with stations 0 to 4 two kilometres apart.
+    static func network(_ ids: [String]) throws -> RailwayNetwork {
         let track = Track(pieces: [((0...80).map { point(Double($0) * 100) }, false)])
         var stations: [Station] = []
         var railways: [Railway] = []
-        // "C" runs the same track too, but no train of it runs today.
-        for id in ["B", "A", "C"] {
+        for id in ids {
             stations += (0...4).map {
                 Station(id: "\(id).\($0)", railwayID: id, name: "\($0)", coordinate: point(Double($0) * 2_000))
             }
@@ -30,18 +37,17 @@ import TrainTrackerTestSupport
                     id: id, name: id, stationIDs: (0...4).map { "\(id).\($0)" }, ascendingName: "East",
                     descendingName: "West", track: track))
         }
-        // A train leaves station k at start + 150 k s: 120 s running, 30 s dwell.
-        func train(_ id: String, _ railway: String, start: Seconds) -> TimetabledTrain {
-            TimetabledTrain(
-                id: id, railwayID: railway, directionName: "East", service: "Daily",
-                stops: (0...4).map {
-                    TimetableStop(stationID: "\(railway).\($0)", arrival: nil, departure: start + Double($0) * 150)
-                })
-        }
-        var trains = (0..<40).map { train("A\($0)", "A", start: 21_600 + Double($0) * 600) }
-        trains += (0..<41).map { train("B\($0)", "B", start: 21_900 + Double($0) * 600) }
-        return TransitDataset(
-            network: try RailwayNetwork(railways: railways, stations: stations), timetable: Timetable(trains: trains))
+        return try RailwayNetwork(railways: railways, stations: stations)
+    }
+
+    /// A train of `railway` eastward that leaves station k at `start` + 150 k s (seconds after
+    /// midnight): 120 s running, 30 s dwell.
+    static func train(_ id: String, _ railway: String, start: Seconds) -> TimetabledTrain {
+        TimetabledTrain(
+            id: id, railwayID: railway, directionName: "East", service: "Daily",
+            stops: (0...4).map {
+                TimetableStop(stationID: "\(railway).\($0)", arrival: nil, departure: start + Double($0) * 150)
+            })
     }
 
     func ride(passages: Bool, explaining: ((DefaultTracker) -> Void)? = nil) throws -> [String?] {

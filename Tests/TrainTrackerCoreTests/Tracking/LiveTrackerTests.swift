@@ -109,6 +109,31 @@ import TrainTrackerTestSupport
         #expect(cancelled.placedTrains(of: line).isEmpty)
     }
 
+    /// A feed that places only some of a line's trains cannot say the rider's is not among the
+    /// others: while it reports a train running now by its timetable without placing it, the
+    /// line's trains are not judged by their places. A train it reports that is not running
+    /// (due in hours) leaves the others placed.
+    @Test func aLineIsPlacedOnlyWhileEveryRunningTrainReportedIsPlaced() throws {
+        // L1 leaves at 08:00, L3 at 10:00, the same way.
+        let dataset = DemoRides.eastboundLocals(["L1": 28_800, "L3": 36_000])
+        let model = TrackerModel(dataset: dataset)
+        let network = dataset.network
+        let time = morning.adding(200)
+        let line = LineDirection(index: Int(try #require(model.tripIndex["L1"]).line))
+        let somewhere = try #require(network.stations.first).coordinate
+        func placed(_ trips: [TripReport], vehicles: [String]) -> Int {
+            let seen = vehicles.map { VehicleReport(tripID: $0, coordinate: somewhere, time: time) }
+            return LiveTrips(RealtimeFeed(timestamp: time, trips: trips, vehicles: seen), model: model)
+                .placedTrains(of: line).count
+        }
+        #expect(placed([TripReport(tripID: "L3", delay: 0)], vehicles: ["L3"]) == 1)
+        #expect(
+            placed([TripReport(tripID: "L1", delay: 60), TripReport(tripID: "L3", delay: 0)], vehicles: ["L3"]) == 0,
+            "L1 runs, reported, not placed")
+        #expect(placed([TripReport(tripID: "L1", delay: 60)], vehicles: ["L1"]) == 1)
+        #expect(placed([TripReport(tripID: "L3", delay: 60)], vehicles: ["L1"]) == 1, "L3 is not running yet")
+    }
+
     /// Between fixes (a tunnel, a phone asleep) the answer follows the train the feed sees,
     /// not the last speed that stops at the next stop.
     @Test func betweenFixesTheAnswerFollowsTheTrainTheFeedSees() throws {

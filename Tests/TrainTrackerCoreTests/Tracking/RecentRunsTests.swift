@@ -103,6 +103,32 @@ import TrainTrackerTestSupport
         #expect(ask(mostHeld).map { abs($0 - 2 * expected) < 1 } == true, "\(String(describing: ask(mostHeld)))")
     }
 
+    /// A feed older than the last taken (a second source, a cache's stale copy) adds its run
+    /// as known from its own time: a time between the two reads the older run alone, never
+    /// the one known only later.
+    @Test func anOlderFeedsRunIsKnownFromItsOwnTime() throws {
+        let model = TrackerModel(dataset: DemoRides.eastboundLocals(["L1": 28_800, "L3": 30_000]))
+        let place = try #require(model.tripIndex["L1"])
+        let line = LineDirection(index: Int(place.line))
+        let calls = model.trips[line: line][Int(place.trip)].callSlots
+        let stretch = DemoRides.firstStretch(of: "L1")
+        var runs = RecentRuns()
+        // L3's run, twice as slow, known 1,480 s after the start, is taken first ...
+        for var feed in DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start.adding(1_000), step: 120) {
+            feed.vehicles[0].tripID = "L3"
+            runs.advance(with: LiveTrips(feed, model: model), model: model)
+        }
+        // ... then L1's, from an older source: known 240 s after the start.
+        for feed in DemoRides.feeds(placing: "L1", at: Self.shares, from: Self.start) {
+            runs.advance(with: LiveTrips(feed, model: model), model: model)
+        }
+        #expect(runs.count == 2)
+        let between = runs.remaining(
+            on: line, into: calls[1], from: calls[0], out: 0.45 * stretch, excluding: -1, at: Self.start.adding(300))
+        #expect(
+            between.map { abs($0 - Self.expectedRemaining(stretch: stretch)) < 0.5 } == true, "\(String(describing: between))")
+    }
+
     /// A position the feed published again unchanged is no new fix: the run is the same.
     @Test func aStalePositionPublishedAgainChangesNothing() throws {
         let (line, trip, first, second) = try Self.local()

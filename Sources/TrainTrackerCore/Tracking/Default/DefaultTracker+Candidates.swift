@@ -23,19 +23,28 @@ extension DefaultTracker {
         var leaderScore = hypotheses.isEmpty ? 0 : -Double.infinity
         // (Fields read in place, by index: copying a hypothesis copies and retains its lists.)
         for index in hypotheses.indices { leaderScore = max(leaderScore, hypotheses[index].score) }
-        addHypotheses(score: leaderScore - parameters.switching.cost, at: time)
+        // The rider may be boarding: standing, or silent long enough to have stood unseen.
+        let boarding = fix.stopped || fix.dt >= fix.silentAfter
+        addHypotheses(below: leaderScore, at: time, boarding: boarding)
         return leaderScore
     }
 
-    /// Every railway within reach is a hypothesis in both directions: a new one starts at `score`.
-    private mutating func addHypotheses(score: Nats, at time: Timestamp) {
+    /// Every railway within reach is a hypothesis in both directions: a new one starts the
+    /// switch cost below `leader`, or `firstTrainCost` below it when the rider may be
+    /// `boarding` and the line was not running when last within reach but runs now (its
+    /// cached calendar answer turns): its first train may be the one the rider waited for. A
+    /// rider on a moving train cannot have boarded a line that just started running.
+    private mutating func addHypotheses(below leader: Nats, at time: Timestamp, boarding: Bool) {
         for item in near {
             for direction in TravelDirection.allCases {
                 let line = LineDirection(railway: item.railway, direction: direction)
-                guard slots[line: line] < 0, isRunning(line, at: time) else { continue }
+                guard slots[line: line] < 0 else { continue }
+                let heldOff = serviceMinute[line: line] >= 0 && !serviceRunning[line: line]
+                guard isRunning(line, at: time) else { continue }
+                let cost = heldOff && boarding ? parameters.switching.firstTrainCost : parameters.switching.cost
                 slots[line: line] = Int32(hypotheses.count)
                 var hypothesis = Hypothesis(
-                    line: line, score: score, offset: LateralOffset(spread: parameters.position.mapOffsetSpread),
+                    line: line, score: leader - cost, offset: LateralOffset(spread: parameters.position.mapOffsetSpread),
                     patterns: PatternBelief(model: model, line: line),
                     walk: TrackWalk(railway: model.network.railways[item.railway], direction: direction))
                 if explains { hypothesis.startExplaining() }
