@@ -91,6 +91,10 @@ public enum RealtimeFeedReader {
         return reading
     }
 
+    /// The most headers a feed may give (a feed has one; a message field given again is merged
+    /// into it, and millions of them would cost as much as millions of entities).
+    static let mostHeaders = 16
+
     /// The most stop-time updates one trip update may hold: a trip calls at a few hundred
     /// stations at most, and a million empty updates cost a gigabyte decoded.
     public static let mostStopTimeUpdates = 1_000
@@ -108,6 +112,7 @@ public enum RealtimeFeedReader {
         var headers: [Range<Int>] = []
         var entities: [Range<Int>] = []
         var entityCount = 0
+        var headerCount = 0
         var notMessages = 0
         do {
             try WireFields.visit(bytes, in: bytes.indices) { field in
@@ -117,7 +122,8 @@ public enum RealtimeFeedReader {
                     return
                 }
                 if field.number == 1 {
-                    headers.append(field.value)
+                    headerCount += 1
+                    if headerCount <= mostHeaders { headers.append(field.value) }
                 } else {
                     // (Counted past the most, kept no further: a list of millions costs memory too.)
                     entityCount += 1
@@ -130,7 +136,9 @@ public enum RealtimeFeedReader {
         guard notMessages == 0 else {
             throw RealtimeError("\(name): not a GTFS-realtime feed (a header or entity that is no message)")
         }
-        guard !headers.isEmpty else { throw RealtimeError("\(name): not a GTFS-realtime feed (no header)") }
+        guard (1...mostHeaders).contains(headerCount) else {
+            throw RealtimeError("\(name): not a GTFS-realtime feed (\(headerCount) headers)")
+        }
         guard entityCount <= mostEntities else {
             throw RealtimeError("\(name): \(entityCount) entities, more than a feed's \(mostEntities)")
         }
@@ -247,13 +255,9 @@ public enum RealtimeFeedReader {
             vehicle.hasVehicle
             ? (vehicle.vehicle.hasID ? vehicle.vehicle.id : vehicle.vehicle.hasLabel ? vehicle.vehicle.label : nil)
             : nil
-        var startDate: CivilDay?
-        if vehicle.hasTrip, vehicle.trip.hasStartDate {
-            guard let day = CivilDay(gtfs: vehicle.trip.startDate) else {
-                return .failure(RealtimeError("start date that names no day"))
-            }
-            startDate = day
-        }
+        // (A start date that names no day is left out, the position kept: it still says
+        // where the train is.)
+        let startDate = vehicle.hasTrip && vehicle.trip.hasStartDate ? CivilDay(gtfs: vehicle.trip.startDate) : nil
         // A bearing outside a turn (or not a number) is left out, the position kept.
         let bearing = Double(vehicle.position.bearing)
         let heading = vehicle.position.hasBearing && (0...360).contains(bearing) ? bearing : nil

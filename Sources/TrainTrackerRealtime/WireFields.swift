@@ -28,14 +28,20 @@ enum WireFields {
         /// A group or a wire type protocol buffers do not define: GTFS-realtime has neither,
         /// and a decoder that skips them would let a feed hide what follows from the count.
         case foreignWireType
+        /// Field number 0, or one beyond the largest protocol buffers allow.
+        case badFieldNumber
 
         var description: String {
             switch self {
             case .truncated: "truncated"
             case .foreignWireType: "a group or an unknown wire type"
+            case .badFieldNumber: "a field number protocol buffers do not allow"
             }
         }
     }
+
+    /// The field numbers protocol buffers allow.
+    static let fieldNumbers: ClosedRange<UInt64> = 1...536_870_911
 
     /// Calls `body` with each field of the message in `bytes[range]`, in order.
     ///
@@ -64,6 +70,7 @@ enum WireFields {
         }
         while index < end {
             let key = try varint()
+            guard Self.fieldNumbers.contains(key >> 3) else { throw .badFieldNumber }
             let wireType = UInt8(key & 7)
             let value: Range<Int>
             switch wireType {

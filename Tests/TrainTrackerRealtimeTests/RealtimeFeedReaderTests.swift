@@ -174,7 +174,9 @@ import TrainTrackerRealtime
         ("no timestamp", noTimestamp()),
         ("a timestamp naming no moment", timestamp(.max)),
         ("a differential feed", differential()),
-        ("a group field, which a decoder skips, before millions of entities", grouped(entities: 300_000)),
+        ("a group field, which a decoder skips, before entities", grouped(entities: 1_000)),
+        ("a hundred thousand headers", headers(100_000)),
+        ("field number 0", fieldNumberZero()),
         ("a group field alone", grouped(entities: 0)),
         (
             "millions of empty entities",
@@ -189,6 +191,18 @@ import TrainTrackerRealtime
         } catch {
             #expect(error.problem.hasPrefix("feeds/x.pb: "), "\(what): \(error.problem)")
         }
+    }
+
+    /// `count` empty headers (field 1), no entity.
+    static func headers(_ count: Int) -> [UInt8] {
+        let header: [UInt8] = [0x0A, 0x00]
+        return Array(repeating: header, count: count).flatMap { $0 }
+    }
+
+    /// A feed, then an empty length-delimited field numbered 0.
+    static func fieldNumberZero() -> [UInt8] {
+        let zero: [UInt8] = [0x02, 0x00]
+        return Array(RealtimeFeedWriter.bytes(RealtimeFeed(timestamp: noon))) + zero
     }
 
     /// A feed with an empty group (field 5) after its header, then `entities` empty entities.

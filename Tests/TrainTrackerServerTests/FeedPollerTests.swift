@@ -3,11 +3,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-import TrainTrackerCore
 import TrainTrackerLab
 import TrainTrackerRealtime
 import TrainTrackerTestSupport
 
+@testable import TrainTrackerCore
 @testable import TrainTrackerServer
 
 /// `serve --realtime URL`: an operator's feed polled over HTTP, conditionally, with failures
@@ -34,14 +34,15 @@ import TrainTrackerTestSupport
         let future = RealtimeFeedWriter.bytes(
             RealtimeFeed(timestamp: now.adding(50 * 365 * 86_400), trips: [TripReport(tripID: "101", delay: 600)]))
         router.get("/future") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: future))) }
-        // A server that sends a feed a byte every tenth of a second: never idle, but slower
-        // than any poll waits for (it stops once the poller hangs up, or after a minute).
+        // A server that sends its feed a byte every tenth of a second, over and over: never
+        // idle, and never done (it stops once the poller hangs up, or after ten minutes, long
+        // past the test's time limit: a poll that waited for it would fail the test).
         router.get("/drip") { _, _ in
             Response(
                 status: .ok,
                 body: ResponseBody { writer in
-                    for byte in feed.prefix(600) {
-                        try await writer.write(ByteBuffer(bytes: [byte]))
+                    for index in 0..<6_000 {
+                        try await writer.write(ByteBuffer(bytes: [feed[index % feed.count]]))
                         try await Task.sleep(for: .milliseconds(100))
                     }
                 })
@@ -107,7 +108,7 @@ import TrainTrackerTestSupport
             guard case .failed(let problem) = future else { throw FeedPollerFailure("read a feed from the future: \(future)") }
             #expect(problem.contains("ahead of this server's clock"), "\(problem)")
             #expect(board.sources[0].feed == nil, "nothing stored")
-            // (A short deadline: the drip takes six seconds, however busy the machine.)
+            // (A short deadline: the drip never ends, however busy the machine.)
             poller.timeout = 1
             let drip = await poller.pollOnce(source: 1, url: realtime.sources[1], client: http, validators: &validators)
             #expect(drip == .failed("no whole answer within 1 s"))
@@ -176,6 +177,24 @@ import TrainTrackerTestSupport
         let later = Self.now.adding(30)
         board.received(RealtimeFeed(timestamp: later, trips: [TripReport(tripID: "L1", delay: 60)]), source: 0, at: later)
         _ = board.live(for: nil, at: later)
+        #expect(board.delaySource(ofTrip: "L1", for: nil) == .feed)
+    }
+
+    /// Of two operators' feeds, the first's word on a trip stands, unless it gives no delay
+    /// (arrival times alone) and the second does.
+    @Test func aSecondSourcesDelayStandsWhereTheFirstGivesNone() throws {
+        var realtime = RealtimeSettings()
+        realtime.sources = ["http://example.com/a", "http://example.com/b"]
+        let model = TrackerModel(dataset: DemoRides.dataset)
+        let board = LiveBoard(model: model, settings: realtime)
+        board.received(RealtimeFeed(timestamp: Self.now, trips: [TripReport(tripID: "L1")]), source: 0, at: Self.now)
+        board.received(
+            RealtimeFeed(timestamp: Self.now, trips: [TripReport(tripID: "L1", delay: 240)]), source: 1, at: Self.now)
+        let trips = try #require(board.live(for: nil, at: Self.now))
+        let place = try #require(model.tripIndex["L1"])
+        let origin = model.zone.serviceDayOrigin(model.zone.day(of: Self.now))
+        let report = trips.trip(place.trip, of: LineDirection(index: Int(place.line)), origin: origin)
+        #expect(report?.delay == 240)
         #expect(board.delaySource(ofTrip: "L1", for: nil) == .feed)
     }
 

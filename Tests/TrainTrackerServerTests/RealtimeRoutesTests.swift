@@ -7,11 +7,11 @@ import Testing
 import TrainTrackerCore
 import TrainTrackerImport
 import TrainTrackerRealtime
-import TrainTrackerServer
 import TrainTrackerStorage
 import TrainTrackerTestSupport
 
 @testable import TrainTrackerLab
+@testable import TrainTrackerServer
 
 /// Riders as sensors on Caltrain's recorded day: two phones carry a recorded train's positions,
 /// the server publishes that train (its trip, delay, position and next stops) and tells each
@@ -144,6 +144,10 @@ import TrainTrackerTestSupport
             _ = try await Self.ride(
                 ridden, riders: [(fixture.phones[0], "P1", 0), (fixture.phones[1], "P2", 0)], clock: fixture.clock,
                 client: client, batch: 1)
+            // (The tag changes every `etagPeriod`: asked at its start, two seconds later is in it.)
+            let period = RealtimeRoutes.etagPeriod
+            fixture.clock.set(
+                Timestamp(secondsSince1970: ((fixture.clock.now.secondsSince1970 / period).rounded(.down) + 1) * period))
             for path in ["trip-updates", "vehicle-positions"] {
                 let uri = "/v1/realtime/\(path)"
                 try await client.execute(uri: uri, method: .get) { #expect($0.status == .unauthorized) }

@@ -246,6 +246,9 @@ final class LiveBoard: Sendable {
         return shared
     }
 
+    /// Whether `report` says something of its trip: a delay or a cancellation.
+    private static func says(_ report: TripReport) -> Bool { report.delay != nil || report.cancelled }
+
     /// The operators' fresh feeds merged (the first source's word on a trip stands) and
     /// resolved, made again only when a feed was read or one aged out. Dated by its oldest
     /// part: a tracker never takes an old feed for a fresh one.
@@ -257,23 +260,29 @@ final class LiveBoard: Sendable {
         }
         if let view = state.operatorView, view.key.fresh == fresh, view.key.reads == state.reads { return view }
         var merged = RealtimeFeed(timestamp: now)
-        var mentioned = Set<String>()
-        var fromFeeds = Set<String>()
+        var reported: [String: Int] = [:]  // trip id → its report in `merged.trips`
+        var placed = Set<String>()
         var oldest: Timestamp?
         for index in fresh {
             guard let feed = state.sources[index].feed else { continue }
-            let trips = feed.trips.filter { !mentioned.contains($0.tripID) }
-            let vehicles = feed.vehicles.filter { $0.tripID.map { !mentioned.contains($0) } ?? false }
-            merged.trips += trips
-            merged.vehicles += vehicles
-            mentioned.formUnion(feed.trips.map(\.tripID))
-            mentioned.formUnion(feed.vehicles.compactMap(\.tripID))
-            // A trip the operator says something of: a delay, a cancellation or a place (an
-            // update with arrival times alone gives the tracker nothing).
-            fromFeeds.formUnion(trips.filter { $0.delay != nil || $0.cancelled }.map(\.tripID))
-            fromFeeds.formUnion(vehicles.compactMap(\.tripID))
+            for report in feed.trips {
+                // The first source's word stands, unless it said nothing (no delay, no
+                // cancellation: arrival times alone) and a later one says something.
+                guard let held = reported[report.tripID] else {
+                    reported[report.tripID] = merged.trips.count
+                    merged.trips.append(report)
+                    continue
+                }
+                if !Self.says(merged.trips[held]), Self.says(report) { merged.trips[held] = report }
+            }
+            for vehicle in feed.vehicles {
+                guard let trip = vehicle.tripID, placed.insert(trip).inserted else { continue }
+                merged.vehicles.append(vehicle)
+            }
             oldest = min(oldest ?? feed.timestamp, feed.timestamp)
         }
+        // A trip the operator says something of: a delay, a cancellation or a place.
+        let fromFeeds = Set(merged.trips.filter(Self.says).map(\.tripID)).union(placed)
         merged.timestamp = oldest.map { min($0, now) } ?? now
         let empty = merged.trips.isEmpty && merged.vehicles.isEmpty
         var trips = empty ? nil : LiveTrips(merged, model: model)

@@ -67,7 +67,7 @@ struct RealtimeRoutes: Sendable {
             body = (try? message.serializedBytes()) ?? []
             type = "application/x-protobuf"
         }
-        let etag = Self.etag(of: message, format: type)
+        let etag = Self.etag(of: message, format: type, at: state.board.now())
         let visibility = state.settings.realtime.isPublic ? "public" : "private"
         var headers: HTTPFields = [
             .contentType: type, .eTag: etag, .cacheControl: "\(visibility), max-age=\(Self.cacheSeconds)",
@@ -79,17 +79,24 @@ struct RealtimeRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// A weak validator of what `message` says about the trains, in `format`: the times it was
-    /// made at are left out, so a feed that says the same a second later is the same (its
-    /// bytes differ only in those: semantically equivalent, as a weak ETag means).
-    static func etag(of message: TransitRealtime_FeedMessage, format: String) -> String {
+    /// A published feed's tag changes at least this often, whatever it says: a consumer that
+    /// keeps the body of a 304 holds a header this much older than the feed at most (and ages
+    /// out no feed whose trains keep their delays).
+    static let etagPeriod: Seconds = 30
+
+    /// A weak validator of what `message` says about the trains, in `format`, at `now`: the
+    /// times it was made at are left out, so a feed that says the same a second later is the
+    /// same (its bytes differ only in those: semantically equivalent, as a weak ETag means),
+    /// until the next `etagPeriod` begins.
+    static func etag(of message: TransitRealtime_FeedMessage, format: String, at now: Timestamp) -> String {
         var content = message
         content.header.clearTimestamp()
         for index in content.entity.indices {
             if content.entity[index].hasTripUpdate { content.entity[index].tripUpdate.clearTimestamp() }
             if content.entity[index].hasVehicle { content.entity[index].vehicle.clearTimestamp() }
         }
-        let bytes = ((try? content.serializedBytes()) ?? []) + Array(format.utf8)
+        let period = Int(flooring: now.secondsSince1970 / etagPeriod, within: 0...Int(Int32.max))
+        let bytes = ((try? content.serializedBytes()) ?? []) + Array("\(format) \(period)".utf8)
         return "W/\"" + SHA256.hash(data: bytes).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
     }
 

@@ -11,13 +11,13 @@ import TrainTrackerTestSupport
 @Suite struct DefaultTrackerFirstTrainTests {
     typealias Fixture = DefaultTrackerPassageTests
 
-    /// "A" runs all morning, a train every half hour from 06:15 and one at 09:00; "B" runs the
-    /// same track and stations from 10:05, twenty minutes after A's 09:45: its calendar has no
-    /// train within an hour before 09:05, so until then B is no hypothesis.
+    /// "A" runs all day, a train every half hour from 06:15 to 15:45 and one more at 09:00; "B"
+    /// runs the same track and stations from 10:05, twenty minutes after A's 09:45: its
+    /// calendar has no train within an hour before 09:05, so until then B is no hypothesis.
     static func dataset() throws -> TransitDataset {
         let trains =
             (0..<20).map { Fixture.train("A\($0)", "A", start: 22_500 + Double($0) * 1_800) }
-            + [Fixture.train("A9", "A", start: 32_400)]
+            + [Fixture.train("A-0900", "A", start: 32_400)]
             + (0..<20).map { Fixture.train("B\($0)", "B", start: 36_300 + Double($0) * 600) }
         return TransitDataset(network: try Fixture.network(["A", "B"]), timetable: Timetable(trains: trains))
     }
@@ -25,10 +25,14 @@ import TrainTrackerTestSupport
     /// The rider on B's first train (10:05 from station 0) with a phone that sleeps on the
     /// platform: one fix there at 08:50, before B runs, then nothing until the train has left,
     /// and a fix every 40 s to station 4. The railway named at each fix after the departure.
-    func ride(_ parameters: DefaultTracker.Parameters) throws -> [String?] {
-        var tracker = DefaultTracker(model: TrackerModel(dataset: try Self.dataset()), parameters: parameters)
+    /// With `suspended`, the tracker is kept as a snapshot while the phone sleeps, and
+    /// restored from it when the train has left (an app suspended on the platform).
+    func ride(_ parameters: DefaultTracker.Parameters, suspended: Bool = false) throws -> [String?] {
+        let model = TrackerModel(dataset: try Self.dataset())
+        var tracker = DefaultTracker(model: model, parameters: parameters)
         let departure = morning.adding(7_500)  // 10:05
         _ = tracker.process(Location(coordinate: Fixture.point(0), timestamp: morning.adding(3_000), horizontalAccuracy: 10))
+        if suspended { tracker = try DefaultTracker(model: model, parameters: parameters, restoring: tracker.snapshot()) }
         return stride(from: 60.0, to: 600, by: 40).map { second in
             tracker.process(Self.fix(second, after: departure)).best?.railwayID
         }
@@ -43,8 +47,9 @@ import TrainTrackerTestSupport
             horizontalAccuracy: 10)
     }
 
-    @Test func theFirstTrainOfALineIsNamedSoonAfterItLeaves() throws {
-        let answers = try ride(DefaultTracker.Parameters())
+    @Test(arguments: [false, true])
+    func theFirstTrainOfALineIsNamedSoonAfterItLeaves(suspended: Bool) throws {
+        let answers = try ride(DefaultTracker.Parameters(), suspended: suspended)
         #expect(answers.suffix(8).allSatisfy { $0 == "B" }, "\(answers)")
     }
 

@@ -24,24 +24,26 @@ extension DefaultTracker {
         // (Fields read in place, by index: copying a hypothesis copies and retains its lists.)
         for index in hypotheses.indices { leaderScore = max(leaderScore, hypotheses[index].score) }
         // The rider may be boarding: standing, or silent long enough to have stood unseen.
-        let boarding = fix.stopped || fix.dt >= fix.silentAfter
+        let boarding = fix.stopped || fix.dt > fix.silentAfter
         addHypotheses(below: leaderScore, at: time, boarding: boarding)
         return leaderScore
     }
 
     /// Every railway within reach is a hypothesis in both directions: a new one starts the
     /// switch cost below `leader`, or `firstTrainCost` below it when the rider may be
-    /// `boarding` and the line was not running when last within reach but runs now (its
-    /// cached calendar answer turns): its first train may be the one the rider waited for. A
-    /// rider on a moving train cannot have boarded a line that just started running.
+    /// `boarding` and the line, running now, was not running at the last fix (its calendar
+    /// asked again: the answer rests on what a snapshot keeps): its first train may be the one
+    /// the rider waited for. A rider on a moving train cannot have boarded a line that just
+    /// started running.
     private mutating func addHypotheses(below leader: Nats, at time: Timestamp, boarding: Bool) {
         for item in near {
             for direction in TravelDirection.allCases {
                 let line = LineDirection(railway: item.railway, direction: direction)
-                guard slots[line: line] < 0 else { continue }
-                let heldOff = serviceMinute[line: line] >= 0 && !serviceRunning[line: line]
-                guard isRunning(line, at: time) else { continue }
-                let cost = heldOff && boarding ? parameters.switching.firstTrainCost : parameters.switching.cost
+                guard slots[line: line] < 0, isRunning(line, at: time) else { continue }
+                let startedRunning =
+                    boarding && lastFix.map { !model.hasTrainRunning(line: line.index, at: $0.timestamp) } == true
+                let switching = parameters.switching
+                let cost = startedRunning ? min(switching.cost, switching.firstTrainCost) : switching.cost
                 slots[line: line] = Int32(hypotheses.count)
                 var hypothesis = Hypothesis(
                     line: line, score: leader - cost, offset: LateralOffset(spread: parameters.position.mapOffsetSpread),

@@ -13,9 +13,9 @@ public struct SwitchingEvidence: Hashable, Sendable {
     public var changeOfTrainsCost: Nats = 4
     /// A stop at least this long may be a change of trains.
     public var changeOfTrainsStop: Seconds = 90
-    /// What a line starts at below the leader when it starts running (a train of it is due to
-    /// leave within the hour) while the rider is within its reach, standing or after a
-    /// silence: the rider may have been waiting for that train, unseen (a phone asleep on the
+    /// What a line within reach starts at below the leader when it started running (a train
+    /// of it is due to leave within the hour) since the last fix, and the rider stands or was
+    /// silent: the rider may have been waiting for that train, unseen (a phone asleep on the
     /// platform; an operator's recorded train standing at its origin, its repeated positions
     /// dropped as stale). As a change of trains costs. (4, the change-of-trains cost: 14, 7, 4
     /// and 0 named the railway of Caltrain's recorded trains on 98.2, 98.4, 98.7 and 98.7 % of
