@@ -16,8 +16,11 @@ public struct RiderTrains: Sendable {
         var time: Timestamp
         /// The device it came from.
         var device: String
-        /// Since when the rider's tracker has named this train at every answer, sure of its line.
+        /// Since when the rider's tracker has named this train at every answer, sure of its
+        /// line, and when it last did: by the clock of whoever heard the answers (a server's,
+        /// else the fixes' own times).
         var since: Timestamp
+        var heard: Timestamp
     }
 
     /// A rider's answer counts this long after its fix.
@@ -43,10 +46,14 @@ public struct RiderTrains: Sendable {
     public var riderCount: Int { sightings.count }
 
     /// Rider `rider`'s tracker (a session of device `device`, by default its own) answered
-    /// `answer` for a fix at `time`: its best candidate's train and delay, when it names both
-    /// at least `minimumConfidence` sure of the line, become the rider's sighting; any other
-    /// answer clears it (the rider may have left the train).
-    public mutating func record(rider: String, device: String? = nil, answer: TrackingResult, at time: Timestamp) {
+    /// `answer` for a fix at `time`, heard at `heard` (a server's clock; by default the fix's
+    /// time): its best candidate's train and delay, when it names both at least
+    /// `minimumConfidence` sure of the line, become the rider's sighting; any other answer
+    /// clears it (the rider may have left the train). Steadiness is timed by when the answers
+    /// were heard: a device cannot shorten it by sending fixes dated in the past.
+    public mutating func record(
+        rider: String, device: String? = nil, answer: TrackingResult, at time: Timestamp, heard: Timestamp? = nil
+    ) {
         // (An older fix, from a replay, does not replace a newer one.)
         if let known = sightings[rider], known.time > time { return }
         guard let best = answer.best, let trip = best.trainID, let delay = best.delaySeconds, delay.isFinite,
@@ -55,8 +62,10 @@ public struct RiderTrains: Sendable {
             sightings[rider] = nil
             return
         }
-        let since = sightings[rider].flatMap { $0.tripID == trip ? $0.since : nil } ?? time
-        sightings[rider] = Sighting(tripID: trip, delay: delay, time: time, device: device ?? rider, since: since)
+        let heard = heard ?? time
+        let since = sightings[rider].flatMap { $0.tripID == trip ? $0.since : nil } ?? heard
+        sightings[rider] = Sighting(
+            tripID: trip, delay: delay, time: time, device: device ?? rider, since: since, heard: heard)
     }
 
     /// Forgets rider `rider` (its session ended).
@@ -76,7 +85,7 @@ public struct RiderTrains: Sendable {
         var byTrip: [String: [(device: String, delay: Seconds)]] = [:]
         for sighting in sightings.values {
             let age = time.seconds(since: sighting.time)
-            guard age >= 0, age <= freshness, sighting.time.seconds(since: sighting.since) >= steadiness else { continue }
+            guard age >= 0, age <= freshness, sighting.heard.seconds(since: sighting.since) >= steadiness else { continue }
             byTrip[sighting.tripID, default: []].append((sighting.device, sighting.delay))
         }
         return byTrip

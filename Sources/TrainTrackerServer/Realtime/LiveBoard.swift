@@ -162,7 +162,7 @@ final class LiveBoard: Sendable {
         guard age <= settings.freshestFix, age >= -Self.clockSkew else { return }
         state.withLock { state in
             let before = state.riders.trip(of: rider.session)
-            state.riders.record(rider: rider.session, device: rider.device, answer: answer, at: fixTime)
+            state.riders.record(rider: rider.session, device: rider.device, answer: answer, at: fixTime, heard: now)
             if before != state.riders.trip(of: rider.session) || before != nil { state.changed = true }
         }
     }

@@ -173,6 +173,28 @@ import TrainTrackerTestSupport
         #expect(tracker.estimate(at: time).best?.focusStationID == expected, "an operator's delay alone: its timetable there")
     }
 
+    /// A rider counts for a train once its tracker has named it for `steadiness`, timed by
+    /// when its answers were heard: a device that sends a fix dated two minutes back, then
+    /// three minutes later a fresh one, has been heard naming the train for three minutes, not
+    /// five.
+    @Test func steadinessIsTimedByWhenAnswersAreHeard() {
+        let answer = TrackingResult(candidates: [
+            TrackingCandidate(
+                railwayID: DemoNetwork.localID, direction: .ascending, directionName: "Eastbound", destinationStationID: nil,
+                focusStationID: "x", phase: .next, laterStationIDs: [], score: 0, confidence: 1, trainID: "L1",
+                delaySeconds: 60)
+        ])
+        let start = morning
+        func riders(heard: Bool) -> Int {
+            var riders = RiderTrains()
+            riders.record(rider: "r", answer: answer, at: start.adding(-120), heard: heard ? start : nil)
+            riders.record(rider: "r", answer: answer, at: start.adding(180), heard: heard ? start.adding(180) : nil)
+            return riders.riders(at: start.adding(180))["L1"]?.count ?? 0
+        }
+        #expect(riders(heard: true) == 0, "heard for three minutes")
+        #expect(riders(heard: false) == 1, "the fixes' own times span five")
+    }
+
     /// One phone's many sessions are one voice: riders agree by device.
     @Test func ridersAgreeByDeviceNotBySession() {
         let attacker = (0..<16).map { _ in (device: "attacker", delay: Seconds(900)) }
