@@ -19,7 +19,7 @@ struct LiveAnswer: Sendable, Equatable {
     var fix: String
 
     /// `delaySource` is said to the viewer, `deviceSource` to the rider's device
-    /// (`LiveBoard.delaySource(ofTrip:for:toDevice:)`).
+    /// (`LiveBoard.delaySources(ofTrip:for:)`).
     init(
         _ result: TrackingResult, session id: String, fix: RecordedFix, delaySource: DelaySource? = nil,
         deviceSource: DelaySource? = nil
@@ -276,10 +276,8 @@ actor LiveSessions {
             live.lastTimestamp = time
             last = (result, time)
             guard !live.listeners.isEmpty || index == fixes.count - 1 else { continue }
-            let train = result.best?.trainID
-            let source = board.delaySource(ofTrip: train, for: rider)
-            let told = source == .riders ? board.delaySource(ofTrip: train, for: rider, toDevice: true) : source
-            let answer = LiveAnswer(result, session: id, fix: fix, delaySource: source, deviceSource: told)
+            let sources = board.delaySources(ofTrip: result.best?.trainID, for: rider)
+            let answer = LiveAnswer(result, session: id, fix: fix, delaySource: sources.viewer, deviceSource: sources.device)
             live.latest = answer
             for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
         }

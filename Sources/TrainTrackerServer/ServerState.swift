@@ -15,6 +15,9 @@ public struct ServerSettings: Sendable {
     public var configuration: RemoteConfiguration
     /// Where Leaflet's files are (Debian's `libjs-leaflet`).
     public var leafletDirectory: String
+    /// Leaflet's script and style sheet, the files the viewer serves from `leafletDirectory`.
+    public static let leafletScript = "leaflet.js"
+    public static let leafletStyle = "leaflet.css"
     /// Elevation data and named peaks for `GET /v1/sight`, if the server has them.
     public var terrain: TileSet?
     public var peaks: [Peak] = []

@@ -26,7 +26,7 @@ struct ViewerRoutes: Sendable {
         let leaflet = state.settings.leafletDirectory
         router.get("/vendor/leaflet/{file}") { _, context in
             let file = try context.parameters.require("file")
-            guard ["leaflet.js", "leaflet.css"].contains(file),
+            guard [ServerSettings.leafletScript, ServerSettings.leafletStyle].contains(file),
                 let data = FileManager.default.contents(atPath: leaflet + "/" + file)
             else {
                 throw HTTPError(.notFound, message: "\(file): not found (install libjs-leaflet)")

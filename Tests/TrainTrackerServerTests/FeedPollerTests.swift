@@ -173,11 +173,11 @@ import TrainTrackerTestSupport
         let board = LiveBoard(model: TrackerModel(dataset: DemoRides.dataset), settings: realtime)
         board.received(RealtimeFeed(timestamp: Self.now, trips: [TripReport(tripID: "L1")]), source: 0, at: Self.now)
         _ = board.live(for: nil, at: Self.now)
-        #expect(board.delaySource(ofTrip: "L1", for: nil) == .ownFixes)
+        #expect(board.delaySources(ofTrip: "L1", for: nil).viewer == .ownFixes)
         let later = Self.now.adding(30)
         board.received(RealtimeFeed(timestamp: later, trips: [TripReport(tripID: "L1", delay: 60)]), source: 0, at: later)
         _ = board.live(for: nil, at: later)
-        #expect(board.delaySource(ofTrip: "L1", for: nil) == .feed)
+        #expect(board.delaySources(ofTrip: "L1", for: nil).viewer == .feed)
     }
 
     /// Of two operators' feeds, the first's word on a trip stands, unless it gives no delay
@@ -195,7 +195,7 @@ import TrainTrackerTestSupport
         let origin = model.zone.serviceDayOrigin(model.zone.day(of: Self.now))
         let report = trips.trip(place.trip, of: LineDirection(index: Int(place.line)), origin: origin)
         #expect(report?.delay == 240)
-        #expect(board.delaySource(ofTrip: "L1", for: nil) == .feed)
+        #expect(board.delaySources(ofTrip: "L1", for: nil).viewer == .feed)
     }
 
     @Test func aFeedOlderThanTheMaximumAgeIsDropped() {

@@ -228,11 +228,11 @@ struct ServeCommand: AsyncParsableCommand {
             let offset = start.seconds(since: .now)
             settings.realtime.clock = { Timestamp.now.adding(offset) }
         }
-        if !FileManager.default.fileExists(atPath: leaflet + "/leaflet.js") {
+        let script = leaflet + "/" + ServerSettings.leafletScript
+        if !FileManager.default.fileExists(atPath: script) {
             // Phones are served either way; only the viewer's map needs it.
             StandardError.line(
-                "warning: \(leaflet)/leaflet.js not found: the Session Viewer will show no map (install libjs-leaflet or pass --leaflet)"
-            )
+                "warning: \(script) not found: the Session Viewer will show no map (install libjs-leaflet or pass --leaflet)")
         }
         let host = host
         try await runServer(settings, host: host, port: port) { port in

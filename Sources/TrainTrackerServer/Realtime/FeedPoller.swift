@@ -117,11 +117,9 @@ struct FeedPoller: Service {
             case 200:
                 let reading = try RealtimeFeedReader.read(answer.body, name: LiveBoard.label(of: url))
                 let now = board.now()
-                let ahead = reading.feed.timestamp.seconds(since: now)
-                guard ahead <= RealtimeFeedReader.clockTolerance else {
-                    return .failed(
-                        "\(LiveBoard.label(of: url)): dated \(Int(flooring: ahead, within: 0...Int.max >> 1)) s ahead of this server's clock"
-                    )
+                guard !RealtimeSettings.isAhead(reading.feed.timestamp, of: now) else {
+                    let ahead = Int(flooring: reading.feed.timestamp.seconds(since: now), within: 0...Int.max >> 1)
+                    return .failed("\(LiveBoard.label(of: url)): dated \(ahead) s ahead of this server's clock")
                 }
                 board.received(reading.feed, source: index, at: now)
                 validators = Validators(etag: answer.etag, lastModified: answer.lastModified)

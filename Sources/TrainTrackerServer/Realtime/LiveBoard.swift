@@ -202,18 +202,21 @@ final class LiveBoard: Sendable {
         return trips.replacing(tripID: own, with: report, model: model)
     }
 
-    /// Where the delay of trip `tripID` comes from for rider `rider`, as last shared. Told to
-    /// the rider's own device (`toDevice`), other riders are named only when as many as
-    /// publishing asks (`minimumRiders`) agree besides the rider: a device learns no more of
-    /// who rides its train than a reader of the published feed.
-    func delaySource(ofTrip tripID: String?, for rider: Rider?, toDevice: Bool = false) -> DelaySource {
-        guard let tripID else { return .ownFixes }
-        let enough = max(1, settings.sharingRiders, toDevice ? settings.minimumRiders : 0)
+    /// Where the delay of trip `tripID` comes from for rider `rider`, as last shared: as the
+    /// viewer is told, and as the rider's own device is. The device is told of other riders
+    /// only when as many as publishing asks (`minimumRiders`) agree besides the rider: a device
+    /// learns no more of who rides its train than a reader of the published feed.
+    func delaySources(ofTrip tripID: String?, for rider: Rider?) -> (viewer: DelaySource, device: DelaySource) {
+        guard let tripID else { return (.ownFixes, .ownFixes) }
         return state.withLock { state in
-            guard let shared = state.shared else { return .ownFixes }
-            if shared.fromFeeds.contains(tripID) { return .feed }
+            guard let shared = state.shared else { return (.ownFixes, .ownFixes) }
+            if shared.fromFeeds.contains(tripID) { return (.feed, .feed) }
+            guard shared.fromRiders.contains(tripID) else { return (.ownFixes, .ownFixes) }
             let others = Set(shared.riders[tripID]?.filter { $0.device != rider?.device }.map(\.device) ?? []).count
-            return shared.fromRiders.contains(tripID) && others >= enough ? .riders : .ownFixes
+            let sharing = max(1, settings.sharingRiders)
+            return (
+                others >= sharing ? .riders : .ownFixes, others >= max(sharing, settings.minimumRiders) ? .riders : .ownFixes
+            )
         }
     }
 

@@ -38,8 +38,13 @@ public struct RealtimeSettings: Sendable {
     /// `maximumAge`, and not dated ahead of the clock by more than a clock's error (a feed from
     /// a clock gone wrong would otherwise never age out).
     public func isFresh(_ time: Timestamp, at now: Timestamp) -> Bool {
-        let age = now.seconds(since: time)
-        return age >= -RealtimeFeedReader.clockTolerance && age <= maximumAge
+        !Self.isAhead(time, of: now) && now.seconds(since: time) <= maximumAge
+    }
+
+    /// Whether a feed made at `time` is dated ahead of the clock's `now` by more than a clock's
+    /// error (`RealtimeFeedReader.clockTolerance`).
+    public static func isAhead(_ time: Timestamp, of now: Timestamp) -> Bool {
+        time.seconds(since: now) > RealtimeFeedReader.clockTolerance
     }
 }
 

@@ -42,11 +42,10 @@ extension DefaultTracker {
                 guard slots[line: line] < 0, isRunning(line, at: time) else { continue }
                 let startedRunning =
                     boarding && lastFix.map { !model.hasTrainRunning(line: line.index, at: $0.timestamp) } == true
-                let switching = parameters.switching
-                let cost = startedRunning ? min(switching.cost, switching.firstTrainCost) : switching.cost
                 slots[line: line] = Int32(hypotheses.count)
                 var hypothesis = Hypothesis(
-                    line: line, score: leader - cost, offset: LateralOffset(spread: parameters.position.mapOffsetSpread),
+                    line: line, score: leader - parameters.switching.entryCost(firstTrain: startedRunning),
+                    offset: LateralOffset(spread: parameters.position.mapOffsetSpread),
                     patterns: PatternBelief(model: model, line: line),
                     walk: TrackWalk(railway: model.network.railways[item.railway], direction: direction))
                 if explains { hypothesis.startExplaining() }

@@ -35,6 +35,12 @@ public struct SwitchingEvidence: Hashable, Sendable {
         return cost
     }
 
+    /// What a line just added starts at below the leader: `firstTrainCost` when it started
+    /// running since the last fix and the rider may be boarding (`firstTrain`), else `cost`.
+    public func entryCost(firstTrain: Bool) -> Nats {
+        firstTrain ? min(cost, firstTrainCost) : cost
+    }
+
     /// Nats added to a hypothesis at `score` when the leader stands at `leader` and taking over
     /// costs `cost`: it rises to `leader − cost` if it stood lower (never negative).
     public static func nats(score: Nats, leader: Nats, cost: Nats) -> Nats {
