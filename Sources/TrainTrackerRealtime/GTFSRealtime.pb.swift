@@ -542,6 +542,7 @@ public nonisolated struct TransitRealtime_TripDescriptor: Sendable {
     case replacement = 5
     case duplicated = 6
     case deleted = 7
+    case new = 8
 
     public init() {
       self = .scheduled
@@ -1163,7 +1164,7 @@ nonisolated extension TransitRealtime_TripDescriptor: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension TransitRealtime_TripDescriptor.ScheduleRelationship: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SCHEDULED\0\u{1}ADDED\0\u{1}UNSCHEDULED\0\u{1}CANCELED\0\u{2}\u{2}REPLACEMENT\0\u{1}DUPLICATED\0\u{1}DELETED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SCHEDULED\0\u{1}ADDED\0\u{1}UNSCHEDULED\0\u{1}CANCELED\0\u{2}\u{2}REPLACEMENT\0\u{1}DUPLICATED\0\u{1}DELETED\0\u{1}NEW\0")
 }
 
 nonisolated extension TransitRealtime_VehicleDescriptor: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {

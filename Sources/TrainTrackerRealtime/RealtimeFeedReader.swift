@@ -200,9 +200,10 @@ public enum RealtimeFeedReader {
     static func tripReport(_ update: TransitRealtime_TripUpdate, feedTime: Timestamp) -> Result<TripReport, RealtimeError> {
         let trip = update.trip
         guard trip.hasTripID, !trip.tripID.isEmpty else { return .failure(RealtimeError("trip update without a trip id")) }
-        // An added, duplicated or replacement trip runs beside the scheduled one of its id.
-        if [.added, .duplicated, .replacement, .unscheduled].contains(trip.scheduleRelationship) {
-            return .failure(RealtimeError("trip not in the timetable (added, duplicated or unscheduled)"))
+        // An added, new (the newer name of added), duplicated or replacement trip runs beside
+        // the scheduled one of its id.
+        if [.added, .new, .duplicated, .replacement, .unscheduled].contains(trip.scheduleRelationship) {
+            return .failure(RealtimeError("trip not in the timetable (added, new, duplicated or unscheduled)"))
         }
         var startDate: CivilDay?
         if trip.hasStartDate {

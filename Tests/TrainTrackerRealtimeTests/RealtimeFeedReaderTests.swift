@@ -58,9 +58,9 @@ import TrainTrackerRealtime
     @Test(arguments: [
         "trip update without a trip id", "delay beyond two days", "vehicle position off the earth", "vehicle NaN",
         "vehicle without a position", "vehicle at no moment", "deleted entity", "entity of another kind",
-        "stale or future trip update", "future trip update", "trip not in the timetable (added, duplicated or unscheduled)",
+        "stale or future trip update", "future trip update", "trip not in the timetable (added, new, duplicated or unscheduled)",
         "start date that names no day", "entity without a field the format requires",
-        "trip update with more than 1000 stop-time updates",
+        "trip update with more than 1000 stop-time updates", "a new trip",
     ])
     func anEntityTheTrackerCannotUseIsSkippedWithItsReason(what: String) throws {
         var message = RealtimeFeedWriter.message(
@@ -95,9 +95,13 @@ import TrainTrackerRealtime
             entity.tripUpdate.trip.tripID = "1"
             entity.tripUpdate.timestamp = UInt64(Self.noon.secondsSince1970) + 3_600
             reason = "stale or future trip update"
-        case "trip not in the timetable (added, duplicated or unscheduled)":
+        case "trip not in the timetable (added, new, duplicated or unscheduled)":
             entity.tripUpdate.trip.tripID = "1"
             entity.tripUpdate.trip.scheduleRelationship = .added
+        case "a new trip":
+            entity.tripUpdate.trip.tripID = "1"
+            entity.tripUpdate.trip.scheduleRelationship = .new
+            reason = "trip not in the timetable (added, new, duplicated or unscheduled)"
         case "start date that names no day":
             entity.tripUpdate.trip.tripID = "1"
             entity.tripUpdate.trip.startDate = "20241332"

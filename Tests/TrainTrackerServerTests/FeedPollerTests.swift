@@ -81,6 +81,7 @@ import TrainTrackerTestSupport
                 "traintracker_realtime_feed_age_seconds{source=\"\(label)/feed\"} 30.0",
                 "traintracker_realtime_feed_age_seconds{source=\"\(label)/garbage\"} -1.0",
                 "traintracker_realtime_feed_unknown_trips{source=\"\(label)/feed\"} 2.0",
+                "traintracker_realtime_feed_off_track_vehicles{source=\"\(label)/feed\"} 0.0",
                 "traintracker_realtime_feed_failures{source=\"\(label)/down\"} 1.0",
             ] {
                 #expect(metrics.contains(line + "\n"), "\(line) in:\n\(metrics)")

@@ -54,8 +54,14 @@ final class HeadlessBrowser {
         ]
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // In a process group of its own, so that every process it starts can be stopped with it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var child = pid_t()
-        let spawned = posix_spawn(&child, executable, &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&child, executable, &actions, &attributes, &argv, environ)
         for descriptor in [childIn, childOut] { close(descriptor) }
         guard spawned == 0 else { throw Failure(description: "could not start \(executable): error \(spawned)") }
         pid = child
@@ -69,11 +75,12 @@ final class HeadlessBrowser {
         _ = try? send("Browser.close", inPage: false, timeout: 5)
         close(commands)
         close(replies)
+        // The browser and the processes it started (its renderers, its GPU and network
+        // services), all at once: one left running would write into the profile after it is
+        // removed, leaving a copy in the temporary folder at every test run.
+        Glibc.kill(-pid, SIGKILL)
         var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == 0 {
-            Glibc.kill(pid, SIGKILL)
-            waitpid(pid, &status, 0)
-        }
+        waitpid(pid, &status, 0)
         try? FileManager.default.removeItem(atPath: profile)
     }
 

@@ -33,9 +33,11 @@ struct RealtimeOption: ParsableArguments {
         let feeds = archive.live(model: model, fromRiders: realtimeRiders)
         let unknown = feeds.feeds.reduce(0) { $0 + $1.unknownTrips }
         let known = feeds.feeds.reduce(0) { $0 + $1.knownTrips }
+        let offTrack = feeds.feeds.reduce(0) { $0 + $1.offTrackVehicles }
         let skipped = archive.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         StandardError.line(
             "\(realtime): \(feeds.feeds.count) feeds, \(known) trip updates of the timetable's trips, \(unknown) of trips it lacks"
+                + (offTrack == 0 ? "" : ", \(offTrack) vehicle positions off their trips' tracks")
                 + (skipped.isEmpty ? "" : "; left out: \(skipped)"))
         return feeds
     }

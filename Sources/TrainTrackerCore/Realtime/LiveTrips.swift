@@ -34,8 +34,11 @@ public struct LiveTrips: Sendable {
     public let knownTrips: Int
     /// Trips the feed reports that the timetable lacks (a feed for another timetable).
     public let unknownTrips: Int
-    /// Vehicles on a known trip.
+    /// Vehicles on a known trip, near its track.
     public let vehicles: Int
+    /// Vehicles on a known trip but farther than `TrackerModel.delayReach` from its track (a
+    /// wrong trip id, a position gone astray): they place nothing and give no delay.
+    public let offTrackVehicles: Int
     /// The runs the operator's trains made lately into their stops, up to this feed, for
     /// arrival times: none unless whoever keeps the feeds adds them (`LiveFeeds`, a server).
     public var runs = RecentRuns()
@@ -79,8 +82,15 @@ public struct LiveTrips: Sendable {
         }
         // A vehicle position is a report of its own: where the train is, and so (where its
         // trip's update gives none) how late it runs there.
+        var (onTrack, offTrack) = (0, 0)
         for vehicle in feed.vehicles {
             guard let id = vehicle.tripID, let place = model.tripIndex[id] else { continue }
+            // A train is where its track is: a position far from it is not its train's.
+            guard model.isNearTrack(ofTrip: id, vehicle.coordinate) else {
+                offTrack += 1
+                continue
+            }
+            onTrack += 1
             let line = Int(place.line)
             let origin = vehicle.startDate.map { model.zone.serviceDayOrigin($0) }
             let seen = (vehicle.coordinate, vehicle.time)
@@ -111,7 +121,8 @@ public struct LiveTrips: Sendable {
         placed = lines.indices.map { unplacedRunning[$0] ? [] : Self.placedTrains(among: lines[$0]) }
         knownTrips = known
         unknownTrips = unknown
-        vehicles = feed.vehicles.count { $0.tripID.map { model.tripIndex[$0] != nil } ?? false }
+        vehicles = onTrack
+        offTrackVehicles = offTrack
     }
 
     /// The same reports, as known at `time` (a server's feed, told to a fix taken moments

@@ -32,6 +32,16 @@ extension TrackerModel {
 }
 
 extension TrackerModel {
+    /// Whether `coordinate` is within `delayReach` of trip `tripID`'s track (false for a trip
+    /// the timetable lacks).
+    ///
+    /// - Complexity: O(log V) for the track's V vertices.
+    public func isNearTrack(ofTrip tripID: String, _ coordinate: Coordinate) -> Bool {
+        guard let place = tripIndex[tripID] else { return false }
+        let railway = network.railways[LineDirection(index: Int(place.line)).railway]
+        return railway.track.polyline.projection(of: coordinate, within: Self.delayReach) != nil
+    }
+
     /// The name riders know trip `tripID` by (GTFS `trip_short_name`, else the id), if the
     /// timetable has the trip.
     public func tripName(_ tripID: String) -> String? {

@@ -28,6 +28,8 @@ final class LiveBoard: Sendable {
         var failures = 0
         /// Trips the latest feed reports that the timetable lacks.
         var unknownTrips = 0
+        /// Vehicle positions of the latest feed far from their trips' tracks.
+        var offTrackVehicles = 0
     }
 
     /// What every session is told, rebuilt at most every `rebuildSeconds`.
@@ -117,6 +119,7 @@ final class LiveBoard: Sendable {
             state.sources[index].fetched = now
             state.sources[index].failures = 0
             state.sources[index].unknownTrips = resolved.unknownTrips
+            state.sources[index].offTrackVehicles = resolved.offTrackVehicles
             state.reads += 1
             state.changed = true
         }
@@ -332,6 +335,11 @@ extension LiveBoard {
             (
                 "traintracker_realtime_feed_unknown_trips", "Trips of the latest message the timetable lacks.",
                 { Double($0.unknownTrips) }
+            ),
+            (
+                "traintracker_realtime_feed_off_track_vehicles",
+                "Vehicle positions of the latest message off their trips' tracks (ignored: they place no train).",
+                { Double($0.offTrackVehicles) }
             ),
         ]
         for family in families where !sources.isEmpty {

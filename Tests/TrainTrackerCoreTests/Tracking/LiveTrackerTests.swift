@@ -89,6 +89,25 @@ import TrainTrackerTestSupport
         #expect(trips.reports(line) && trips.vehicles == 1)
     }
 
+    /// A vehicle position far from its trip's track (a wrong trip id, a position gone astray)
+    /// is not where that train is: it places nothing and gives no delay, and is counted.
+    @Test func aVehicleFarFromItsTrackPlacesNothing() throws {
+        let fixes = try Self.localRide()
+        let fix = fixes[fixes.count / 2]
+        let line = LineDirection(index: Int(try #require(Self.model.tripIndex["L1"]).line))
+        // 5.5 km north of a fix on the track.
+        let astray = Coordinate(latitude: fix.coordinate.latitude + 0.05, longitude: fix.coordinate.longitude)
+        func resolved(_ trips: [TripReport], at coordinate: Coordinate) -> LiveTrips {
+            let vehicle = VehicleReport(tripID: "L1", coordinate: coordinate, time: fix.timestamp)
+            return LiveTrips(RealtimeFeed(timestamp: fix.timestamp, trips: trips, vehicles: [vehicle]), model: Self.model)
+        }
+        let onTrack = resolved([TripReport(tripID: "L1", delay: 60)], at: fix.coordinate)
+        #expect(onTrack.placedTrains(of: line).count == 1 && onTrack.vehicles == 1 && onTrack.offTrackVehicles == 0)
+        let off = resolved([TripReport(tripID: "L1", delay: 60)], at: astray)
+        #expect(off.placedTrains(of: line).isEmpty && off.vehicles == 0 && off.offTrackVehicles == 1)
+        #expect(!resolved([], at: astray).reports(line), "alone, it gives no delay")
+    }
+
     /// The trains whose places judge a line are an operator's: a riders' report is the riders'
     /// own train, and a cancelled one runs nowhere.
     @Test func onlyAnOperatorsRunningTrainsPlaceALine() throws {

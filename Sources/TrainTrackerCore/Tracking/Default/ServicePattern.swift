@@ -168,6 +168,12 @@ struct ScheduledTrip: Sendable {
     func departure(at slot: Int) -> Seconds? {
         departures.first { Int($0.slot) == slot }.map { Seconds($0.time) }
     }
+
+    /// How long before `time` it left its first station, `delay` seconds late on the service
+    /// day whose clock starts at `origin` (nil: it has no calls).
+    func secondsSinceLeaving(origin: Seconds, delay: Seconds, at time: Timestamp) -> Seconds? {
+        departures.first.map { time.secondsSince1970 - (origin + Seconds($0.time) + delay) }
+    }
 }
 
 /// A scheduled trip as riders and feeds name it: the timetable's train id (a GTFS `trip_id`)

@@ -112,8 +112,8 @@ extension DepartureEvidence: EvidenceKind {
         _ trip: ScheduledTrip, index: Int32, of line: LineDirection, delay: Seconds, origin: Seconds, live: LiveTrips?,
         at time: Timestamp
     ) -> Bool {
-        guard unreportedShare != 1, let live, live.reports(line), let first = trip.departures.first?.time,
-            time.secondsSince1970 - (origin + Seconds(first) + delay) > unreportedGrace
+        guard unreportedShare != 1, let live, live.reports(line),
+            let left = trip.secondsSinceLeaving(origin: origin, delay: delay, at: time), left > unreportedGrace
         else { return false }
         return !live.sightings.reported(index, of: line, before: time)
     }
@@ -161,11 +161,12 @@ extension DepartureEvidence: EvidenceKind {
             let report = reports.flatMap { $0.informs ? $0 : nil }
             if report?.cancelled != true, let scheduled = scheduled(trip, now - candidate.origin) {
                 let delay = now - candidate.origin - scheduled
+                let scale = max(delayChangeScale, candidate.delayScale)
                 density =
                     if let reported = report?.delay {
-                        reportedDelayDensity(delay - reported)
+                        reportedDelayDensity(delay, following: candidate.delay, scale: scale, reported: reported)
                     } else {
-                        delayChangeDensity(delay - candidate.delay, scale: max(delayChangeScale, candidate.delayScale))
+                        delayChangeDensity(delay - candidate.delay, scale: scale)
                     }
                 hypothesis.trains.trips[index].delay = delay
                 hypothesis.trains.trips[index].delayScale = delayChangeScale

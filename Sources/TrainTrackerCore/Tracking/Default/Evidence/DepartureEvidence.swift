@@ -87,6 +87,20 @@ public struct DepartureEvidence: Hashable, Sendable {
         delayChangeDensity(difference, scale: reportedDelayScale)
     }
 
+    /// How likely (per second) a followed train is observed `delay` seconds late when its last
+    /// observation put it `previous` seconds late (`scale` the typical change since) and a feed
+    /// reports it `reported` seconds late: the two say where it is together, more sharply than
+    /// either alone (their precisions add, as two measurements' do), so a train whose report
+    /// agrees with its own course is more likely than one no feed speaks of.
+    public func reportedDelayDensity(
+        _ delay: Seconds, following previous: Seconds, scale: Seconds, reported: Seconds
+    ) -> Double {
+        let own = 1 / (max(scale, 1) * max(scale, 1))
+        let report = 1 / (max(reportedDelayScale, 1) * max(reportedDelayScale, 1))
+        let centre = (previous * own + reported * report) / (own + report)
+        return delayChangeDensity(delay - centre, scale: (1 / (own + report)).squareRoot())
+    }
+
     /// A pattern's likelihood density of the observation, `likelihood` from its followed
     /// trains, mixed with the chance the train is off its timetable (any time of `window`).
     func mixed(_ likelihood: Double, window: Seconds = Self.window) -> Double {

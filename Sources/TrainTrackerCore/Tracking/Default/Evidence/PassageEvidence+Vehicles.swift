@@ -15,4 +15,32 @@ extension PassageEvidence {
         }
         return trains.isEmpty
     }
+
+    /// Rule 7: a line whose trains an operator's feed places, none of them near the fix, is
+    /// charged `vehicleAbsentCost`, unless a train the hypothesis follows may not be reported
+    /// yet (`mayBeUnreported`).
+    func chargeAbsentVehicles(_ hypothesis: inout Hypothesis, _ observation: Observation) {
+        guard let live = observation.live, vehicleAbsentCost > 0,
+            !vehicleNear(observation.fix.location, among: live.placedTrains(of: hypothesis.line)),
+            !mayBeUnreported(hypothesis, model: observation.model, live: live, at: observation.fix.location.timestamp)
+        else { return }
+        hypothesis.charge(.passages, -vehicleAbsentCost)
+    }
+
+    /// Whether one of the trains `hypothesis` follows is one no feed has reported and that, as
+    /// late as it is seen, left its first station less than `unreportedGrace` ago: a feed may
+    /// place a train only minutes after it leaves, so its absence says nothing yet.
+    ///
+    /// - Complexity: O(followed trains).
+    func mayBeUnreported(_ hypothesis: Hypothesis, model: TrackerModel, live: LiveTrips, at time: Timestamp) -> Bool {
+        let trips = model.trips[line: hypothesis.line]
+        return hypothesis.trains.trips.contains { candidate in
+            guard trips.indices.contains(Int(candidate.trip)),
+                live.trip(candidate.trip, of: hypothesis.line, origin: candidate.origin) == nil,
+                let left = trips[Int(candidate.trip)].secondsSinceLeaving(
+                    origin: candidate.origin, delay: candidate.delay, at: time)
+            else { return false }
+            return left < unreportedGrace
+        }
+    }
 }

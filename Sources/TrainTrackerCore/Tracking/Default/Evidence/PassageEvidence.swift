@@ -195,9 +195,8 @@ extension PassageEvidence: EvidenceKind {
         }
         guard clearOfStations(along, order: model.stationOrder[railway], walk: hypothesis.walk) else { return }
         hypothesis.passages.last = time
-        if let live = observation.live, !vehicleNear(fix.location, among: live.placedTrains(of: hypothesis.line)) {
-            hypothesis.charge(.passages, -vehicleAbsentCost)
-        }
+        // (Judged once the look has found the trains the hypothesis follows.)
+        defer { chargeAbsentVehicles(&hypothesis, observation) }
         let timing = timing(from: departures)
         let positions = model.network.stationAlongTrack[railway]
         let walk = hypothesis.walk
