@@ -200,9 +200,7 @@ public enum RealtimeFeedReader {
     static func tripReport(_ update: TransitRealtime_TripUpdate, feedTime: Timestamp) -> Result<TripReport, RealtimeError> {
         let trip = update.trip
         guard trip.hasTripID, !trip.tripID.isEmpty else { return .failure(RealtimeError("trip update without a trip id")) }
-        // An added, new (the newer name of added), duplicated or replacement trip runs beside
-        // the scheduled one of its id.
-        if [.added, .new, .duplicated, .replacement, .unscheduled].contains(trip.scheduleRelationship) {
+        if runsBeside(trip.scheduleRelationship) {
             return .failure(RealtimeError("trip not in the timetable (added, new, duplicated or unscheduled)"))
         }
         var startDate: CivilDay?
@@ -235,7 +233,14 @@ public enum RealtimeFeedReader {
         return .success(report)
     }
 
-    /// A vehicle position as a report, if it is a position on the earth at a moment.
+    /// Whether a trip of this relationship runs beside the scheduled trip of its id (added,
+    /// new: the newer name of added, duplicated, replacement, unscheduled), not as it.
+    static func runsBeside(_ relationship: TransitRealtime_TripDescriptor.ScheduleRelationship) -> Bool {
+        [.added, .new, .duplicated, .replacement, .unscheduled].contains(relationship)
+    }
+
+    /// A vehicle position as a report, if it is a position on the earth at a moment (a
+    /// vehicle on a run beside the timetable, `runsBeside`, is on no trip of it).
     static func vehicleReport(_ vehicle: TransitRealtime_VehiclePosition, feedTime: Timestamp) -> Result<
         VehicleReport, RealtimeError
     > {
@@ -251,7 +256,8 @@ public enum RealtimeFeedReader {
             guard fresh(measured, feedTime: feedTime) else { return .failure(RealtimeError("stale or future vehicle position")) }
             time = measured
         }
-        let tripID = vehicle.hasTrip && vehicle.trip.hasTripID && !vehicle.trip.tripID.isEmpty ? vehicle.trip.tripID : nil
+        let scheduled = vehicle.hasTrip && !runsBeside(vehicle.trip.scheduleRelationship)
+        let tripID = scheduled && vehicle.trip.hasTripID && !vehicle.trip.tripID.isEmpty ? vehicle.trip.tripID : nil
         let vehicleID =
             vehicle.hasVehicle
             ? (vehicle.vehicle.hasID ? vehicle.vehicle.id : vehicle.vehicle.hasLabel ? vehicle.vehicle.label : nil)

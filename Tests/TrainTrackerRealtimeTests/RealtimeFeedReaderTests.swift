@@ -153,6 +153,27 @@ import TrainTrackerRealtime
         #expect(vehicles.allSatisfy { $0.startDate == CivilDay(year: 2024, month: 11, day: 29) })
     }
 
+    /// A vehicle on a run beside the timetable (an added, new or duplicated trip) is not on the
+    /// scheduled trip of its id: its position is read, on no trip.
+    @Test(arguments: [
+        TransitRealtime_TripDescriptor.ScheduleRelationship.added, .new, .duplicated, .replacement, .scheduled,
+    ])
+    func aVehicleOnARunBesideTheTimetableIsOnNoTrip(relationship: TransitRealtime_TripDescriptor.ScheduleRelationship)
+        throws
+    {
+        var message = RealtimeFeedWriter.message(RealtimeFeed(timestamp: Self.noon))
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "v"
+        entity.vehicle.trip.tripID = "143"
+        entity.vehicle.trip.scheduleRelationship = relationship
+        entity.vehicle.position.latitude = 37.5
+        entity.vehicle.position.longitude = -122.25
+        message.entity.append(entity)
+        let vehicles = try RealtimeFeedReader.read(try message.serializedBytes(), name: "feed.pb").feed.vehicles
+        #expect(vehicles.count == 1)
+        #expect(vehicles.first?.tripID == (relationship == .scheduled ? "143" : nil), "\(relationship)")
+    }
+
     /// A trip reported twice for one day says two things: neither is believed. Its start date
     /// is read as the service day it names.
     @Test func aTripReportedTwiceIsNotBelievedAndAStartDateIsKept() throws {

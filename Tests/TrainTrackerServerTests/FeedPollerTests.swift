@@ -199,6 +199,28 @@ import TrainTrackerTestSupport
         #expect(board.delaySources(ofTrip: "L1", for: nil).viewer == .feed)
     }
 
+    /// A vehicle position far from its trip's track (the first source's) places nothing: it
+    /// hides no other source's position of the train, and the map does not draw it there.
+    @Test func aPositionOffTheTrackIsNeitherMergedNorDrawn() throws {
+        var realtime = RealtimeSettings()
+        realtime.sources = ["http://example.com/a", "http://example.com/b"]
+        let model = TrackerModel(dataset: DemoRides.dataset)
+        let board = LiveBoard(model: model, settings: realtime)
+        let onTrack = try #require(DemoRides.feeds(placing: "L1", at: [0.4], from: Self.now).first?.vehicles.first)
+        var astray = onTrack
+        astray.coordinate = Coordinate(latitude: onTrack.coordinate.latitude + 0.05, longitude: onTrack.coordinate.longitude)
+        let update = TripReport(tripID: "L1", delay: 60)
+        board.received(RealtimeFeed(timestamp: Self.now, trips: [update], vehicles: [astray]), source: 0, at: Self.now)
+        board.received(RealtimeFeed(timestamp: Self.now, vehicles: [onTrack]), source: 1, at: Self.now)
+        let place = try #require(model.tripIndex["L1"])
+        let placed = try #require(board.live(for: nil, at: Self.now)).placedTrains(of: LineDirection(index: Int(place.line)))
+        #expect(placed.map(\.coordinate) == [onTrack.coordinate], "the second source's position, not the first's")
+        let map = TrainsMap(board: board).json(at: Self.now)
+        #expect(map.contains("\"trip\":\"L1\""), "the train is drawn: \(map)")
+        let latitude = String(format: "%.3f", astray.coordinate.latitude)
+        #expect(!map.contains(latitude), "not where the astray position puts it: \(map)")
+    }
+
     @Test func aFeedOlderThanTheMaximumAgeIsDropped() {
         var realtime = RealtimeSettings()
         realtime.sources = ["http://example.com/feed"]

@@ -48,7 +48,8 @@ public struct LiveTrips: Sendable {
 
     /// `feed` resolved against `model`'s trips by GTFS trip id.
     ///
-    /// - Complexity: O(reports) once the model's trip index is built.
+    /// - Complexity: O(reports + V log P) once the model's trip index is built, for V vehicle
+    ///   positions (each projected on its track of P vertices).
     public init(_ feed: RealtimeFeed, model: TrackerModel) {
         timestamp = feed.timestamp
         var lines = Array(repeating: [Int32: [Trip]](), count: model.network.railways.count * 2)

@@ -281,8 +281,12 @@ final class LiveBoard: Sendable {
                 }
                 if !Self.says(merged.trips[held]), Self.says(report) { merged.trips[held] = report }
             }
+            // (A position far from its trip's track places nothing, and hides no other
+            // source's position of the train.)
             for vehicle in feed.vehicles {
-                guard let trip = vehicle.tripID, placed.insert(trip).inserted else { continue }
+                guard let trip = vehicle.tripID, model.isNearTrack(ofTrip: trip, vehicle.coordinate),
+                    placed.insert(trip).inserted
+                else { continue }
                 merged.vehicles.append(vehicle)
             }
             oldest = min(oldest ?? feed.timestamp, feed.timestamp)

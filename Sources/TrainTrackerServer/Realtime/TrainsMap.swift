@@ -15,8 +15,12 @@ struct TrainsMap {
         var seen = Set<String>()
         for source in board.sources {
             guard let feed = source.feed, board.settings.isFresh(feed.timestamp, at: now) else { continue }
+            // (A position far from its trip's track is not drawn: the train is drawn where its
+            // delay puts it.)
             let positions = Dictionary(
-                feed.vehicles.compactMap { vehicle in vehicle.tripID.map { ($0, vehicle) } }, uniquingKeysWith: { a, _ in a })
+                feed.vehicles.compactMap { vehicle in
+                    vehicle.tripID.flatMap { model.isNearTrack(ofTrip: $0, vehicle.coordinate) ? ($0, vehicle) : nil }
+                }, uniquingKeysWith: { a, _ in a })
             for report in feed.trips where !report.cancelled && !seen.contains(report.tripID) {
                 guard let delay = report.delay, model.tripName(report.tripID) != nil else { continue }
                 seen.insert(report.tripID)

@@ -34,8 +34,8 @@ import TrainTrackerTestSupport
     /// A report that agrees with where the rider's train is keeps its train ahead at every
     /// look: the report and the train's own course together place it more sharply than the
     /// on-time train's course alone. (Judged against the report alone, at its looser scale,
-    /// the on-time train caught up whenever the report was 20 s off.)
-    @Test(arguments: [0.0, 20, -20])
+    /// the on-time train caught up whenever the report was 15 s off.)
+    @Test(arguments: [0.0, 15, -15])
     func aReportedLateTrainWhereTheRiderIsOutweighsAnUnreportedOnTimeOne(reportError: Seconds) throws {
         let answers = try ride(reported: Self.lateness + reportError)
         #expect(answers.suffix(8).allSatisfy { $0 == Self.lateTrain }, "\(answers)")
@@ -52,7 +52,7 @@ import TrainTrackerTestSupport
     /// make it the rider's.
     @Test func aReportThatDisagreesNamesNoTrainOfItsLine() throws {
         let answers = try ride(reported: Self.lateness + 600)
-        #expect(answers.suffix(8).allSatisfy { $0 != Self.lateTrain }, "\(answers)")
+        #expect(answers.suffix(8).allSatisfy { $0?.hasPrefix("B") != true }, "\(answers)")
     }
 }
 

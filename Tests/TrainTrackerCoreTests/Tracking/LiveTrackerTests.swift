@@ -105,7 +105,6 @@ import TrainTrackerTestSupport
         #expect(onTrack.placedTrains(of: line).count == 1 && onTrack.vehicles == 1 && onTrack.offTrackVehicles == 0)
         let off = resolved([TripReport(tripID: "L1", delay: 60)], at: astray)
         #expect(off.placedTrains(of: line).isEmpty && off.vehicles == 0 && off.offTrackVehicles == 1)
-        #expect(!resolved([], at: astray).reports(line), "alone, it gives no delay")
     }
 
     /// The trains whose places judge a line are an operator's: a riders' report is the riders'

@@ -74,3 +74,40 @@ import TrainTrackerTestSupport
                 == true)
     }
 }
+
+/// Rule 8: a train a feed that reports its line never reported, although it would have left its
+/// first station more than `unreportedGrace` ago, has most likely not left
+/// (`DepartureEvidence.unseen`, as a passage weighs it).
+@Suite struct UnseenTrainTests {
+    // L1 leaves its first station at 08:00, L3 at 10:00, the same way.
+    static let model = TrackerModel(dataset: DemoRides.eastboundLocals(["L1": 28_800, "L3": 36_000]))
+    static let timing = PassageEvidence().timing(from: DepartureEvidence())
+
+    @Test(arguments: [
+        // (what, seconds since L1 left at its delay, the line reported, L1 reported before, unseen)
+        ("left 10 minutes ago, never reported by a feed that reports its line", 600.0, true, false, true),
+        ("left 100 s ago: a feed may not have reported it yet", 100, true, false, false),
+        ("reported by an earlier feed, lost since", 600, true, true, false),
+        ("a feed that reports none of the line's trains says nothing", 600, false, false, false),
+    ])
+    func aTrainNeverReportedHasNotLeft(_ what: String, left: Seconds, lineReported: Bool, seenBefore: Bool, unseen: Bool)
+        throws
+    {
+        let model = Self.model
+        let place = try #require(model.tripIndex["L1"])
+        let line = LineDirection(index: Int(place.line))
+        let origin = model.zone.serviceDayOrigin(model.zone.day(of: morning))
+        let delay: Seconds = 120
+        let time = Timestamp(secondsSince1970: origin + 28_800 + delay + left)
+        let reports = lineReported ? [TripReport(tripID: "L3", delay: 0)] : []
+        var live = LiveTrips(RealtimeFeed(timestamp: time, trips: reports), model: model)
+        if seenBefore {
+            live.sightings.advance(
+                with: LiveTrips(
+                    RealtimeFeed(timestamp: time.adding(-300), trips: [TripReport(tripID: "L1", delay: delay)]), model: model))
+        }
+        let trip = model.trips[line: line][Int(place.trip)]
+        let found = Self.timing.unseen(trip, index: place.trip, of: line, delay: delay, origin: origin, live: live, at: time)
+        #expect(found == unseen, "\(what)")
+    }
+}

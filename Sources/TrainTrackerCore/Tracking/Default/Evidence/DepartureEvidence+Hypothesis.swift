@@ -136,8 +136,9 @@ extension DepartureEvidence: EvidenceKind {
     /// A later observation: how much did each candidate's delay change since the last? A
     /// candidate with no `scheduled` time here (it does not call at the station) fades;
     /// `scheduled` is asked with the candidate's clock (seconds after its service day's midnight).
-    /// A candidate a feed (`live`) reports is weighed by how far its delay here is from the
-    /// reported one instead (the report says where that train is), and a cancelled one fades.
+    /// A candidate a feed (`live`) reports is weighed by its report and its own earlier delay
+    /// together (`reportedDelayDensity(_:following:scale:reported:)`: the report says where
+    /// that train is), and a cancelled one fades.
     /// Returns each pattern's weighted mean density.
     func follow(
         _ hypothesis: inout Hypothesis, model: TrackerModel, live: LiveTrips?, at time: Timestamp,

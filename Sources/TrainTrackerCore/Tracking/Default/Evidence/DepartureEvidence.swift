@@ -91,7 +91,10 @@ public struct DepartureEvidence: Hashable, Sendable {
     /// observation put it `previous` seconds late (`scale` the typical change since) and a feed
     /// reports it `reported` seconds late: the two say where it is together, more sharply than
     /// either alone (their precisions add, as two measurements' do), so a train whose report
-    /// agrees with its own course is more likely than one no feed speaks of.
+    /// agrees with its own course is more likely than one no feed speaks of. (Its own course
+    /// is the last look's however long ago that was: after a silence in which the train's
+    /// delay changed as the report says, the train is judged as harshly as an unreported
+    /// train whose delay changed that much.)
     public func reportedDelayDensity(
         _ delay: Seconds, following previous: Seconds, scale: Seconds, reported: Seconds
     ) -> Double {

@@ -27,16 +27,18 @@ extension PassageEvidence {
         hypothesis.charge(.passages, -vehicleAbsentCost)
     }
 
-    /// Whether one of the trains `hypothesis` follows is one no feed has reported and that, as
-    /// late as it is seen, left its first station less than `unreportedGrace` ago: a feed may
-    /// place a train only minutes after it leaves, so its absence says nothing yet.
+    /// Whether one of the trains `hypothesis` follows is one no operator's feed reports now and
+    /// that left its first station less than `unreportedGrace` ago, as late as the rider's
+    /// position makes it (so: the rider is within that much of its scheduled run from its
+    /// origin): a feed may place a train only minutes after it leaves, so its absence says
+    /// nothing yet. (Riders' reports place no train, so they do not count as reports here.)
     ///
     /// - Complexity: O(followed trains).
     func mayBeUnreported(_ hypothesis: Hypothesis, model: TrackerModel, live: LiveTrips, at time: Timestamp) -> Bool {
         let trips = model.trips[line: hypothesis.line]
         return hypothesis.trains.trips.contains { candidate in
             guard trips.indices.contains(Int(candidate.trip)),
-                live.trip(candidate.trip, of: hypothesis.line, origin: candidate.origin) == nil,
+                live.trip(candidate.trip, of: hypothesis.line, origin: candidate.origin)?.informs != true,
                 let left = trips[Int(candidate.trip)].secondsSinceLeaving(
                     origin: candidate.origin, delay: candidate.delay, at: time)
             else { return false }
