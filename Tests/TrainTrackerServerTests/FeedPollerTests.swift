@@ -133,12 +133,18 @@ import TrainTrackerTestSupport
         #expect(LiveFeedLabel.label(of: "https://u:p@ss@host.example/feed") == "https://host.example/feed", "a password with @")
     }
 
+    /// A board over the demo rides' timetable, polling `sources` (never fetched here: each test
+    /// hands it feeds).
+    static func demoBoard(sources: [String] = ["http://example.com/feed"]) -> LiveBoard {
+        var realtime = RealtimeSettings()
+        realtime.sources = sources
+        return LiveBoard(model: TrackerModel(dataset: DemoRides.dataset), settings: realtime)
+    }
+
     /// Each feed read adds its trains' runs into their stops (for arrival times), whether or
     /// not a rider's tracker asked in between: riders are told the run once the train arrived.
     @Test func theBoardKeepsTheRunsItsFeedsShowPollAfterPoll() {
-        var realtime = RealtimeSettings()
-        realtime.sources = ["http://example.com/feed"]
-        let board = LiveBoard(model: TrackerModel(dataset: DemoRides.dataset), settings: realtime)
+        let board = Self.demoBoard()
         let feeds = DemoRides.feeds(placing: "L1", at: [0, 0.1, 0.4, 0.7, 1.05], from: Self.now)
         for feed in feeds.dropLast() { board.received(feed, source: 0, at: feed.timestamp) }
         let before = feeds[feeds.count - 2].timestamp
@@ -152,9 +158,7 @@ import TrainTrackerTestSupport
     /// A feed dated an hour ahead of the server's clock adds no runs or sightings: kept, they
     /// would never age out.
     @Test func aFeedFromTheFutureLeavesNoHistory() {
-        var realtime = RealtimeSettings()
-        realtime.sources = ["http://example.com/feed"]
-        let board = LiveBoard(model: TrackerModel(dataset: DemoRides.dataset), settings: realtime)
+        let board = Self.demoBoard()
         for feed in DemoRides.feeds(placing: "L1", at: [0, 0.1, 0.4, 0.7, 1.05], from: Self.now.adding(3_600)) {
             board.received(feed, source: 0, at: Self.now)
         }
@@ -169,9 +173,7 @@ import TrainTrackerTestSupport
     /// not take) is not the operator's word on the train: its delay is not labelled the
     /// operator's, and riders may still share theirs.
     @Test func anUpdateWithoutADelayIsNotTheOperatorsWord() {
-        var realtime = RealtimeSettings()
-        realtime.sources = ["http://example.com/feed"]
-        let board = LiveBoard(model: TrackerModel(dataset: DemoRides.dataset), settings: realtime)
+        let board = Self.demoBoard()
         board.received(RealtimeFeed(timestamp: Self.now, trips: [TripReport(tripID: "L1")]), source: 0, at: Self.now)
         _ = board.live(for: nil, at: Self.now)
         #expect(board.delaySources(ofTrip: "L1", for: nil).viewer == .ownFixes)
@@ -184,10 +186,8 @@ import TrainTrackerTestSupport
     /// Of two operators' feeds, the first's word on a trip stands, unless it gives no delay
     /// (arrival times alone) and the second does.
     @Test func aSecondSourcesDelayStandsWhereTheFirstGivesNone() throws {
-        var realtime = RealtimeSettings()
-        realtime.sources = ["http://example.com/a", "http://example.com/b"]
-        let model = TrackerModel(dataset: DemoRides.dataset)
-        let board = LiveBoard(model: model, settings: realtime)
+        let board = Self.demoBoard(sources: ["http://example.com/a", "http://example.com/b"])
+        let model = board.model
         board.received(RealtimeFeed(timestamp: Self.now, trips: [TripReport(tripID: "L1")]), source: 0, at: Self.now)
         board.received(
             RealtimeFeed(timestamp: Self.now, trips: [TripReport(tripID: "L1", delay: 240)]), source: 1, at: Self.now)
@@ -202,10 +202,8 @@ import TrainTrackerTestSupport
     /// A vehicle position far from its trip's track (the first source's) places nothing: it
     /// hides no other source's position of the train, and the map does not draw it there.
     @Test func aPositionOffTheTrackIsNeitherMergedNorDrawn() throws {
-        var realtime = RealtimeSettings()
-        realtime.sources = ["http://example.com/a", "http://example.com/b"]
-        let model = TrackerModel(dataset: DemoRides.dataset)
-        let board = LiveBoard(model: model, settings: realtime)
+        let board = Self.demoBoard(sources: ["http://example.com/a", "http://example.com/b"])
+        let model = board.model
         let onTrack = try #require(DemoRides.feeds(placing: "L1", at: [0.4], from: Self.now).first?.vehicles.first)
         var astray = onTrack
         astray.coordinate = Coordinate(latitude: onTrack.coordinate.latitude + 0.05, longitude: onTrack.coordinate.longitude)

@@ -20,7 +20,7 @@ extension PassageEvidence {
     /// charged `vehicleAbsentCost`, unless a train the hypothesis follows may not be reported
     /// yet (`mayBeUnreported`).
     func chargeAbsentVehicles(_ hypothesis: inout Hypothesis, _ observation: Observation) {
-        guard let live = observation.live, vehicleAbsentCost > 0,
+        guard let live = observation.live,
             !vehicleNear(observation.fix.location, among: live.placedTrains(of: hypothesis.line)),
             !mayBeUnreported(hypothesis, model: observation.model, live: live, at: observation.fix.location.timestamp)
         else { return }
