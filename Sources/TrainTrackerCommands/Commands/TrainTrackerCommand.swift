@@ -20,7 +20,7 @@ public struct TrainTrackerCommand: ParsableCommand {
             JourneyCommand.self, ImportCommand.self, ImportSessionsCommand.self, ExportCommand.self, SimulateCommand.self,
             EvaluateCommand.self, ServeCommand.self, TokenCommand.self, ExportSessionsCommand.self, LoadCommand.self,
             SpeedCommand.self, ModesCommand.self,
-            DiaryCommand.self, BudgetCommand.self, SightCommand.self, RecordingFeedCommand.self,
+            DiaryCommand.self, BudgetCommand.self, SightCommand.self, RecordingFeedCommand.self, FitCommand.self,
         ]
     )
 
@@ -30,6 +30,7 @@ public struct TrainTrackerCommand: ParsableCommand {
     /// Parses the process arguments and runs the command: bad input is one line on stderr
     /// and exit status 2; usage errors are ArgumentParser's.
     public static func runMain() async -> Never {
+        debugTrips = ProcessInfo.processInfo.environment["DEBUG_TRIPS"] != nil
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {

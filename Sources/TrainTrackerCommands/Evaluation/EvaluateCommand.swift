@@ -92,6 +92,11 @@ struct EvaluateCommand: ParsableCommand {
         case table, json
     }
 
+    /// What `--hold-out` leaves out of each fit: a service day.
+    enum HoldOut: String, ExpressibleByArgument, CaseIterable {
+        case day
+    }
+
     @OptionGroup var railways: RailwaysOption
 
     @OptionGroup var realtime: RealtimeOption
@@ -108,7 +113,20 @@ struct EvaluateCommand: ParsableCommand {
         help: ArgumentHelp(
             "Real rides: a recording of trains' positions (SQLite table train_locations, or CSV trip_id,latitude,longitude,timestamp[,zone]) on the --railways GTFS feed they ran on.",
             valueName: "path"))
-    var recording: String?
+    var recording: [String] = []
+
+    @Option(
+        name: .customLong("hold-out"),
+        help: ArgumentHelp(
+            "With --recording: 'day' scores each service day with the trip model fitted on the other days only.",
+            valueName: "day"))
+    var holdOut: HoldOut?
+
+    @Option(
+        help: ArgumentHelp(
+            "The trip model's constants: a file written by traintracker fit (the compiled-in defaults without it).",
+            valueName: "file"))
+    var parameters: String?
 
     @Option(
         name: .customLong("save-cases"),
@@ -168,11 +186,12 @@ struct EvaluateCommand: ParsableCommand {
     var svg: String?
 
     func validate() throws {
-        if recording != nil {
+        if holdOut != nil, recording.isEmpty { throw ValidationError("--hold-out goes with --recording") }
+        if !recording.isEmpty {
             guard caseFolders.isEmpty, sessions == nil, log == nil, matrix == nil, !perSession else {
                 throw ValidationError("--recording goes without --cases, --sessions, --log, --matrix and --per-session")
             }
-            _ = try parameters()
+            _ = try tunedParameters()
             if let joinAfter, !(0...86_400).contains(joinAfter) {
                 throw ValidationError("--join-after must be 0 to 86400 seconds")
             }
@@ -195,11 +214,11 @@ struct EvaluateCommand: ParsableCommand {
                 "--per-session, --svg, --matrix, --untimed and --tune go with --cases (--svg also with a manual log)")
         }
         try validateUTCOffset(utcOffset)
-        _ = try parameters()
+        _ = try tunedParameters()
     }
 
     /// The default algorithm's constants with `--tune` applied.
-    func parameters() throws(ValidationError) -> DefaultTracker.Parameters {
+    func tunedParameters() throws(ValidationError) -> DefaultTracker.Parameters {
         var parameters = DefaultTracker.Parameters()
         for setting in tune {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
@@ -235,26 +254,40 @@ struct EvaluateCommand: ParsableCommand {
             ).run()
         }
         // Real rides take their truth from the trips: the feed is read once, for them and the model.
-        let dataset = try recording.map { _ throws(CommandFailure) in try railways.loadDataset(timetables: true) }
+        let dataset = try recording.isEmpty ? nil : railways.loadDataset(timetables: true)
         let timetabled =
             try dataset.map(TrackerModel.init(dataset:))
             ?? railways.loadModel(timetables: untimed || algorithms.contains { $0.usesTimetables })
         let untimedModel = TrackerModel(network: timetabled.network)
-        let parameters = try parameters()
-        var variants: [(name: String, make: () -> any TrackingAlgorithm)] = algorithms.map { algorithm in
-            guard algorithm == .default else { return (algorithm.rawValue, { algorithm.makeTracker(model: untimedModel) }) }
-            return (algorithm.rawValue, { DefaultTracker(model: timetabled, parameters: parameters) })
+        let tuned = try tunedParameters()
+        let tripParameters = try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
+            ?? TripModelParameters()
+        var variants: [RecordingEvaluation.Variant] = algorithms.map { algorithm in
+            switch algorithm {
+            case .default:
+                return .init(name: "default", fitted: false) { _ in DefaultTracker(model: timetabled, parameters: tuned) }
+            case .trips:
+                return .init(name: "trips", fitted: true) { TripTracker(model: timetabled, parameters: tuned, trips: $0) }
+            default:
+                let model = algorithm.usesTimetables ? timetabled : untimedModel
+                return .init(name: algorithm.rawValue, fitted: false) { _ in algorithm.makeTracker(model: model) }
+            }
         }
-        if untimed { variants.append(("default-untimed", { DefaultTracker(model: untimedModel, parameters: parameters) })) }
+        if untimed {
+            variants.append(.init(name: "default-untimed", fitted: false) { _ in DefaultTracker(model: untimedModel, parameters: tuned) })
+        }
         // With feeds, the default algorithm twice: without them and with them.
         if let feeds = try realtime.feeds(model: timetabled), algorithms.contains(.default) {
             variants.append(
-                ("default-realtime", { LiveTracker(DefaultTracker(model: timetabled, parameters: parameters), feeds: feeds) }))
+                .init(name: "default-realtime", fitted: false) { _ in
+                    LiveTracker(DefaultTracker(model: timetabled, parameters: tuned), feeds: feeds)
+                })
         }
-        if let recording, let dataset {
+        if !recording.isEmpty, let dataset {
             return try RecordingEvaluation(
-                dataset: dataset, railwaysPath: railways.railways, recordingPath: recording, variants: variants,
-                format: format, svgPath: svg, casesFolder: saveCases, joinAfter: joinAfter
+                dataset: dataset, railwaysPath: railways.railways, recordingPaths: recording, variants: variants,
+                tripParameters: tripParameters, holdOutDays: holdOut == .day, format: format, svgPath: svg,
+                casesFolder: saveCases, joinAfter: joinAfter
             ).run()
         }
         var reports: [EvaluationReport] = []
@@ -273,7 +306,9 @@ struct EvaluateCommand: ParsableCommand {
             }
             for variant in variants {
                 reports.append(
-                    EvaluationReport(condition: condition, algorithm: variant.name, scores: loaded.score(variant.make)))
+                    EvaluationReport(
+                        condition: condition, algorithm: variant.name,
+                        scores: loaded.score { variant.make(tripParameters) }))
                 progress.update(reports.count)
             }
         }

@@ -55,4 +55,19 @@ extension RecordingEvaluation {
         }
         return alignedTable(rows)
     }
+
+    /// Per algorithm, the Transit benchmark's buckets and headline.
+    static func benchmarkTable(_ reports: [Report]) -> String {
+        var rows = [["algorithm", "minutes ahead", "early / late", "predictions", "right"]]
+        for report in reports {
+            for bucket in report.benchmark.buckets {
+                rows.append([
+                    report.algorithm, bucket.label, "\(Int(displaying: bucket.early)) / \(Int(displaying: bucket.late)) s",
+                    "\(bucket.predictions)", bucket.share.map(percent) ?? "-",
+                ])
+            }
+            rows.append([report.algorithm, "headline", "", "", report.benchmark.headline.map(percent) ?? "-"])
+        }
+        return alignedTable(rows)
+    }
 }

@@ -108,12 +108,20 @@ public enum TrackingAlgorithmName: String, Hashable, Sendable, CaseIterable, Cod
     case `default`
     /// The published Eki Live algorithm, as a baseline.
     case eki
+    /// The default algorithm with the trip model beside it (`TripTracker`): the rider is on one
+    /// scheduled trip whose delay drifts.
+    case trips
+    /// The plain schedule matcher (`ScheduleMatcher`): the trip whose timetable fits the fixes'
+    /// times best, a baseline that knows nothing else.
+    case schedule
 
     /// A fresh tracker of this kind over `model`.
     public func makeTracker(model: TrackerModel) -> any TrackingAlgorithm {
         switch self {
         case .default: DefaultTracker(model: model)
         case .eki: EkiTracker(network: model.network)
+        case .trips: TripTracker(model: model)
+        case .schedule: ScheduleMatcher(model: model)
         }
     }
 
@@ -125,7 +133,7 @@ public enum TrackingAlgorithmName: String, Hashable, Sendable, CaseIterable, Cod
     }
 
     /// Whether the algorithm uses timetables when they are available.
-    public var usesTimetables: Bool { self == .default }
+    public var usesTimetables: Bool { self != .eki }
 
     /// A fresh tracker of this kind over `network`, without timetables.
     public func makeTracker(network: RailwayNetwork) -> any TrackingAlgorithm {

@@ -13,6 +13,8 @@ import TrainTrackerCore
 public struct RecordedRides: Sendable {
     /// The rides, in trip and day order: fixes and truth, as `simulate` writes them.
     public var cases: [(fixes: [RecordedFix], truth: CaseTruth)]
+    /// Each case's service day (`days[i]` is `cases[i]`'s).
+    public var days: [CivilDay]
     /// Positions left out, by reason (exact repeats, off the track, unknown trips...).
     public var dropped: [String: Int]
 
@@ -50,13 +52,16 @@ public struct RecordedRides: Sendable {
             rides[RideKey(train: index, day: day), default: []].append(position)
         }
         var cases: [(fixes: [RecordedFix], truth: CaseTruth)] = []
+        var days: [CivilDay] = []
         for key in rides.keys.sorted() {
             let train = timetable.trains[key.train]
             guard let ride = Self.ride(of: train, day: key.day, positions: rides[key] ?? [], network: network, dropped: &dropped)
             else { continue }
             cases.append(ride)
+            days.append(key.day)
         }
         self.cases = cases
+        self.days = days
         self.dropped = dropped
     }
 

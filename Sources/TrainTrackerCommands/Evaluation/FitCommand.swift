@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import TrainTrackerCore
+import TrainTrackerImport
+import TrainTrackerLab
+import TrainTrackerStorage
+
+/// `traintracker fit`: the trip model's constants estimated from recorded rides by maximum
+/// likelihood, written to a file that `--parameters` reads.
+struct FitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fit",
+        abstract: "Fit the trip model's constants to recorded trains by maximum likelihood.",
+        discussion: """
+            Reads recordings of trains' own positions (--recording, repeatable, as evaluate takes them) on the \
+            --railways GTFS feed they ran on, and raises the likelihood of every ride's positions under its true \
+            trip by a coordinate search over the constants the likelihood tells: how far positions lie from the \
+            train, dwells, run profiles, how trains keep and gain delay, how late they start. The rest (how often \
+            riders board, the delay grid) stay as they are. Writes the constants as JSON (--out), which replay, \
+            evaluate, bench and serve read with --parameters FILE.
+            """)
+
+    @OptionGroup var railways: RailwaysOption
+
+    @Option(
+        help: ArgumentHelp("A recording of trains' positions (repeatable), as evaluate --recording takes.", valueName: "path"))
+    var recording: [String] = []
+
+    @Option(help: ArgumentHelp("Start from these constants (a file fit wrote) instead of the defaults.", valueName: "file"))
+    var parameters: String?
+
+    @Option(help: ArgumentHelp("Where to write the fitted constants (JSON).", valueName: "file"))
+    var out: String
+
+    @Option(help: "Rounds of the search (each narrows its steps).")
+    var rounds = 3
+
+    func validate() throws {
+        guard !recording.isEmpty else { throw ValidationError("give at least one --recording") }
+        guard (1...6).contains(rounds) else { throw ValidationError("--rounds must be 1 to 6") }
+    }
+
+    func run() throws {
+        let dataset = try railways.loadDataset(timetables: true)
+        let model = TrackerModel(dataset: dataset)
+        var positions: [VehiclePosition] = []
+        for path in recording {
+            positions += try CommandFailure.wrapping { () throws(ImportError) in
+                try VehiclePositionRecording.read(path: path, zone: dataset.timetable.zone)
+            }.positions
+        }
+        let rides = RecordedRides(positions: positions, dataset: dataset).cases.map {
+            TripModelRide(fixes: $0.fixes.map(\.location), tripID: $0.truth.trainID ?? "", model: model)
+        }
+        guard !rides.isEmpty else {
+            throw CommandFailure("\(recording.joined(separator: ", ")): no ride of a trip in \(railways.railways)")
+        }
+        let start = try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
+            ?? TripModelParameters()
+        var fit = TripModelFit(rides: rides, model: model)
+        fit.rounds = rounds
+        let before = fit.score(start)
+        var progress = ProgressBar(label: "fit", total: rounds * fit.fittedNames.count * 3)
+        let (fitted, after) = fit.run(from: start) { progress.update($0) }
+        progress.finish()
+        try TripParametersFile(
+            parameters: fitted, fittedOn: recording.map { URL(fileURLWithPath: $0).lastPathComponent }, rides: rides.count,
+            logLikelihood: after
+        ).write(to: out)
+        let output = OutputSink.standardOutput()
+        let fixes = rides.reduce(0) { $0 + $1.count }
+        output.line(
+            "\(rides.count) rides, \(fixes) fixes: log-likelihood \(String(format: "%.1f", before)) → \(String(format: "%.1f", after))"
+                + " (\(String(format: "%.3f", (after - before) / Double(max(fixes, 1)))) per fix)")
+        var rows = [["constant", "before", "fitted"]]
+        for (name, _) in fit.fittedNames {
+            guard let path = TripModelParameters.tunables[name] else { continue }
+            rows.append([name, String(format: "%.4g", start[keyPath: path]), String(format: "%.4g", fitted[keyPath: path])])
+        }
+        output.line(alignedTable(rows))
+        output.line("written to \(out)")
+        output.flush()
+    }
+}

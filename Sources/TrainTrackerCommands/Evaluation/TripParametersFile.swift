@@ -1,0 +1,84 @@
+import Foundation
+import TrainTrackerCore
+import TrainTrackerImport
+import TrainTrackerStorage
+
+/// The trip model's constants as a file: what `traintracker fit` writes and `--parameters FILE`
+/// reads back. JSON, the constants by their tuning names, with what they were fitted on:
+///
+///     {"format": "traintracker-trip-model", "version": 1,
+///      "fittedOn": ["vehicle-positions-2024-10-15.sqlite"], "rides": 111, "logLikelihood": -41234.5,
+///      "constants": {"tripPositionScale": 21.3, "tripTimingScale": 24.0, ...}}
+///
+/// A constant left out keeps its default; an unknown name, a value that is not a number or is
+/// outside the model's range is refused with the file and the constant named.
+struct TripParametersFile: Codable {
+    static let formatName = "traintracker-trip-model"
+    static let currentVersion = 1
+
+    var format = Self.formatName
+    var version = Self.currentVersion
+    /// The recordings (file names) the constants were fitted on.
+    var fittedOn: [String] = []
+    /// How many rides, and their log-likelihood under the constants.
+    var rides = 0
+    var logLikelihood = 0.0
+    var constants: [String: Double] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case format, version, fittedOn, rides, logLikelihood, constants
+    }
+
+    /// Reads a file: `format` and `constants` are required, the rest may be left out.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? Self.currentVersion
+        fittedOn = try container.decodeIfPresent([String].self, forKey: .fittedOn) ?? []
+        rides = try container.decodeIfPresent(Int.self, forKey: .rides) ?? 0
+        logLikelihood = try container.decodeIfPresent(Double.self, forKey: .logLikelihood) ?? 0
+        constants = try container.decode([String: Double].self, forKey: .constants)
+    }
+
+    /// The file for `parameters`: every constant by its tuning name.
+    init(parameters: TripModelParameters, fittedOn: [String], rides: Int, logLikelihood: Double) {
+        self.fittedOn = fittedOn
+        self.rides = rides
+        self.logLikelihood = logLikelihood
+        constants = TripModelParameters.tunables.mapValues { parameters[keyPath: $0] }
+    }
+
+    /// The constants in the file at `path`.
+    ///
+    /// - Throws: `CommandFailure` naming the file: unreadable, not such a file, a newer
+    ///   version, an unknown constant or one out of range.
+    static func read(path: String) throws(CommandFailure) -> TripModelParameters {
+        let data = try CommandFailure.wrapping { () throws(ImportError) in try InputFile.read(path, maximumBytes: 1_048_576) }
+        guard let file = try? JSONDecoder().decode(Self.self, from: data), file.format == formatName else {
+            throw CommandFailure("\(path): not a trip model file (write one with traintracker fit)")
+        }
+        guard file.version <= currentVersion else {
+            throw CommandFailure("\(path): version \(file.version) is newer than this traintracker reads (\(currentVersion))")
+        }
+        var parameters = TripModelParameters()
+        let paths = TripModelParameters.tunables
+        for (name, value) in file.constants.sorted(by: { $0.key < $1.key }) {
+            guard let path = paths[name] else {
+                throw CommandFailure("\(path): unknown constant \(name) (known: \(paths.keys.sorted().joined(separator: ", ")))")
+            }
+            parameters[keyPath: path] = value
+            guard value.isFinite, parameters.sanitised[keyPath: path] == value else {
+                throw CommandFailure("\(path): \(name) = \(value) is outside the trip model's range")
+            }
+        }
+        return parameters
+    }
+
+    /// Writes the file to `path` (beside it first, then moved into place).
+    func write(to path: String) throws(CommandFailure) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        guard let data = try? encoder.encode(self) else { throw CommandFailure("cannot encode the trip model") }
+        try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(data, to: path) }
+    }
+}

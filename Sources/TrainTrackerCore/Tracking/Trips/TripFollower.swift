@@ -1,0 +1,398 @@
+import RealModule
+
+/// The trip model: a hidden Markov model whose hidden state is a scheduled trip running that
+/// day together with its delay, on a grid of `TripModelParameters.gridStep` seconds.
+///
+/// Per fix (the forward algorithm, so the answer at a fix uses that fix and earlier ones only):
+/// 1. **Delay process**: each followed trip's delay wanders (a Laplace step growing with the
+///    square root of the time since the last fix, and a drift).
+/// 2. **Boarding**: a rider may board or change to any trip at any fix, at a rate per hour of
+///    riding (likelier at a trip's origin while its train waits there); the entered trip's
+///    delay is drawn from the delay prior (on time, or late by an exponential).
+/// 3. **Emission**: the fix is projected on each trip's line and compared with where that trip
+///    would be at that delay (`TripTimeline`: dwells at its calls, runs between them), along
+///    the track (a Laplace of scale `positionScale` standing, wider by the timing scale at
+///    speed, with a share of outliers) and across it (the fix's distance from the track).
+/// 4. The beliefs are normalised; their sum's logarithm is the fix's log-likelihood.
+///
+/// A state "on no trip of the timetable" keeps the model honest on a day the timetable does not
+/// cover. The railway is the believed trip's route, the direction its direction.
+///
+///     var follower = TripFollower(model: model)
+///     follower.observe(fix, reach: lines)       // lines within reach, with their projections
+///     follower.belief?.trip                     // the likeliest trip and its delay
+///
+/// - Complexity: O(k · w) per fix for k trips followed or due near the fix and w delay cells
+///   each (a few dozen once a trip is known).
+struct TripFollower: Sendable {
+    /// A trip on one service day.
+    struct Key: Hashable, Sendable {
+        var line: Int32
+        var trip: Int32
+        /// Where the trip's service day's clock starts (seconds since 1970).
+        var origin: Seconds
+    }
+
+    /// One trip followed: its belief over delays `low * step ...`.
+    struct Followed: Sendable {
+        var key: Key
+        var low: Int
+        var mass: [Double]
+        var total: Double { mass.reduce(0, +) }
+    }
+
+    /// A line within reach of a fix: where the fix lies along and across its track.
+    struct Reach: Sendable {
+        var line: LineDirection
+        var along: Meters
+        var across: Meters
+    }
+
+    /// What the model believes after a fix.
+    struct Belief: Sendable {
+        var key: Key
+        /// The trip's share of the belief, and its line's (all its trips').
+        var share: Double
+        var lineShare: Double
+        /// The trip's likeliest delay, and its mean.
+        var delay: Seconds
+        /// The share of "on no trip of the timetable".
+        var offTimetable: Double
+    }
+
+    let parameters: TripModelParameters
+    /// Only this trip id is followed (fitting: the likelihood of a ride under its true trip).
+    let onlyTrip: String?
+    private(set) var followed: [Followed] = []
+    private(set) var offTimetable = 0.0
+    private(set) var last: Timestamp?
+    /// The sum of the fixes' log-likelihoods so far.
+    private(set) var logLikelihood = 0.0
+    /// The timelines of the trips seen at the last fix (built once, not at every fix).
+    private var timelines: [Key: TripTimeline] = [:]
+    private var servicesByDay: [Seconds: [Bool]] = [:]
+
+    /// Beliefs smaller than this share of the largest are dropped.
+    static let pruneRatio = 1e-12
+    /// A trip's delay window spreads by at most this many cells per fix.
+    static let widestStep = 240
+
+    init(parameters: TripModelParameters = TripModelParameters(), onlyTrip: String? = nil) {
+        self.parameters = parameters.sanitised
+        self.onlyTrip = onlyTrip
+    }
+
+    /// The cell of delay `delay`.
+    private func cell(_ delay: Seconds) -> Int { Int(flooring: delay / parameters.gridStep + 0.5, within: -100_000...100_000) }
+    private var lowestCell: Int { cell(parameters.earliest) }
+    private var highestCell: Int { cell(parameters.latest) }
+}
+
+extension TripFollower {
+    /// Takes one fix: `reach` lists the lines within reach and where the fix lies on each.
+    mutating func observe(_ location: Location, reach: [Reach], model: TrackerModel) {
+        let time = location.timestamp
+        let elapsed = last.map { max(0, time.seconds(since: $0)) }
+        last = time
+        let boarding: Double
+        if let elapsed {
+            spread(over: elapsed)
+            boarding =
+                followed.isEmpty ? 1 : onlyTrip == nil ? 1 - Double.exp(-parameters.boardingRate * elapsed / 3_600) : 0
+        } else {
+            boarding = 1
+        }
+        if boarding > 0 { board(share: boarding, reach: reach, time: time, model: model) }
+        weigh(location, reach: reach, model: model)
+        normalise()
+    }
+
+    /// Step 1: every followed trip's delay wanders for `elapsed` seconds (a Laplace step and a
+    /// drift), and may jump ahead by a hold (an exponential, at `holdRate` per hour).
+    private mutating func spread(over elapsed: Seconds) {
+        let step = parameters.gridStep
+        let scale = parameters.delayWalkScale * (max(elapsed, 1) / 60).squareRoot()
+        let drift = parameters.delayDrift * elapsed / 60
+        let reach = Int(flooring: (drift.magnitude + 10 * scale) / step + 0.5, within: 0...Self.widestStep)
+        let held = 1 - Double.exp(-parameters.holdRate * elapsed / 3_600)
+        // The hold's exponential, cell by cell: each cell keeps `ratio` of the one before.
+        let ratio = Double.exp(-step / parameters.holdMean)
+        let holdReach = held > 0 ? Int(flooring: 20 * parameters.holdMean / step, within: 0...Self.widestStep) : 0
+        var kernel = (-reach...reach).map { Double.exp(-abs(Double($0) * step - drift) / scale) }
+        let sum = kernel.reduce(0, +)
+        guard sum > 0 else { return }
+        kernel = kernel.map { $0 * (1 - held) / sum }
+        for index in followed.indices {
+            let old = followed[index].mass
+            var spreadOut = Array(repeating: 0.0, count: old.count + 2 * reach + holdReach)
+            for (cell, value) in old.enumerated() where value > 0 {
+                for (offset, weight) in kernel.enumerated() { spreadOut[cell + offset] += value * weight }
+            }
+            if held > 0 {
+                // y[i] = x[i] · (1 − ratio) · held + ratio · y[i − 1], from each cell onwards.
+                var carried = 0.0
+                for cell in 0..<(old.count + holdReach) {
+                    carried = carried * ratio + (cell < old.count ? old[cell] * (1 - ratio) * held : 0)
+                    spreadOut[cell + reach] += carried
+                }
+            }
+            var low = followed[index].low - reach
+            // (Kept within the grid's range: what spreads beyond is dropped.)
+            if low < lowestCell {
+                spreadOut.removeFirst(min(lowestCell - low, spreadOut.count))
+                low = lowestCell
+            }
+            let excess = low + spreadOut.count - 1 - highestCell
+            if excess > 0 { spreadOut.removeLast(min(excess, spreadOut.count)) }
+            followed[index].low = low
+            followed[index].mass = spreadOut
+        }
+    }
+
+    /// Step 2: a share `share` of the belief moves to trips boarded now: every trip due near
+    /// the fix on a line within reach, its delay by the prior.
+    private mutating func board(share: Double, reach: [Reach], time: Timestamp, model: TrackerModel) {
+        let kept = 1 - share
+        for index in followed.indices { followed[index].mass = followed[index].mass.map { $0 * kept } }
+        offTimetable = offTimetable * kept + (onlyTrip == nil ? share * parameters.offTimetableShare : 0)
+        var entries: [(key: Key, low: Int, mass: [Double])] = []
+        var seen: [Key: TripTimeline] = [:]
+        for line in reach {
+            for key in candidates(on: line.line, at: time, model: model) {
+                guard let timeline = timeline(for: key, model: model) else { continue }
+                seen[key] = timeline
+                if let entry = entry(key: key, timeline: timeline, along: line.along, time: time) { entries.append(entry) }
+            }
+        }
+        // Kept for the trips followed too, so the next fix finds them.
+        for trip in followed where seen[trip.key] == nil { seen[trip.key] = timelines[trip.key] }
+        timelines = seen
+        guard !entries.isEmpty else { return }
+        let each = share * (1 - (onlyTrip == nil ? parameters.offTimetableShare : 0)) / Double(entries.count)
+        for entry in entries { add(entry.key, low: entry.low, mass: entry.mass.map { $0 * each }) }
+    }
+
+    /// The delay prior over the cells at which `key`'s train is near `along` at `time`, weighted
+    /// up where it waits at its origin; nil where it is nowhere near.
+    private func entry(key: Key, timeline: TripTimeline, along: Meters, time: Timestamp) -> (
+        key: Key, low: Int, mass: [Double]
+    )? {
+        let clock = time.secondsSince1970 - key.origin
+        let reference = timeline.place(at: clock - parameters.onTimeCentre)?.progress ?? 0
+        let progress = timeline.progress(of: along, near: reference)
+        guard let times = timeline.times(near: progress, reach: 8 * parameters.positionScale) else { return nil }
+        let margin = 6 * parameters.timingScale + parameters.gridStep
+        let low = max(cell(clock - times.upperBound - margin), lowestCell)
+        let high = min(cell(clock - times.lowerBound + margin), highestCell)
+        guard low <= high else { return nil }
+        let departs = timeline.calls.first.map { $0.time + parameters.dwellAfter } ?? -.infinity
+        let mass = (low...high).map { cell -> Double in
+            let delay = Double(cell) * parameters.gridStep
+            let waiting = clock - delay < departs ? parameters.originBoarding : 1
+            return delayPrior(delay) * parameters.gridStep * waiting
+        }
+        return (key, low, mass)
+    }
+
+    /// The prior density of a delay: on time (a Laplace about `onTimeCentre`) or late (an
+    /// exponential beyond it).
+    func delayPrior(_ delay: Seconds) -> Double {
+        let onTime = Double.exp(-abs(delay - parameters.onTimeCentre) / parameters.onTimeScale) / (2 * parameters.onTimeScale)
+        let beyond = delay - parameters.onTimeCentre
+        let late = beyond > 0 ? Double.exp(-beyond / parameters.lateMean) / parameters.lateMean : 0
+        return (1 - parameters.lateShare) * onTime + parameters.lateShare * late + 1e-9
+    }
+
+    /// Adds `mass` at cells `low...` to trip `key`'s belief.
+    private mutating func add(_ key: Key, low: Int, mass: [Double]) {
+        guard let index = followed.firstIndex(where: { $0.key == key }) else {
+            followed.append(Followed(key: key, low: low, mass: mass))
+            return
+        }
+        let old = followed[index]
+        let from = min(old.low, low)
+        let to = max(old.low + old.mass.count, low + mass.count)
+        var merged = Array(repeating: 0.0, count: to - from)
+        for (offset, value) in old.mass.enumerated() { merged[old.low - from + offset] += value }
+        for (offset, value) in mass.enumerated() { merged[low - from + offset] += value }
+        followed[index] = Followed(key: key, low: from, mass: merged)
+    }
+
+    /// Step 3: each trip's belief times the likelihood of the fix at each of its delays.
+    private mutating func weigh(_ location: Location, reach: [Reach], model: TrackerModel) {
+        let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? min($0, 3_000) : nil } ?? 0
+        let across = (accuracy * accuracy + parameters.lateralScale * parameters.lateralScale).squareRoot()
+        let lateral = { (distance: Meters) in Double.exp(-distance / across) / (2 * across) }
+        let farthest = reach.map(\.across).max() ?? 0
+        let away = lateral(max(farthest, 3 * across)) * parameters.outlierShare / parameters.outlierSpan
+        var byLine: [Int: Reach] = [:]
+        for line in reach { byLine[line.line.index] = line }
+        let clockTime = location.timestamp.secondsSince1970
+        for index in followed.indices {
+            let key = followed[index].key
+            guard let line = byLine[Int(key.line)], let timeline = timelines[key] else {
+                followed[index].mass = followed[index].mass.map { $0 * away }
+                continue
+            }
+            let side = lateral(line.across)
+            let clock = clockTime - key.origin
+            let low = followed[index].low
+            var reference: Meters?
+            for cell in followed[index].mass.indices where followed[index].mass[cell] > 0 {
+                let delay = Double(low + cell) * parameters.gridStep
+                guard let place = timeline.place(at: clock - delay) else {
+                    followed[index].mass[cell] *= away
+                    continue
+                }
+                let progress = timeline.progress(of: line.along, near: reference ?? place.progress)
+                reference = progress
+                let scale = (parameters.positionScale * parameters.positionScale
+                    + place.speed * place.speed * parameters.timingScale * parameters.timingScale).squareRoot()
+                let density =
+                    (1 - parameters.outlierShare) * Double.exp(-abs(progress - place.progress) / scale) / (2 * scale)
+                    + parameters.outlierShare / parameters.outlierSpan
+                followed[index].mass[cell] *= density * side
+            }
+        }
+        let best = reach.map(\.across).min().map(lateral) ?? away
+        offTimetable *= best / parameters.outlierSpan
+    }
+
+    /// Step 4: the beliefs sum to one again; small ones are dropped.
+    private mutating func normalise() {
+        let total = followed.reduce(offTimetable) { $0 + $1.total }
+        guard total > 0, total.isFinite else {
+            // Nothing explains the fix: start afresh at the next.
+            followed = []
+            offTimetable = onlyTrip == nil ? 1 : 0
+            logLikelihood += -50
+            return
+        }
+        logLikelihood += Double.log(total)
+        offTimetable /= total
+        let largest = followed.reduce(0) { max($0, $1.mass.max() ?? 0) } / total
+        let floor = largest * Self.pruneRatio
+        for index in followed.indices {
+            var mass = followed[index].mass.map { $0 / total }
+            var low = followed[index].low
+            let first = mass.firstIndex { $0 > floor } ?? mass.count
+            let lastKept = mass.lastIndex { $0 > floor } ?? -1
+            if first <= lastKept {
+                mass = Array(mass[first...lastKept])
+                low += first
+            } else {
+                mass = []
+            }
+            followed[index].mass = mass
+            followed[index].low = low
+        }
+        followed.removeAll { $0.mass.isEmpty }
+    }
+}
+
+extension TripFollower {
+    /// The trips of `line` that may be near their train's place at `time`, on the service day
+    /// of `time` or the day before (trains run past midnight).
+    private mutating func candidates(on line: LineDirection, at time: Timestamp, model: TrackerModel) -> [Key] {
+        let byStart = model.tripsByStart[line: line]
+        guard !byStart.isEmpty else { return [] }
+        let trips = model.trips[line: line]
+        let labels = model.timetable.tripLabels[line: line]
+        let day = model.serviceDay(at: time)
+        var keys: [Key] = []
+        for (origin, running) in [(day.origin, day.today), (day.previousOrigin, day.yesterday)] {
+            let clock = time.secondsSince1970 - origin
+            let low = clock - parameters.latest - parameters.terminalStay - model.longestTrip[line: line]
+            let high = clock - parameters.earliest + parameters.originWait
+            var index = byStart.partitioningIndex { $0.start >= low }
+            while index < byStart.count, byStart[index].start <= high {
+                let trip = Int(byStart[index].trip)
+                index += 1
+                let service = Int(trips[trip].service)
+                guard running.indices.contains(service), running[service] else { continue }
+                if let onlyTrip, labels.indices.contains(trip), labels[trip].id != onlyTrip { continue }
+                keys.append(Key(line: Int32(line.index), trip: Int32(trip), origin: origin))
+            }
+        }
+        return keys
+    }
+
+    /// The timeline of `key`'s trip, built once while it is in view.
+    private func timeline(for key: Key, model: TrackerModel) -> TripTimeline? {
+        if let known = timelines[key] { return known }
+        let line = LineDirection(railway: Int(key.line) / 2, direction: Int(key.line) % 2 == 0 ? .ascending : .descending)
+        let trips = model.trips[line: line]
+        guard trips.indices.contains(Int(key.trip)) else { return nil }
+        let railway = model.network.railways[line.railway]
+        let walk = TrackWalk(railway: railway, direction: line.direction)
+        return TripTimeline(
+            trip: trips[Int(key.trip)], positions: model.network.stationAlongTrack[line.railway], walk: walk,
+            parameters: parameters)
+    }
+
+    /// The likeliest trip, with its share and its line's, its likeliest delay, and the share of
+    /// "on no trip"; nil while no trip is followed.
+    var belief: Belief? {
+        var lines: [Int32: Double] = [:]
+        var best: (index: Int, total: Double)?
+        for (index, trip) in followed.enumerated() {
+            let total = trip.total
+            lines[trip.key.line, default: 0] += total
+            if best.map({ total > $0.total }) ?? true { best = (index, total) }
+        }
+        guard let bestLine = lines.max(by: { $0.value < $1.value }) else { return nil }
+        // The likeliest trip of the likeliest line.
+        var chosen = best
+        if let current = best, followed[current.index].key.line != bestLine.key {
+            chosen = nil
+            for (index, trip) in followed.enumerated() where trip.key.line == bestLine.key {
+                let total = trip.total
+                if chosen.map({ total > $0.total }) ?? true { chosen = (index, total) }
+            }
+        }
+        guard let chosen else { return nil }
+        let trip = followed[chosen.index]
+        let top = trip.mass.indices.max { trip.mass[$0] < trip.mass[$1] } ?? 0
+        return Belief(
+            key: trip.key, share: chosen.total, lineShare: bestLine.value,
+            delay: Double(trip.low + top) * parameters.gridStep, offTimetable: offTimetable)
+    }
+
+    /// The timeline of a followed trip (for the answer: its next call and arrival).
+    func timeline(of key: Key) -> TripTimeline? { timelines[key] }
+}
+
+/// A ride prepared for fitting the trip model: its fixes, where each lies on the lines within
+/// reach (worked out once, not once per trial of the constants), and the trip it was on.
+public struct TripModelRide: Sendable {
+    /// The trip's id in the timetable (a GTFS `trip_id`).
+    public let tripID: String
+    let fixes: [Location]
+    let reach: [[TripFollower.Reach]]
+
+    /// `fixes` of a rider on trip `tripID`, on `model`'s network.
+    ///
+    /// - Complexity: O(n · r log v) for n fixes, r railways within reach, v track vertices.
+    public init(fixes: [Location], tripID: String, model: TrackerModel) {
+        self.tripID = tripID
+        self.fixes = fixes
+        reach = fixes.map { TripTracker.lines(near: $0, model: model) }
+    }
+
+    /// How many fixes it has.
+    public var count: Int { fixes.count }
+}
+
+extension TripModelParameters {
+    /// The log-likelihood of `ride`'s fixes under the trip model when the rider is on its trip
+    /// throughout (its delay unknown, drawn from the prior and wandering): what `fit`
+    /// maximises over the constants. Fixes farther than `TripTracker.reach` from the trip's
+    /// track count as outliers.
+    ///
+    /// - Complexity: O(n · w) for n fixes and w delay cells followed.
+    public func logLikelihood(of ride: TripModelRide, model: TrackerModel) -> Double {
+        var follower = TripFollower(parameters: self, onlyTrip: ride.tripID)
+        for (fix, reach) in zip(ride.fixes, ride.reach) { follower.observe(fix, reach: reach, model: model) }
+        return follower.logLikelihood
+    }
+}

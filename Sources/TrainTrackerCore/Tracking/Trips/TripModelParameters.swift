@@ -1,0 +1,123 @@
+/// The constants of the trip model (`TripFollower`): how trains keep to their timetable, how
+/// far positions lie from where a train is, how riders board. Every one is a number with a
+/// unit and a tuning name (`tunables`), so `traintracker fit` can estimate them from recorded
+/// rides (maximum likelihood of each ride under its true trip) and write them to a parameter
+/// file that `replay`, `evaluate`, `bench` and `serve` read back (`--parameters FILE`).
+///
+/// The defaults are hand-set starting values; `fit` replaces them.
+public struct TripModelParameters: Hashable, Sendable, Codable {
+    /// The delay grid's step: a trip's delay is one of these steps (seconds).
+    public var gridStep: Seconds = 15
+    /// The earliest a train is believed to run (a negative delay: early).
+    public var earliest: Seconds = -600
+    /// The latest a train is believed to run.
+    public var latest: Seconds = 5_400
+
+    /// How far positions lie along the track from where the train is, on a standing train
+    /// (a Laplace scale: GPS error and the map's error along the track).
+    public var positionScale: Meters = 25
+    /// How far a moving train's timing lies from the timetable's even run at its delay (a
+    /// Laplace scale in seconds, turned into metres at the run's mean speed).
+    public var timingScale: Seconds = 20
+    /// The share of positions that lie anywhere (outliers) ...
+    public var outlierShare = 0.02
+    /// ... within this stretch of the line.
+    public var outlierSpan: Meters = 4_000
+    /// How far positions lie across the track from the drawn line (a Gaussian, added to the
+    /// fix's reported accuracy).
+    public var lateralScale: Meters = 20
+
+    /// A train arrives at a call this long before its published time ...
+    public var dwellBefore: Seconds = 30
+    /// ... and leaves this long after it.
+    public var dwellAfter: Seconds = 20
+    /// A train waits at its first station at most this long before it leaves.
+    public var originWait: Seconds = 3_600
+    /// A train stands at its last station at most this long after it arrives.
+    public var terminalStay: Seconds = 900
+    /// How fast a train gathers speed leaving a stop and brakes into the next (m/s²; 0: an
+    /// even pace between calls).
+    public var acceleration = 0.4
+
+    /// How much a train's delay wanders per minute (a Laplace scale, growing with the square
+    /// root of the time between fixes).
+    public var delayWalkScale: Seconds = 15
+    /// How much a train's delay grows per minute on average.
+    public var delayDrift: Seconds = 0
+    /// How often a train is held (a signal, a crowded platform), per hour of running: its
+    /// delay then jumps ...
+    public var holdRate = 2.0
+    /// ... by an exponential amount of this mean.
+    public var holdMean: Seconds = 120
+
+    /// A train on time runs this late on average ...
+    public var onTimeCentre: Seconds = 30
+    /// ... within this Laplace scale.
+    public var onTimeScale: Seconds = 60
+    /// The share of trains that run late beyond that ...
+    public var lateShare = 0.3
+    /// ... by an exponential of this mean.
+    public var lateMean: Seconds = 400
+
+    /// How often a rider boards or changes to another trip, per hour of riding (the chance at
+    /// a fix grows with the time since the last).
+    public var boardingRate = 0.5
+    /// How much likelier boarding is at a trip's origin before it leaves than elsewhere.
+    public var originBoarding = 20.0
+    /// The share of trains not in the timetable (or whose riders the timetable cannot tell).
+    public var offTimetableShare = 1e-6
+
+    /// The defaults.
+    public init() {}
+}
+
+extension TripModelParameters {
+    /// Each constant by its tuning name (`fit` and `--tune` take these).
+    public static var tunables: [String: WritableKeyPath<Self, Double>] {
+        [
+            "tripGridStep": \.gridStep, "tripEarliest": \.earliest, "tripLatest": \.latest,
+            "tripPositionScale": \.positionScale, "tripTimingScale": \.timingScale, "tripOutlierShare": \.outlierShare,
+            "tripOutlierSpan": \.outlierSpan, "tripLateralScale": \.lateralScale, "tripDwellBefore": \.dwellBefore,
+            "tripDwellAfter": \.dwellAfter, "tripOriginWait": \.originWait, "tripTerminalStay": \.terminalStay,
+            "tripAcceleration": \.acceleration, "tripDelayWalkScale": \.delayWalkScale,
+            "tripDelayDrift": \.delayDrift, "tripHoldRate": \.holdRate, "tripHoldMean": \.holdMean, "tripOnTimeCentre": \.onTimeCentre, "tripOnTimeScale": \.onTimeScale,
+            "tripLateShare": \.lateShare, "tripLateMean": \.lateMean, "tripBoardingRate": \.boardingRate,
+            "tripOriginBoarding": \.originBoarding, "tripOffTimetableShare": \.offTimetableShare,
+        ]
+    }
+
+    /// The constants kept within the ranges where the model makes sense: a fitted or tuned
+    /// value out of range (a step of 0, a negative scale) would divide by zero or never end.
+    public var sanitised: Self {
+        var copy = self
+        copy.gridStep = Self.clamp(gridStep, 1...120, fallback: 15)
+        copy.earliest = Self.clamp(earliest, -7_200...0, fallback: -600)
+        copy.latest = Self.clamp(latest, 0...21_600, fallback: 5_400)
+        copy.positionScale = Self.clamp(positionScale, 1...2_000, fallback: 25)
+        copy.timingScale = Self.clamp(timingScale, 0...600, fallback: 20)
+        copy.outlierShare = Self.clamp(outlierShare, 1e-6...0.5, fallback: 0.02)
+        copy.outlierSpan = Self.clamp(outlierSpan, 100...100_000, fallback: 4_000)
+        copy.lateralScale = Self.clamp(lateralScale, 1...2_000, fallback: 20)
+        copy.dwellBefore = Self.clamp(dwellBefore, 0...600, fallback: 30)
+        copy.dwellAfter = Self.clamp(dwellAfter, 0...600, fallback: 20)
+        copy.originWait = Self.clamp(originWait, 0...14_400, fallback: 3_600)
+        copy.terminalStay = Self.clamp(terminalStay, 0...14_400, fallback: 900)
+        copy.acceleration = Self.clamp(acceleration, 0...5, fallback: 0.4)
+        copy.delayWalkScale = Self.clamp(delayWalkScale, 0.5...600, fallback: 15)
+        copy.delayDrift = Self.clamp(delayDrift, -60...60, fallback: 0)
+        copy.holdRate = Self.clamp(holdRate, 0...600, fallback: 2)
+        copy.holdMean = Self.clamp(holdMean, 1...3_600, fallback: 120)
+        copy.onTimeCentre = Self.clamp(onTimeCentre, -600...600, fallback: 30)
+        copy.onTimeScale = Self.clamp(onTimeScale, 1...3_600, fallback: 60)
+        copy.lateShare = Self.clamp(lateShare, 1e-6...0.999, fallback: 0.3)
+        copy.lateMean = Self.clamp(lateMean, 1...14_400, fallback: 400)
+        copy.boardingRate = Self.clamp(boardingRate, 1e-6...600, fallback: 0.5)
+        copy.originBoarding = Self.clamp(originBoarding, 1...1e6, fallback: 20)
+        copy.offTimetableShare = Self.clamp(offTimetableShare, 1e-12...0.5, fallback: 1e-6)
+        return copy
+    }
+
+    private static func clamp(_ value: Double, _ range: ClosedRange<Double>, fallback: Double) -> Double {
+        value.isFinite ? min(max(value, range.lowerBound), range.upperBound) : fallback
+    }
+}

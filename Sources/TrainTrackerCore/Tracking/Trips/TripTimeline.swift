@@ -1,0 +1,167 @@
+/// Where a scheduled trip's train is at each time of its service day, as the trip model
+/// expects it: standing at its first station before it leaves, dwelling at each call from
+/// `dwellBefore` before its published time to `dwellAfter` after it, running between calls by a
+/// `RunProfile` (gathering speed, running, braking, so an express that passes a station and a
+/// local that stops there are at different places at the same time), standing at its last
+/// station after it arrives.
+///
+/// Places are *progress*: metres travelled from the first call along the trip's way (on a loop
+/// past the end of the track and on), so the place is a non-decreasing function of time.
+///
+///     let timeline = TripTimeline(trip: trip, positions: stations, walk: walk, parameters: .init())
+///     timeline.place(at: 8 * 3_600)          // (progress: 1_250, speed: 21.4)
+///
+/// - Complexity: O(c) to build for c calls; O(log c) per look-up.
+struct TripTimeline: Sendable {
+    /// Knot times (seconds of the service day), non-decreasing.
+    private(set) var times: [Seconds] = []
+    /// Knot places (progress), non-decreasing; equal neighbours are a stand.
+    private(set) var places: [Meters] = []
+    /// Each call's progress and published time, in calling order, the last one the arrival.
+    private(set) var calls: [(slot: Int, progress: Meters, time: Seconds)] = []
+    /// Along-track position of the first call.
+    let start: Meters
+    /// The trip's way along the track.
+    let walk: TrackWalk
+    private let profile: RunProfile
+
+    /// The fastest a timetable's run is taken to be, so that two calls published at the same
+    /// minute still take a moment (m/s).
+    static let fastestRun: MetersPerSecond = 80
+
+    /// The timeline of `trip` on a railway whose stations lie at `positions`, travelled by `walk`.
+    init(trip: ScheduledTrip, positions: [Meters], walk: TrackWalk, parameters: TripModelParameters) {
+        self.walk = walk
+        var profile = RunProfile()
+        profile.acceleration = parameters.acceleration
+        profile.braking = parameters.acceleration
+        self.profile = profile
+        var published: [(slot: Int, time: Seconds)] = trip.departures.map { (Int($0.slot), Seconds($0.time)) }
+        if let arrival = trip.arrival { published.append((Int(arrival.slot), Seconds(arrival.time))) }
+        published.removeAll { !positions.indices.contains($0.slot) }
+        start = published.first.map { positions[$0.slot] } ?? 0
+        var progress: Meters = 0
+        for (index, call) in published.enumerated() {
+            if index > 0 { progress += walk.distanceAhead(from: positions[published[index - 1].slot], to: positions[call.slot]) }
+            // (A call behind the previous one on a line is a timetable fault: it stands there.)
+            progress = max(progress, calls.last?.progress ?? 0)
+            calls.append((call.slot, progress, call.time))
+        }
+        buildKnots(parameters)
+    }
+
+    private mutating func buildKnots(_ parameters: TripModelParameters) {
+        guard let first = calls.first else { return }
+        append(time: first.time - parameters.originWait, place: first.progress)
+        for (index, call) in calls.enumerated() {
+            let isFirst = index == 0
+            let isLast = index == calls.count - 1
+            if !isFirst {
+                // Arrives: at least the run's shortest time after leaving the previous call.
+                let previous = places[places.count - 1]
+                let shortest = (call.progress - previous) / Self.fastestRun
+                append(time: max(call.time - parameters.dwellBefore, times[times.count - 1] + shortest), place: call.progress)
+            }
+            if isLast {
+                append(time: times[times.count - 1] + parameters.terminalStay, place: call.progress)
+            } else {
+                append(time: max(call.time + parameters.dwellAfter, times[times.count - 1]), place: call.progress)
+            }
+        }
+    }
+
+    private mutating func append(time: Seconds, place: Meters) {
+        times.append(max(time, times.last ?? -.infinity))
+        places.append(max(place, places.last ?? -.infinity))
+    }
+
+    /// The first and last knot times: before the first the train is not yet at its origin,
+    /// after the last it has left service.
+    var span: ClosedRange<Seconds>? {
+        guard let first = times.first, let last = times.last else { return nil }
+        return first...last
+    }
+
+    /// Where the train is at `time` (progress) and its mean speed there (0 standing); nil
+    /// outside the span.
+    func place(at time: Seconds) -> (progress: Meters, speed: MetersPerSecond)? {
+        guard let span, span.contains(time) else { return nil }
+        // The last knot at or before `time`.
+        var low = 0
+        var high = times.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if times[middle] <= time { low = middle } else { high = middle - 1 }
+        }
+        guard low + 1 < times.count else { return (places[low], 0) }
+        let stretch = places[low + 1] - places[low]
+        let duration = times[low + 1] - times[low]
+        guard stretch > 0, duration > 0 else { return (places[low], 0) }
+        let covered = profile.distance(after: time - times[low], stretch: stretch, duration: duration)
+        return (places[low] + covered, stretch / duration)
+    }
+
+    /// The times at which the train is within `reach` of progress `progress`: from when it
+    /// first comes that near to when it last is; nil when it never is.
+    func times(near progress: Meters, reach: Meters) -> ClosedRange<Seconds>? {
+        guard let first = places.first, let last = places.last, progress + reach >= first, progress - reach <= last
+        else { return nil }
+        let from = firstTime(reaching: progress - reach)
+        let to = lastTime(before: progress + reach)
+        return from <= to ? from...to : nil
+    }
+
+    /// The first time the train's progress reaches `place`.
+    private func firstTime(reaching place: Meters) -> Seconds {
+        guard let index = places.firstIndex(where: { $0 >= place }) else { return times[times.count - 1] }
+        guard index > 0 else { return times[0] }
+        return time(in: index - 1, at: place)
+    }
+
+    /// The last time the train's progress is at most `place`.
+    private func lastTime(before place: Meters) -> Seconds {
+        guard let index = places.lastIndex(where: { $0 <= place }) else { return times[0] }
+        guard index + 1 < places.count else { return times[times.count - 1] }
+        return time(in: index, at: place)
+    }
+
+    /// When the run from knot `index` to the next reaches `place`.
+    private func time(in index: Int, at place: Meters) -> Seconds {
+        let stretch = places[index + 1] - places[index]
+        let duration = times[index + 1] - times[index]
+        guard stretch > 0 else { return times[index] }
+        return times[index] + profile.elapsed(into: place - places[index], stretch: stretch, duration: duration)
+    }
+
+    /// The progress of along-track position `along` nearest `reference` progress (on a loop
+    /// a place recurs every lap).
+    func progress(of along: Meters, near reference: Meters) -> Meters {
+        let ahead = walk.distanceAhead(from: start, to: along)
+        guard walk.isLoop, walk.length > 0 else { return ahead }
+        let laps = ((reference - ahead) / walk.length).rounded()
+        return ahead + max(laps, 0) * walk.length
+    }
+}
+
+extension RunProfile {
+    /// How far a run from rest to rest over `stretch` metres lasting `duration` has come after
+    /// `elapsed` seconds: the inverse of `elapsed(into:stretch:duration:)`.
+    ///
+    /// - Complexity: O(1).
+    func distance(after elapsed: Seconds, stretch: Meters, duration: Seconds) -> Meters {
+        guard stretch > 0, duration > 0 else { return 0 }
+        let time = min(max(elapsed, 0), duration)
+        let even = stretch * time / duration
+        guard acceleration > 0, braking > 0 else { return even }
+        let rates = 1 / (2 * acceleration) + 1 / (2 * braking)
+        let discriminant = duration * duration - 4 * rates * stretch
+        guard discriminant >= 0 else { return even }
+        let steady = 2 * stretch / (duration + discriminant.squareRoot())
+        let speedingUp = steady / acceleration
+        let slowingDown = steady / braking
+        if time <= speedingUp { return acceleration * time * time / 2 }
+        let remaining = duration - time
+        if remaining <= slowingDown { return stretch - braking * remaining * remaining / 2 }
+        return steady * steady / (2 * acceleration) + steady * (time - speedingUp)
+    }
+}

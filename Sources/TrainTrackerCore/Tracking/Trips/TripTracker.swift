@@ -1,0 +1,136 @@
+/// The default tracker with the trip model (`TripFollower`) beside it: where the day's
+/// timetable is known, the rider is on one scheduled trip whose delay drifts, and the answer's
+/// railway, direction, train, delay, next stop and arrival are that trip's; where no trip
+/// explains the fixes (no timetable, a train the timetable lacks), the default tracker's
+/// answer stands.
+///
+///     var tracker = TripTracker(model: model)
+///     let answer = tracker.process(fix)     // answer.best?.train: "108", delaySeconds 720
+public struct TripTracker: TrackingAlgorithm {
+    /// The default tracker: stations, focus, geometry, and the answer without a trip.
+    public private(set) var inner: DefaultTracker
+    private var follower: TripFollower
+    /// How far from a line's track a fix may lie and still be on one of its trips.
+    static let reach: Meters = 500
+    /// The trip's line answers once its trips hold at least this share of the belief ...
+    static let leadingShare = 0.5
+
+    /// A tracker with no history, with the trip model's constants `trips`.
+    public init(model: TrackerModel, parameters: DefaultTracker.Parameters = .init(), trips: TripModelParameters = .init()) {
+        inner = DefaultTracker(model: model, parameters: parameters)
+        follower = TripFollower(parameters: trips)
+    }
+
+    /// Takes the next fix and returns the ranked answer.
+    public mutating func process(_ location: Location) -> TrackingResult {
+        var result = inner.process(location)
+        let model = inner.model
+        guard model.hasTimetable, !result.estimated else { return result }
+        let lines = Self.lines(near: location, model: model)
+        follower.observe(location, reach: lines, model: model)
+        if debugTrips { follower.debugPrint(model: model, time: location.timestamp, reach: lines) }
+        guard let belief = follower.belief, belief.lineShare >= Self.leadingShare,
+            belief.offTimetable < belief.lineShare,
+            let along = lines.first(where: { $0.line.index == Int(belief.key.line) })?.along
+        else { return result }
+        answer(&result, belief: belief, along: along, at: location.timestamp)
+        return result
+    }
+
+    /// Every line (railway and direction) whose track lies within `reach` of the fix.
+    static func lines(near location: Location, model: TrackerModel) -> [TripFollower.Reach] {
+        var lines: [TripFollower.Reach] = []
+        for railway in model.grid.railways(near: location.coordinate) {
+            let index = Int(railway)
+            guard model.network.railways.indices.contains(index),
+                let projection = model.network.railways[index].track.polyline.projection(
+                    of: location.coordinate, within: reach)
+            else { continue }
+            for direction in [TravelDirection.ascending, .descending] {
+                lines.append(
+                    .init(
+                        line: LineDirection(railway: index, direction: direction), along: projection.alongTrack,
+                        across: projection.distance))
+            }
+        }
+        return lines
+    }
+
+    /// The answer with the believed trip's line first, named by its trip.
+    private func answer(_ result: inout TrackingResult, belief: TripFollower.Belief, along: Meters, at time: Timestamp) {
+        let model = inner.model
+        let network = model.network
+        let line = LineDirection(
+            railway: Int(belief.key.line) / 2, direction: Int(belief.key.line) % 2 == 0 ? .ascending : .descending)
+        let railway = network.railways[line.railway]
+        let stations = network.railwayStations[line.railway]
+        var candidate: TrackingCandidate
+        if let index = result.candidates.firstIndex(where: { $0.railwayID == railway.id && $0.direction == line.direction }) {
+            candidate = result.candidates.remove(at: index)
+        } else {
+            let walk = TrackWalk(railway: railway, direction: line.direction)
+            let focus = FocusRule.focus(positions: network.stationAlongTrack[line.railway], walk: walk, at: along)
+            let terminal = railway.isLoop ? nil : stations[line.direction == .ascending ? stations.count - 1 : 0]
+            candidate = TrackingCandidate(
+                railwayID: railway.id, direction: line.direction, directionName: railway.name(of: line.direction),
+                destinationStationID: terminal.map { network.stations[$0].id },
+                focusStationID: focus.map { network.stations[stations[$0.station]].id } ?? railway.stationIDs[0],
+                phase: focus?.phase ?? .now, laterStationIDs: [], score: result.best?.score ?? 0)
+        }
+        let labels = model.timetable.tripLabels[line: line]
+        if labels.indices.contains(Int(belief.key.trip)) {
+            candidate.trainID = labels[Int(belief.key.trip)].id
+            candidate.train = labels[Int(belief.key.trip)].name
+        }
+        candidate.delaySeconds = belief.delay
+        candidate.confidence = belief.lineShare
+        if let timeline = follower.timeline(of: belief.key) {
+            let next = nextCall(of: timeline, along: along, delay: belief.delay, origin: belief.key.origin, at: time)
+            candidate.nextStopID = next.map { network.stations[stations[$0.slot]].id }
+            candidate.eta = next?.eta
+        }
+        result.candidates.insert(candidate, at: 0)
+    }
+
+    /// The trip's call the rider is told about at `along`: the call within the focus rule's
+    /// `now` radius, else the first ahead; and when its train, `delay` late, arrives there.
+    private func nextCall(of timeline: TripTimeline, along: Meters, delay: Seconds, origin: Seconds, at time: Timestamp)
+        -> (slot: Int, eta: Timestamp)?
+    {
+        let clock = time.secondsSince1970 - origin
+        let reference = timeline.place(at: clock - delay)?.progress ?? 0
+        let progress = timeline.progress(of: along, near: reference)
+        let arrives = { (call: (slot: Int, progress: Meters, time: Seconds)) -> Timestamp in
+            let due = origin + call.time - follower.parameters.dwellBefore + delay
+            return Timestamp(secondsSince1970: max(due, time.secondsSince1970))
+        }
+        if let here = timeline.calls.first(where: { abs($0.progress - progress) <= FocusRule.nowRadius }) {
+            return (here.slot, time)
+        }
+        guard let ahead = timeline.calls.first(where: { $0.progress > progress }) else { return nil }
+        return (ahead.slot, arrives(ahead))
+    }
+}
+
+nonisolated(unsafe) public var debugTrips = false
+extension TripFollower {
+    func debugPrint(model: TrackerModel, time: Timestamp, reach: [Reach]) {
+        var rows: [(Double, String)] = []
+        for trip in followed {
+            if let timeline = timeline(of: trip.key), let line = reach.first(where: { $0.line.index == Int(trip.key.line) }) {
+                let top = trip.mass.indices.max { trip.mass[$0] < trip.mass[$1] } ?? 0
+                let delay = Double(trip.low + top) * parameters.gridStep
+                let place = timeline.place(at: time.secondsSince1970 - trip.key.origin - delay)
+                let progress = timeline.progress(of: line.along, near: place?.progress ?? 0)
+                let label = model.timetable.tripLabels[line: line.line][Int(trip.key.trip)].id
+                if trip.total > 0.01 { print("   ", label, "delay", delay, "predicted", place.map { Int($0.progress) } ?? -1, "speed", place.map { Int($0.speed) } ?? -1, "fix", Int(progress), "across", Int(line.across), "cells", trip.mass.count) }
+            }
+            let line = LineDirection(index: Int(trip.key.line))
+            let label = model.timetable.tripLabels[line: line][Int(trip.key.trip)].id
+            let top = trip.mass.indices.max { trip.mass[$0] < trip.mass[$1] } ?? 0
+            rows.append((trip.total, "\(label)@\(Int(Double(trip.low + top) * parameters.gridStep))s:\(Int(trip.total * 1000))"))
+        }
+        rows.sort { $0.0 > $1.0 }
+        print("DEBUG", time.secondsSince1970, "off", Int(offTimetable * 1000), rows.prefix(5).map(\.1).joined(separator: " "))
+    }
+}

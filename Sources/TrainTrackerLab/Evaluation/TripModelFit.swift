@@ -1,0 +1,86 @@
+import TrainTrackerCore
+
+/// Fits the trip model's constants to recorded rides by maximum likelihood: the sum over the
+/// rides of the log-likelihood of each ride's fixes under its true trip
+/// (`TripModelParameters.logLikelihood(of:model:)`), raised by a coordinate search (each
+/// constant in turn moved up and down by a factor, kept where the likelihood grows, the
+/// factor narrowed each round).
+///
+/// What the likelihood of the true trip can tell is fitted: how far positions lie from the
+/// train, how trains dwell, run and keep their delay, how late they start. What only telling
+/// trips apart can tell (how often riders board, the share of trains off the timetable) and
+/// the grid's own settings are not: those stay as given, and `fittedNames` lists the rest.
+///
+///     let rides = recorded.map { TripModelRide(fixes: $0.fixes, tripID: $0.trip, model: model) }
+///     let fit = TripModelFit(rides: rides, model: model)
+///     let result = fit.run()               // result.parameters, result.logLikelihood
+public struct TripModelFit: Sendable {
+    /// The rides fitted on.
+    public var rides: [TripModelRide]
+    public var model: TrackerModel
+    /// The constants fitted, by tuning name, with how each moves: by a factor (a scale,
+    /// positive) or by a step in seconds (a signed time).
+    public var fittedNames: [(name: String, signed: Bool)] = Self.fitted
+    /// Rounds of the search; each narrows the steps.
+    public var rounds = 3
+
+    /// The constants the likelihood of the true trip tells.
+    public static let fitted: [(name: String, signed: Bool)] = [
+        ("tripPositionScale", false), ("tripTimingScale", false), ("tripOutlierShare", false),
+        ("tripLateralScale", false), ("tripDwellBefore", false), ("tripDwellAfter", false),
+        ("tripAcceleration", false), ("tripDelayWalkScale", false), ("tripDelayDrift", true), ("tripHoldRate", false), ("tripHoldMean", false),
+        ("tripOnTimeCentre", true), ("tripOnTimeScale", false), ("tripLateShare", false), ("tripLateMean", false),
+    ]
+
+    /// A fit of `rides` on `model`.
+    public init(rides: [TripModelRide], model: TrackerModel) {
+        self.rides = rides
+        self.model = model
+    }
+
+    /// The fitted constants, starting from `start`, and the rides' log-likelihood under them;
+    /// `progress` is told each trial (for a progress bar).
+    ///
+    /// - Complexity: O(rounds · constants · n · w) for n fixes in all.
+    public func run(from start: TripModelParameters = .init(), progress: (Int) -> Void = { _ in }) -> (
+        parameters: TripModelParameters, logLikelihood: Double
+    ) {
+        var best = start.sanitised
+        var bestScore = score(best)
+        var trials = 0
+        let paths = TripModelParameters.tunables
+        for round in 0..<rounds {
+            let factor = [1.6, 1.25, 1.1, 1.05][min(round, 3)]
+            let step: Seconds = [30, 10, 4, 2][min(round, 3)]
+            for (name, signed) in fittedNames {
+                guard let path = paths[name] else { continue }
+                // Up and down, and on in the direction that pays while it pays.
+                for direction in [1.0, -1.0] {
+                    var moved = false
+                    while true {
+                        var trial = best
+                        let value = trial[keyPath: path]
+                        trial[keyPath: path] = signed ? value + direction * step : direction > 0 ? value * factor : value / factor
+                        trial = trial.sanitised
+                        guard trial[keyPath: path] != value else { break }
+                        trials += 1
+                        progress(trials)
+                        let trialScore = score(trial)
+                        guard trialScore > bestScore + 1e-6 else { break }
+                        best = trial
+                        bestScore = trialScore
+                        moved = true
+                    }
+                    if moved { break }
+                }
+            }
+        }
+        return (best, bestScore)
+    }
+
+    /// The rides' summed log-likelihood under `parameters`.
+    public func score(_ parameters: TripModelParameters) -> Double {
+        rides.reduce(0) { $0 + parameters.logLikelihood(of: $1, model: model) }
+    }
+}
+

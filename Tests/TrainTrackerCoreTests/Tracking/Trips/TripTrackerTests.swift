@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TrainTrackerTestSupport
+
+@testable import TrainTrackerCore
+
+/// The trip model follows scheduled trips and their delays: a local running twelve minutes
+/// late, in the express's slot, is still the local when it stops where locals stop.
+@Suite struct TripTrackerTests {
+    static let origin = LocalProjection(origin: Coordinate(latitude: 35.66, longitude: 139.66))
+
+    /// The place `east` metres along the track from station 0.
+    static func point(_ east: Double) -> Coordinate { origin.coordinate(at: PlanarVector(east: east, north: 0)) }
+
+    /// "Local" and "Express" on one straight track, stations 0 to 4 two kilometres apart. A
+    /// local every 20 minutes from 07:00, calling everywhere (150 s running, 30 s dwell); an
+    /// express every 20 minutes from 07:12, calling at 0 and 4 only (400 s).
+    static func dataset() throws -> TransitDataset {
+        var trains: [TimetabledTrain] = []
+        for index in 0..<9 {
+            let start = 25_200 + Double(index) * 1_200
+            trains.append(
+                TimetabledTrain(
+                    id: "L\(index)", railwayID: "Local", directionName: "East", service: "Daily",
+                    stops: (0...4).map { TimetableStop(stationID: "Local.\($0)", arrival: nil, departure: start + Double($0) * 180) }))
+            trains.append(
+                TimetabledTrain(
+                    id: "E\(index)", railwayID: "Express", directionName: "East", service: "Daily",
+                    stops: [0, 4].map {
+                        TimetableStop(stationID: "Express.\($0)", arrival: nil, departure: start + 720 + Double($0) * 100)
+                    }))
+        }
+        return TransitDataset(network: try network(), timetable: Timetable(trains: trains))
+    }
+
+    static func network() throws -> RailwayNetwork {
+        let track = Track(pieces: [((0...80).map { point(Double($0) * 100) }, false)])
+        var stations: [Station] = []
+        var railways: [Railway] = []
+        for id in ["Local", "Express"] {
+            stations += (0...4).map {
+                Station(id: "\(id).\($0)", railwayID: id, name: "\($0)", coordinate: point(Double($0) * 2_000))
+            }
+            railways.append(
+                Railway(
+                    id: id, name: id, stationIDs: (0...4).map { "\(id).\($0)" }, ascendingName: "East",
+                    descendingName: "West", track: track))
+        }
+        return try RailwayNetwork(railways: railways, stations: stations)
+    }
+
+    /// Fixes every `every` seconds of a train leaving station 0 at `departure` (seconds after
+    /// the morning's 08:00), running 150 s between stations and standing `dwell` s at each of
+    /// `stops` (1, 2, 3) on the way; no speed, no course, as a recorded train.
+    static func ride(departure: Seconds, dwell: Seconds, stops: Bool, every: Seconds = 30) -> [Location] {
+        var fixes: [Location] = []
+        var legs: [(start: Seconds, from: Meters, to: Meters, duration: Seconds)] = []
+        var clock = departure
+        for leg in 0..<4 {
+            let duration: Seconds = stops ? 150 : 100
+            legs.append((clock, Double(leg) * 2_000, Double(leg + 1) * 2_000, duration))
+            clock += duration + (stops ? dwell : 0)
+        }
+        for second in stride(from: departure - 120, through: clock, by: every) {
+            var place: Meters = 0
+            for leg in legs where second >= leg.start {
+                place = leg.from + (leg.to - leg.from) * min((second - leg.start) / leg.duration, 1)
+            }
+            fixes.append(Location(coordinate: point(place), timestamp: morning.adding(second - 3_600)))
+        }
+        return fixes
+    }
+
+    /// The local of 07:00 (morning is 08:00, so its train is L0), twelve minutes late: it
+    /// leaves station 0 exactly when express E0 does, and stops at 1, 2 and 3.
+    @Test func aLateLocalThatStopsWhereLocalsStopIsTheLocal() throws {
+        var tracker = TripTracker(model: TrackerModel(dataset: try Self.dataset()))
+        let answers = Self.ride(departure: 720, dwell: 30, stops: true).map { tracker.process($0).best }
+        let last = try #require(answers.last ?? nil)
+        #expect(last.railwayID == "Local")
+        #expect(last.trainID == "L0")
+        #expect(abs((last.delaySeconds ?? 0) - 720) <= 60, "\(String(describing: last.delaySeconds))")
+        // From the first stop on (station 1, 3 minutes out), every answer is the local.
+        #expect(answers.suffix(20).allSatisfy { $0?.railwayID == "Local" }, "\(answers.map { $0?.trainID })")
+    }
+
+    /// The control: the same departure, running through as an express does, is the express.
+    @Test func theSameDepartureRunningThroughIsTheExpress() throws {
+        var tracker = TripTracker(model: TrackerModel(dataset: try Self.dataset()))
+        let answers = Self.ride(departure: 720, dwell: 0, stops: false).map { tracker.process($0).best }
+        let last = try #require(answers.last ?? nil)
+        #expect(last.railwayID == "Express")
+        #expect(last.trainID == "E0")
+    }
+
+    /// Without a timetable there is no trip: the default tracker's answer stands.
+    @Test func withoutATimetableTheDefaultAnswerStands() throws {
+        let model = TrackerModel(network: try Self.network())
+        var trips = TripTracker(model: model)
+        var plain = DefaultTracker(model: model)
+        for fix in Self.ride(departure: 720, dwell: 30, stops: true) {
+            #expect(trips.process(fix) == plain.process(fix))
+        }
+    }
+
+    /// The likelihood of a ride under its true trip is higher than under another trip, and a
+    /// ride's fixes far from any track cost it.
+    @Test func theTrueTripIsTheLikelierOne() throws {
+        let model = TrackerModel(dataset: try Self.dataset())
+        let fixes = Self.ride(departure: 720, dwell: 30, stops: true)
+        let parameters = TripModelParameters()
+        let truth = parameters.logLikelihood(of: TripModelRide(fixes: fixes, tripID: "L0", model: model), model: model)
+        let other = parameters.logLikelihood(of: TripModelRide(fixes: fixes, tripID: "E0", model: model), model: model)
+        #expect(truth > other + 10, "\(truth) vs \(other)")
+    }
+}
