@@ -26,6 +26,10 @@ public enum SharedPaths {
     public static var caltrainRecording: String {
         data.appendingPathComponent("caltrain-2024/vehicle-positions-2024-11-29.sqlite").path
     }
+    /// The same recording's Tuesday and Wednesday, 2024-10-15 and 16.
+    public static var caltrainRecordingOctober: String {
+        data.appendingPathComponent("caltrain-2024/vehicle-positions-2024-10-15.sqlite").path
+    }
     /// The NYC subway routes 1 and 2 GTFS feed, zipped.
     public static var nycSubway: String { data.appendingPathComponent("gtfs/nyc-subway-1-2.zip").path }
 }

@@ -30,7 +30,6 @@ public struct TrainTrackerCommand: ParsableCommand {
     /// Parses the process arguments and runs the command: bad input is one line on stderr
     /// and exit status 2; usage errors are ArgumentParser's.
     public static func runMain() async -> Never {
-        debugTrips = ProcessInfo.processInfo.environment["DEBUG_TRIPS"] != nil
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {

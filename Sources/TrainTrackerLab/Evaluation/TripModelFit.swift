@@ -28,7 +28,7 @@ public struct TripModelFit: Sendable {
     public static let fitted: [(name: String, signed: Bool)] = [
         ("tripPositionScale", false), ("tripTimingScale", false), ("tripOutlierShare", false),
         ("tripLateralScale", false), ("tripDwellBefore", false), ("tripDwellAfter", false),
-        ("tripAcceleration", false), ("tripDelayWalkScale", false), ("tripDelayDrift", true), ("tripHoldRate", false), ("tripHoldMean", false),
+        ("tripAcceleration", false), ("tripEndReach", false), ("tripDelayWalkScale", false), ("tripDelayDrift", true), ("tripHoldRate", false), ("tripHoldMean", false),
         ("tripOnTimeCentre", true), ("tripOnTimeScale", false), ("tripLateShare", false), ("tripLateMean", false),
     ]
 

@@ -74,6 +74,8 @@ struct TripFollower: Sendable {
 
     /// Beliefs smaller than this share of the largest are dropped.
     static let pruneRatio = 1e-12
+    /// The fastest a train off the timetable is taken to run, for where it may be after a gap.
+    static let fastestTrain: MetersPerSecond = 60
     /// A trip's delay window spreads by at most this many cells per fix.
     static let widestStep = 240
 
@@ -103,7 +105,7 @@ extension TripFollower {
             boarding = 1
         }
         if boarding > 0 { board(share: boarding, reach: reach, time: time, model: model) }
-        weigh(location, reach: reach, model: model)
+        weigh(location, reach: reach, elapsed: elapsed ?? 0)
         normalise()
     }
 
@@ -180,16 +182,17 @@ extension TripFollower {
         let clock = time.secondsSince1970 - key.origin
         let reference = timeline.place(at: clock - parameters.onTimeCentre)?.progress ?? 0
         let progress = timeline.progress(of: along, near: reference)
-        guard let times = timeline.times(near: progress, reach: 8 * parameters.positionScale) else { return nil }
+        guard let times = timeline.times(near: progress, reach: 8 * parameters.positionScale, endReach: parameters.endReach)
+        else { return nil }
         let margin = 6 * parameters.timingScale + parameters.gridStep
         let low = max(cell(clock - times.upperBound - margin), lowestCell)
         let high = min(cell(clock - times.lowerBound + margin), highestCell)
         guard low <= high else { return nil }
+        // Boarding is likelier while the train is due (by its timetable) to wait at its origin.
         let departs = timeline.calls.first.map { $0.time + parameters.dwellAfter } ?? -.infinity
+        let waiting = clock <= departs ? parameters.originBoarding : 1
         let mass = (low...high).map { cell -> Double in
-            let delay = Double(cell) * parameters.gridStep
-            let waiting = clock - delay < departs ? parameters.originBoarding : 1
-            return delayPrior(delay) * parameters.gridStep * waiting
+            delayPrior(Double(cell) * parameters.gridStep) * parameters.gridStep * waiting
         }
         return (key, low, mass)
     }
@@ -219,7 +222,7 @@ extension TripFollower {
     }
 
     /// Step 3: each trip's belief times the likelihood of the fix at each of its delays.
-    private mutating func weigh(_ location: Location, reach: [Reach], model: TrackerModel) {
+    private mutating func weigh(_ location: Location, reach: [Reach], elapsed: Seconds) {
         let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? min($0, 3_000) : nil } ?? 0
         let across = (accuracy * accuracy + parameters.lateralScale * parameters.lateralScale).squareRoot()
         let lateral = { (distance: Meters) in Double.exp(-distance / across) / (2 * across) }
@@ -240,22 +243,25 @@ extension TripFollower {
             var reference: Meters?
             for cell in followed[index].mass.indices where followed[index].mass[cell] > 0 {
                 let delay = Double(low + cell) * parameters.gridStep
-                guard let place = timeline.place(at: clock - delay) else {
+                let time = clock - delay
+                guard let place = timeline.place(at: time) else {
                     followed[index].mass[cell] *= away
                     continue
                 }
                 let progress = timeline.progress(of: line.along, near: reference ?? place.progress)
                 reference = progress
+                let offset = timeline.offset(of: progress, at: time, endReach: parameters.endReach)?.offset ?? 0
                 let scale = (parameters.positionScale * parameters.positionScale
                     + place.speed * place.speed * parameters.timingScale * parameters.timingScale).squareRoot()
                 let density =
-                    (1 - parameters.outlierShare) * Double.exp(-abs(progress - place.progress) / scale) / (2 * scale)
+                    (1 - parameters.outlierShare) * Double.exp(-abs(offset) / scale) / (2 * scale)
                     + parameters.outlierShare / parameters.outlierSpan
                 followed[index].mass[cell] *= density * side
             }
         }
         let best = reach.map(\.across).min().map(lateral) ?? away
-        offTimetable *= best / parameters.outlierSpan
+        // A train off the timetable may be anywhere it could have run to since the last fix.
+        offTimetable *= best / max(parameters.outlierSpan, Self.fastestTrain * elapsed)
     }
 
     /// Step 4: the beliefs sum to one again; small ones are dropped.

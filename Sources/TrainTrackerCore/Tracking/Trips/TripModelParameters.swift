@@ -33,6 +33,9 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     public var dwellAfter: Seconds = 20
     /// A train waits at its first station at most this long before it leaves.
     public var originWait: Seconds = 3_600
+    /// A train standing at its first or last station may stand this far short of its mark or
+    /// beyond it (sidings, long platforms, a terminal's tail tracks).
+    public var endReach: Meters = 400
     /// A train stands at its last station at most this long after it arrives.
     public var terminalStay: Seconds = 900
     /// How fast a train gathers speed leaving a stop and brakes into the next (m/s²; 0: an
@@ -78,7 +81,7 @@ extension TripModelParameters {
             "tripGridStep": \.gridStep, "tripEarliest": \.earliest, "tripLatest": \.latest,
             "tripPositionScale": \.positionScale, "tripTimingScale": \.timingScale, "tripOutlierShare": \.outlierShare,
             "tripOutlierSpan": \.outlierSpan, "tripLateralScale": \.lateralScale, "tripDwellBefore": \.dwellBefore,
-            "tripDwellAfter": \.dwellAfter, "tripOriginWait": \.originWait, "tripTerminalStay": \.terminalStay,
+            "tripDwellAfter": \.dwellAfter, "tripOriginWait": \.originWait, "tripEndReach": \.endReach, "tripTerminalStay": \.terminalStay,
             "tripAcceleration": \.acceleration, "tripDelayWalkScale": \.delayWalkScale,
             "tripDelayDrift": \.delayDrift, "tripHoldRate": \.holdRate, "tripHoldMean": \.holdMean, "tripOnTimeCentre": \.onTimeCentre, "tripOnTimeScale": \.onTimeScale,
             "tripLateShare": \.lateShare, "tripLateMean": \.lateMean, "tripBoardingRate": \.boardingRate,
@@ -101,6 +104,7 @@ extension TripModelParameters {
         copy.dwellBefore = Self.clamp(dwellBefore, 0...600, fallback: 30)
         copy.dwellAfter = Self.clamp(dwellAfter, 0...600, fallback: 20)
         copy.originWait = Self.clamp(originWait, 0...14_400, fallback: 3_600)
+        copy.endReach = Self.clamp(endReach, 0...5_000, fallback: 400)
         copy.terminalStay = Self.clamp(terminalStay, 0...14_400, fallback: 900)
         copy.acceleration = Self.clamp(acceleration, 0...5, fallback: 0.4)
         copy.delayWalkScale = Self.clamp(delayWalkScale, 0.5...600, fallback: 15)

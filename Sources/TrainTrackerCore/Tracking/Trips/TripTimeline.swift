@@ -101,11 +101,27 @@ struct TripTimeline: Sendable {
         return (places[low] + covered, stretch / duration)
     }
 
+    /// How far progress `progress` lies ahead of where the train is at `time` (negative:
+    /// behind), and the train's speed there; nil outside the span. A train standing at its
+    /// first or last station may stand anywhere within `endReach` short of it or beyond it
+    /// (sidings, long platforms): that much is forgiven there.
+    func offset(of progress: Meters, at time: Seconds, endReach: Meters) -> (offset: Meters, speed: MetersPerSecond)? {
+        guard let place = place(at: time) else { return nil }
+        var offset = progress - place.progress
+        if times.count >= 2, time < times[1], offset < 0 { offset = min(0, offset + endReach) }
+        if times.count >= 2, time >= times[times.count - 2], offset > 0 { offset = max(0, offset - endReach) }
+        return (offset, place.speed)
+    }
+
     /// The times at which the train is within `reach` of progress `progress`: from when it
     /// first comes that near to when it last is; nil when it never is.
-    func times(near progress: Meters, reach: Meters) -> ClosedRange<Seconds>? {
-        guard let first = places.first, let last = places.last, progress + reach >= first, progress - reach <= last
-        else { return nil }
+    /// Short of the first station or beyond the last, `endReach` is forgiven (as `offset`).
+    func times(near progress: Meters, reach: Meters, endReach: Meters = 0) -> ClosedRange<Seconds>? {
+        guard let first = places.first, let last = places.last else { return nil }
+        var progress = progress
+        if progress < first { progress = min(first, progress + endReach) }
+        if progress > last { progress = max(last, progress - endReach) }
+        guard progress + reach >= first, progress - reach <= last else { return nil }
         let from = firstTime(reaching: progress - reach)
         let to = lastTime(before: progress + reach)
         return from <= to ? from...to : nil

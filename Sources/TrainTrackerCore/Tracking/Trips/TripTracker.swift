@@ -28,7 +28,6 @@ public struct TripTracker: TrackingAlgorithm {
         guard model.hasTimetable, !result.estimated else { return result }
         let lines = Self.lines(near: location, model: model)
         follower.observe(location, reach: lines, model: model)
-        if debugTrips { follower.debugPrint(model: model, time: location.timestamp, reach: lines) }
         guard let belief = follower.belief, belief.lineShare >= Self.leadingShare,
             belief.offTimetable < belief.lineShare,
             let along = lines.first(where: { $0.line.index == Int(belief.key.line) })?.along
@@ -112,25 +111,3 @@ public struct TripTracker: TrackingAlgorithm {
     }
 }
 
-nonisolated(unsafe) public var debugTrips = false
-extension TripFollower {
-    func debugPrint(model: TrackerModel, time: Timestamp, reach: [Reach]) {
-        var rows: [(Double, String)] = []
-        for trip in followed {
-            if let timeline = timeline(of: trip.key), let line = reach.first(where: { $0.line.index == Int(trip.key.line) }) {
-                let top = trip.mass.indices.max { trip.mass[$0] < trip.mass[$1] } ?? 0
-                let delay = Double(trip.low + top) * parameters.gridStep
-                let place = timeline.place(at: time.secondsSince1970 - trip.key.origin - delay)
-                let progress = timeline.progress(of: line.along, near: place?.progress ?? 0)
-                let label = model.timetable.tripLabels[line: line.line][Int(trip.key.trip)].id
-                if trip.total > 0.01 { print("   ", label, "delay", delay, "predicted", place.map { Int($0.progress) } ?? -1, "speed", place.map { Int($0.speed) } ?? -1, "fix", Int(progress), "across", Int(line.across), "cells", trip.mass.count) }
-            }
-            let line = LineDirection(index: Int(trip.key.line))
-            let label = model.timetable.tripLabels[line: line][Int(trip.key.trip)].id
-            let top = trip.mass.indices.max { trip.mass[$0] < trip.mass[$1] } ?? 0
-            rows.append((trip.total, "\(label)@\(Int(Double(trip.low + top) * parameters.gridStep))s:\(Int(trip.total * 1000))"))
-        }
-        rows.sort { $0.0 > $1.0 }
-        print("DEBUG", time.secondsSince1970, "off", Int(offTimetable * 1000), rows.prefix(5).map(\.1).joined(separator: " "))
-    }
-}
