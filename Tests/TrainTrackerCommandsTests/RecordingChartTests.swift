@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrainTrackerLab
 
 @testable import TrainTrackerCommands
 
@@ -10,7 +11,7 @@ import Testing
         let summary = RecordingEvaluation.Summary(algorithm: "default", scores: [])
         let report = RecordingEvaluation.Report(
             algorithm: "default", all: summary, routes: Dictionary(uniqueKeysWithValues: names.map { ($0, summary) }),
-            hours: [:], arrivals: [], railwayWithoutTrain: 0)
+            days: [:], hours: [:], benchmark: ArrivalBenchmark(), arrivals: [], railwayWithoutTrain: 0)
         let svg = RecordingChart.svg(title: "Caltrain", reports: [report])
         // Each route's name, centred at its x.
         var centres: [(name: String, x: Double)] = []

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TrainTrackerCore
 import TrainTrackerTestSupport
@@ -9,59 +10,101 @@ import TrainTrackerTestSupport
 ///
 /// Serialized, as `RecordingEvaluationTests`: each test waits on the tool's process.
 @Suite(.tags(.sharedData), .serialized) struct TripModelCommandTests {
-    /// Fitting the October days raises their likelihood, and the file it writes is read back.
+    /// A CSV recording (trip_id, latitude, longitude, timestamp: the recording's local times)
+    /// of trips `trips` from the shared recording `path`, written to `out`: a few rides, so
+    /// that the debug build fits and scores them in seconds.
+    static func subset(of path: String, trips: [String], to out: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let marks = trips.map { _ in "?" }.joined(separator: ",")
+        let rows = try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT trip_id, vehicle_lat, vehicle_lon, timestamp FROM train_locations WHERE trip_id IN (\(marks)) ORDER BY rowid",
+                arguments: StatementArguments(trips))
+        }
+        var text = "trip_id,latitude,longitude,timestamp\n"
+        for row in rows {
+            let trip: String = row[0]
+            let latitude: Double = row[1]
+            let longitude: Double = row[2]
+            let time: String = row[3]
+            text += "\(trip),\(latitude),\(longitude),\(time)\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: out))
+    }
+
+    /// Fitting October's rides raises their likelihood, and the file it writes is read back.
     @Test func aFitRaisesTheLikelihoodAndItsFileIsReadBack() throws {
         let directory = try TemporaryDirectory()
+        let rides = directory.path("october.csv")
+        try Self.subset(of: SharedPaths.caltrainRecordingOctober, trips: ["101", "417"], to: rides)
         let file = directory.path("model.json")
         let fit = try ToolRunner.run([
-            "fit", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecordingOctober,
-            "--rounds", "1", "--out", file,
+            "fit", "--railways", SharedPaths.caltrain2024, "--recording", rides, "--rounds", "1", "--constant",
+            "tripPositionScale", "--constant", "tripDwellAfter", "--out", file,
         ])
         #expect(fit.status == 0, "\(fit.standardError)")
         let summary = try #require(fit.standardOutput.split(separator: "\n").first.map(String.init))
-        // "208 rides, 6958 fixes: log-likelihood -81234.5 → -79012.3 (0.319 per fix)"
+        // "3 rides, 117 fixes: log-likelihood -1464.5 → -1450.2 (0.122 per fix)": 101 on the 16th,
+        // 417 on both days.
+        #expect(summary.hasPrefix("3 rides"), "\(summary)")
         let numbers = summary.split(separator: " ").compactMap { Double($0) }
         #expect(numbers.count >= 2 && numbers[1] > numbers[0], "\(summary)")
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let json = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(json["format"] as? String == "traintracker-trip-model")
-        #expect((json["constants"] as? [String: Double])?["tripPositionScale"] != nil)
+        let constants = try #require(json["constants"] as? [String: Double])
+        #expect(constants["tripPositionScale"] != TripModelParameters().positionScale)
+        #expect(constants["tripLateMean"] == TripModelParameters().lateMean, "not asked for: unchanged")
         let scored = try ToolRunner.run([
-            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecordingOctober,
-            "--algorithm", "trips", "--parameters", file,
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", rides, "--algorithm", "trips",
+            "--parameters", file,
         ])
         #expect(scored.status == 0, "\(scored.standardError)")
         #expect(scored.standardOutput.contains("day 2024-10-16"))
     }
 
     /// Two recordings are scored together, per service day, with the Transit benchmark beside
-    /// the minute measure; the trip model names the railway at least as often as the plain
-    /// schedule matcher on each day.
-    @Test func twoRecordingsAreScoredPerDay() throws {
+    /// the minute measure, and each day held out.
+    @Test func twoRecordingsAreScoredPerDayAndHeldOut() throws {
+        let directory = try TemporaryDirectory()
+        let october = directory.path("october.csv")
+        let november = directory.path("november.csv")
+        // 417 on 15 and 16 October and 2 December, 601 on 30 November and 1 December.
+        try Self.subset(of: SharedPaths.caltrainRecordingOctober, trips: ["417"], to: october)
+        try Self.subset(of: SharedPaths.caltrainRecording, trips: ["417", "601"], to: november)
         let outcome = try ToolRunner.run([
-            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecordingOctober,
-            "--recording", SharedPaths.caltrainRecording, "--algorithm", "trips", "--algorithm", "schedule", "--format",
-            "json",
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", october, "--recording", november,
+            "--algorithm", "trips", "--algorithm", "schedule", "--format", "json",
         ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let reports = try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
         #expect(reports.compactMap { $0["algorithm"] as? String } == ["trips", "schedule"])
-        let days = reports.map { ($0["days"] as? [String: [String: Any]]) ?? [:] }
-        #expect(days.allSatisfy { $0.keys.sorted() == ["2024-10-15", "2024-10-16", "2024-11-29", "2024-11-30", "2024-12-01", "2024-12-02"] })
+        let days = reports.map { Set((($0["days"] as? [String: Any]) ?? [:]).keys) }
+        #expect(days.allSatisfy { $0 == ["2024-10-15", "2024-10-16", "2024-11-30", "2024-12-01", "2024-12-02"] }, "\(days)")
         let benchmark = try #require(reports[0]["benchmark"] as? [String: Any])
         #expect((benchmark["buckets"] as? [[String: Any]])?.count == 4)
-        let railway = { (report: [String: [String: Any]], day: String) -> Double in
-            ((report[day]?["score"] as? [String: Any])?["railwayAccuracy"] as? Double) ?? -1
-        }
         // The matcher has no arrival times to score; the trip model has.
         #expect(((reports[0]["all"] as? [String: Any])?["score"] as? [String: Any])?["etaWithinMinuteShare"] is Double)
-        for day in days[0].keys { #expect(railway(days[0], day) >= railway(days[1], day) - 0.01, "\(day)") }
+        // Held out: October's two days, each scored with the fit on the other's ride.
+        let heldOut = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", october, "--algorithm", "trips",
+            "--hold-out", "day",
+        ])
+        #expect(heldOut.status == 0, "\(heldOut.standardError)")
+        #expect(heldOut.standardOutput.contains("each service day scored with the trip model fitted on the other days only"))
     }
 
     @Test(arguments: [
         (#"{"format": "traintracker-trip-model", "constants": {"tripNoSuchThing": 1}}"#, "unknown constant tripNoSuchThing"),
         (#"{"format": "traintracker-trip-model", "constants": {"tripGridStep": 0}}"#, "tripGridStep = 0.0 is outside"),
-        (#"{"format": "traintracker-trip-model", "constants": {"tripPositionScale": -5}}"#, "tripPositionScale = -5.0 is outside"),
+        (
+            #"{"format": "traintracker-trip-model", "constants": {"tripPositionScale": -5}}"#,
+            "tripPositionScale = -5.0 is outside"
+        ),
         (#"{"format": "something else", "constants": {}}"#, "not a trip model file"),
         ("not json at all", "not a trip model file"),
         (#"{"format": "traintracker-trip-model", "version": 99, "constants": {}}"#, "version 99 is newer"),

@@ -260,7 +260,8 @@ struct EvaluateCommand: ParsableCommand {
             ?? railways.loadModel(timetables: untimed || algorithms.contains { $0.usesTimetables })
         let untimedModel = TrackerModel(network: timetabled.network)
         let tuned = try tunedParameters()
-        let tripParameters = try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
+        let tripParameters =
+            try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
             ?? TripModelParameters()
         var variants: [RecordingEvaluation.Variant] = algorithms.map { algorithm in
             switch algorithm {
@@ -274,7 +275,8 @@ struct EvaluateCommand: ParsableCommand {
             }
         }
         if untimed {
-            variants.append(.init(name: "default-untimed", fitted: false) { _ in DefaultTracker(model: untimedModel, parameters: tuned) })
+            variants.append(
+                .init(name: "default-untimed", fitted: false) { _ in DefaultTracker(model: untimedModel, parameters: tuned) })
         }
         // With feeds, the default algorithm twice: without them and with them.
         if let feeds = try realtime.feeds(model: timetabled), algorithms.contains(.default) {

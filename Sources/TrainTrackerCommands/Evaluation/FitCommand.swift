@@ -16,8 +16,8 @@ struct FitCommand: ParsableCommand {
             --railways GTFS feed they ran on, and raises the likelihood of every ride's positions under its true \
             trip by a coordinate search over the constants the likelihood tells: how far positions lie from the \
             train, dwells, run profiles, how trains keep and gain delay, how late they start. The rest (how often \
-            riders board, the delay grid) stay as they are. Writes the constants as JSON (--out), which replay, \
-            evaluate, bench and serve read with --parameters FILE.
+            riders board, the delay grid) stay as they are. Writes the constants as JSON (--out), which \
+            evaluate reads with --parameters FILE.
             """)
 
     @OptionGroup var railways: RailwaysOption
@@ -35,9 +35,19 @@ struct FitCommand: ParsableCommand {
     @Option(help: "Rounds of the search (each narrows its steps).")
     var rounds = 3
 
+    @Option(
+        name: .customLong("constant"),
+        help: ArgumentHelp(
+            "Fit only this constant (repeatable; default: every constant the likelihood tells).", valueName: "name"))
+    var constants: [String] = []
+
     func validate() throws {
         guard !recording.isEmpty else { throw ValidationError("give at least one --recording") }
         guard (1...6).contains(rounds) else { throw ValidationError("--rounds must be 1 to 6") }
+        let known = TripModelFit.fitted.map(\.name)
+        for name in constants where !known.contains(name) {
+            throw ValidationError("--constant \(name): not a fitted constant (\(known.joined(separator: ", ")))")
+        }
     }
 
     func run() throws {
@@ -55,10 +65,12 @@ struct FitCommand: ParsableCommand {
         guard !rides.isEmpty else {
             throw CommandFailure("\(recording.joined(separator: ", ")): no ride of a trip in \(railways.railways)")
         }
-        let start = try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
+        let start =
+            try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
             ?? TripModelParameters()
         var fit = TripModelFit(rides: rides, model: model)
         fit.rounds = rounds
+        if !constants.isEmpty { fit.fittedNames = TripModelFit.fitted.filter { constants.contains($0.name) } }
         let before = fit.score(start)
         var progress = ProgressBar(label: "fit", total: rounds * fit.fittedNames.count * 3)
         let (fitted, after) = fit.run(from: start) { progress.update($0) }

@@ -102,10 +102,13 @@ struct RecordingEvaluation {
         }
         let read = RecordedRides(positions: positions, dataset: dataset)
         var rides = Array(zip(read.cases, read.days))
-        if let joinAfter { rides = rides.compactMap { ride in RiderFeeds.joining(ride.0, after: joinAfter).map { ($0, ride.1) } } }
+        if let joinAfter {
+            rides = rides.compactMap { ride in RiderFeeds.joining(ride.0, after: joinAfter).map { ($0, ride.1) } }
+        }
         guard !rides.isEmpty else {
             throw CommandFailure(
-                "\(recordingPaths.joined(separator: ", ")): no ride of a trip in \(railwaysPath) (trip ids must be the feed's trip_id)")
+                "\(recordingPaths.joined(separator: ", ")): no ride of a trip in \(railwaysPath) (trip ids must be the feed's trip_id)"
+            )
         }
         if let casesFolder { try CasesFolder.write(rides.map(\.0), railways: railwaysPath, to: casesFolder) }
         let constants = tripConstants(for: rides)
@@ -213,7 +216,9 @@ struct RecordingEvaluation {
     }
 
     /// What was read and left out.
-    static func header(positions: Int, skipped: [String: Int], rides: RecordedRides, scored: [(fixes: [RecordedFix], truth: CaseTruth)])
+    static func header(
+        positions: Int, skipped: [String: Int], rides: RecordedRides, scored: [(fixes: [RecordedFix], truth: CaseTruth)]
+    )
         -> String
     {
         let fixes = scored.reduce(0) { $0 + $1.fixes.count }
@@ -234,7 +239,8 @@ struct RecordingEvaluation {
             ]
         ]
         for report in reports {
-            let days = report.days.count > 1 ? report.days.sorted(by: { $0.key < $1.key }).map { ("day \($0.key)", $0.value) } : []
+            let days =
+                report.days.count > 1 ? report.days.sorted(by: { $0.key < $1.key }).map { ("day \($0.key)", $0.value) } : []
             for (route, summary) in [("all", report.all)] + report.routes.sorted(by: { $0.key < $1.key }) + days {
                 let score = summary.score
                 rows.append([

@@ -63,11 +63,11 @@ struct TripParametersFile: Codable {
         var parameters = TripModelParameters()
         let paths = TripModelParameters.tunables
         for (name, value) in file.constants.sorted(by: { $0.key < $1.key }) {
-            guard let path = paths[name] else {
+            guard let constant = paths[name] else {
                 throw CommandFailure("\(path): unknown constant \(name) (known: \(paths.keys.sorted().joined(separator: ", ")))")
             }
-            parameters[keyPath: path] = value
-            guard value.isFinite, parameters.sanitised[keyPath: path] == value else {
+            parameters[keyPath: constant] = value
+            guard value.isFinite, parameters.sanitised[keyPath: constant] == value else {
                 throw CommandFailure("\(path): \(name) = \(value) is outside the trip model's range")
             }
         }

@@ -71,7 +71,7 @@ public struct ScheduleMatcher: TrackingAlgorithm {
     /// The answer for trip `key` at `location`: its line, the focus by the now/soon/next rule,
     /// its next call.
     private func candidate(for key: TripFollower.Key, location: Location) -> TrackingCandidate? {
-        let line = LineDirection(railway: Int(key.line) / 2, direction: Int(key.line) % 2 == 0 ? .ascending : .descending)
+        let line = key.lineDirection
         let network = model.network
         let railway = network.railways[line.railway]
         let stations = network.railwayStations[line.railway]
@@ -82,7 +82,8 @@ public struct ScheduleMatcher: TrackingAlgorithm {
         let trip = model.trips[line: line][Int(key.trip)]
         var calls = trip.departures.map { Int($0.slot) }
         if let arrival = trip.arrival { calls.append(Int(arrival.slot)) }
-        let next = calls.first { positions.indices.contains($0) && walk.separation(along, positions[$0]) <= FocusRule.nowRadius }
+        let next =
+            calls.first { positions.indices.contains($0) && walk.separation(along, positions[$0]) <= FocusRule.nowRadius }
             ?? calls.first { positions.indices.contains($0) && walk.distanceAhead(from: along, to: positions[$0]) > 0 }
         let label = model.timetable.tripLabels[line: line][Int(key.trip)]
         let terminal = railway.isLoop ? nil : stations[line.direction == .ascending ? stations.count - 1 : 0]

@@ -19,8 +19,9 @@ public struct ArrivalBenchmark: Sendable, Codable, Hashable {
         public var early: Seconds
         /// How much later than predicted it may arrive.
         public var late: Seconds
-        /// Predictions scored, and how many were right.
+        /// Predictions scored ...
         public var predictions = 0
+        /// ... and how many of them were right.
         public var right = 0
 
         /// The share right, nil without predictions.

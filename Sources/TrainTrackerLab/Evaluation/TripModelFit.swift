@@ -17,6 +17,7 @@ import TrainTrackerCore
 public struct TripModelFit: Sendable {
     /// The rides fitted on.
     public var rides: [TripModelRide]
+    /// The network and timetable they ran on.
     public var model: TrackerModel
     /// The constants fitted, by tuning name, with how each moves: by a factor (a scale,
     /// positive) or by a step in seconds (a signed time).
@@ -28,7 +29,8 @@ public struct TripModelFit: Sendable {
     public static let fitted: [(name: String, signed: Bool)] = [
         ("tripPositionScale", false), ("tripTimingScale", false), ("tripOutlierShare", false),
         ("tripLateralScale", false), ("tripDwellBefore", false), ("tripDwellAfter", false),
-        ("tripAcceleration", false), ("tripEndReach", false), ("tripDelayWalkScale", false), ("tripDelayDrift", true), ("tripHoldRate", false), ("tripHoldMean", false),
+        ("tripAcceleration", false), ("tripEndReach", false), ("tripDelayWalkScale", false), ("tripDelayDrift", true),
+        ("tripHoldRate", false), ("tripHoldMean", false),
         ("tripOnTimeCentre", true), ("tripOnTimeScale", false), ("tripLateShare", false), ("tripLateMean", false),
     ]
 
@@ -83,4 +85,3 @@ public struct TripModelFit: Sendable {
         rides.reduce(0) { $0 + parameters.logLikelihood(of: $1, model: model) }
     }
 }
-

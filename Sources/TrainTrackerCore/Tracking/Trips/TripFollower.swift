@@ -31,6 +31,9 @@ struct TripFollower: Sendable {
         var trip: Int32
         /// Where the trip's service day's clock starts (seconds since 1970).
         var origin: Seconds
+
+        /// The trip's railway and direction.
+        var lineDirection: LineDirection { LineDirection(index: Int(line)) }
     }
 
     /// One trip followed: its belief over delays `low * step ...`.
@@ -251,7 +254,8 @@ extension TripFollower {
                 let progress = timeline.progress(of: line.along, near: reference ?? place.progress)
                 reference = progress
                 let offset = timeline.offset(of: progress, at: time, endReach: parameters.endReach)?.offset ?? 0
-                let scale = (parameters.positionScale * parameters.positionScale
+                let scale =
+                    (parameters.positionScale * parameters.positionScale
                     + place.speed * place.speed * parameters.timingScale * parameters.timingScale).squareRoot()
                 let density =
                     (1 - parameters.outlierShare) * Double.exp(-abs(offset) / scale) / (2 * scale)
@@ -326,7 +330,7 @@ extension TripFollower {
     /// The timeline of `key`'s trip, built once while it is in view.
     private func timeline(for key: Key, model: TrackerModel) -> TripTimeline? {
         if let known = timelines[key] { return known }
-        let line = LineDirection(railway: Int(key.line) / 2, direction: Int(key.line) % 2 == 0 ? .ascending : .descending)
+        let line = key.lineDirection
         let trips = model.trips[line: line]
         guard trips.indices.contains(Int(key.trip)) else { return nil }
         let railway = model.network.railways[line.railway]

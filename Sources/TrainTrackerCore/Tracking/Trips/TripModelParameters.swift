@@ -2,7 +2,7 @@
 /// far positions lie from where a train is, how riders board. Every one is a number with a
 /// unit and a tuning name (`tunables`), so `traintracker fit` can estimate them from recorded
 /// rides (maximum likelihood of each ride under its true trip) and write them to a parameter
-/// file that `replay`, `evaluate`, `bench` and `serve` read back (`--parameters FILE`).
+/// file that `evaluate` reads back (`--parameters FILE`).
 ///
 /// The defaults are hand-set starting values; `fit` replaces them.
 public struct TripModelParameters: Hashable, Sendable, Codable {
@@ -81,9 +81,11 @@ extension TripModelParameters {
             "tripGridStep": \.gridStep, "tripEarliest": \.earliest, "tripLatest": \.latest,
             "tripPositionScale": \.positionScale, "tripTimingScale": \.timingScale, "tripOutlierShare": \.outlierShare,
             "tripOutlierSpan": \.outlierSpan, "tripLateralScale": \.lateralScale, "tripDwellBefore": \.dwellBefore,
-            "tripDwellAfter": \.dwellAfter, "tripOriginWait": \.originWait, "tripEndReach": \.endReach, "tripTerminalStay": \.terminalStay,
+            "tripDwellAfter": \.dwellAfter, "tripOriginWait": \.originWait, "tripEndReach": \.endReach,
+            "tripTerminalStay": \.terminalStay,
             "tripAcceleration": \.acceleration, "tripDelayWalkScale": \.delayWalkScale,
-            "tripDelayDrift": \.delayDrift, "tripHoldRate": \.holdRate, "tripHoldMean": \.holdMean, "tripOnTimeCentre": \.onTimeCentre, "tripOnTimeScale": \.onTimeScale,
+            "tripDelayDrift": \.delayDrift, "tripHoldRate": \.holdRate, "tripHoldMean": \.holdMean,
+            "tripOnTimeCentre": \.onTimeCentre, "tripOnTimeScale": \.onTimeScale,
             "tripLateShare": \.lateShare, "tripLateMean": \.lateMean, "tripBoardingRate": \.boardingRate,
             "tripOriginBoarding": \.originBoarding, "tripOffTimetableShare": \.offTimetableShare,
         ]

@@ -59,8 +59,7 @@ public struct TripTracker: TrackingAlgorithm {
     private func answer(_ result: inout TrackingResult, belief: TripFollower.Belief, along: Meters, at time: Timestamp) {
         let model = inner.model
         let network = model.network
-        let line = LineDirection(
-            railway: Int(belief.key.line) / 2, direction: Int(belief.key.line) % 2 == 0 ? .ascending : .descending)
+        let line = belief.key.lineDirection
         let railway = network.railways[line.railway]
         let stations = network.railwayStations[line.railway]
         var candidate: TrackingCandidate
@@ -110,4 +109,3 @@ public struct TripTracker: TrackingAlgorithm {
         return (ahead.slot, arrives(ahead))
     }
 }
-

@@ -22,7 +22,9 @@ import TrainTrackerTestSupport
             trains.append(
                 TimetabledTrain(
                     id: "L\(index)", railwayID: "Local", directionName: "East", service: "Daily",
-                    stops: (0...4).map { TimetableStop(stationID: "Local.\($0)", arrival: nil, departure: start + Double($0) * 180) }))
+                    stops: (0...4).map {
+                        TimetableStop(stationID: "Local.\($0)", arrival: nil, departure: start + Double($0) * 180)
+                    }))
             trains.append(
                 TimetabledTrain(
                     id: "E\(index)", railwayID: "Express", directionName: "East", service: "Daily",
