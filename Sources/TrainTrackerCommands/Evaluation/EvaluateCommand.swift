@@ -287,7 +287,8 @@ struct EvaluateCommand: ParsableCommand {
         }
         if !recording.isEmpty, let dataset {
             return try RecordingEvaluation(
-                dataset: dataset, railwaysPath: railways.railways, recordingPaths: recording, variants: variants,
+                dataset: dataset, model: timetabled, railwaysPath: railways.railways, recordingPaths: recording,
+                variants: variants,
                 tripParameters: tripParameters, holdOutDays: holdOut == .day, format: format, svgPath: svg,
                 casesFolder: saveCases, joinAfter: joinAfter
             ).run()

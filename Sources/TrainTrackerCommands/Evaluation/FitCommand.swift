@@ -53,12 +53,7 @@ struct FitCommand: ParsableCommand {
     func run() throws {
         let dataset = try railways.loadDataset(timetables: true)
         let model = TrackerModel(dataset: dataset)
-        var positions: [VehiclePosition] = []
-        for path in recording {
-            positions += try CommandFailure.wrapping { () throws(ImportError) in
-                try VehiclePositionRecording.read(path: path, zone: dataset.timetable.zone)
-            }.positions
-        }
+        let positions = try RecordingEvaluation.read(recording, zone: dataset.timetable.zone).positions
         let rides = RecordedRides(positions: positions, dataset: dataset).cases.map {
             TripModelRide(fixes: $0.fixes.map(\.location), tripID: $0.truth.trainID ?? "", model: model)
         }

@@ -7,8 +7,10 @@ import TrainTrackerStorage
 /// `evaluate --recording FILE`: scores algorithms on real rides, one per trip and service day
 /// of a recording of trains' own positions, against the trips of the timetable they ran on.
 struct RecordingEvaluation {
-    /// The feed the trains ran on, with its timetable.
+    /// The feed the trains ran on, with its timetable ...
     var dataset: TransitDataset
+    /// ... and as the trackers use it (the trip model is fitted on it).
+    var model: TrackerModel
     var railwaysPath: String
     /// The recordings, read together (rides are per trip and service day across them).
     var recordingPaths: [String]
@@ -90,16 +92,7 @@ struct RecordingEvaluation {
     }
 
     func run() throws(CommandFailure) {
-        let zone = dataset.timetable.zone
-        var positions: [VehiclePosition] = []
-        var skipped: [String: Int] = [:]
-        for path in recordingPaths {
-            let recording = try CommandFailure.wrapping { () throws(ImportError) in
-                try VehiclePositionRecording.read(path: path, zone: zone)
-            }
-            positions += recording.positions
-            skipped.merge(recording.skipped, uniquingKeysWith: +)
-        }
+        let (positions, skipped) = try Self.read(recordingPaths, zone: dataset.timetable.zone)
         let read = RecordedRides(positions: positions, dataset: dataset)
         var rides = Array(zip(read.cases, read.days))
         if let joinAfter {
@@ -149,7 +142,6 @@ struct RecordingEvaluation {
         guard holdOutDays, variants.contains(where: \.fitted) else {
             return Dictionary(uniqueKeysWithValues: days.map { ($0, tripParameters) })
         }
-        let model = TrackerModel(dataset: dataset)
         let prepared = rides.map { ride in
             (ride.1, TripModelRide(fixes: ride.0.fixes.map(\.location), tripID: ride.0.truth.trainID ?? "", model: model))
         }
@@ -207,6 +199,23 @@ struct RecordingEvaluation {
             algorithm: variant.name, all: Summary(algorithm: variant.name, scores: scores), routes: routes,
             days: byDay.mapValues { Summary(algorithm: variant.name, scores: $0) }, hours: hours, benchmark: benchmark,
             arrivals: Self.arrivalRows(arrivals), railwayWithoutTrain: withoutTrain)
+    }
+
+    /// The positions of every recording at `paths` (local times on `zone` where they carry no
+    /// offset), and what each left out, by reason.
+    static func read(_ paths: [String], zone: TimeZoneRules) throws(CommandFailure) -> (
+        positions: [VehiclePosition], skipped: [String: Int]
+    ) {
+        var positions: [VehiclePosition] = []
+        var skipped: [String: Int] = [:]
+        for path in paths {
+            let recording = try CommandFailure.wrapping { () throws(ImportError) in
+                try VehiclePositionRecording.read(path: path, zone: zone)
+            }
+            positions += recording.positions
+            skipped.merge(recording.skipped, uniquingKeysWith: +)
+        }
+        return (positions, skipped)
     }
 
     /// The local hour (0–23) of `time` on `zone`'s clock.

@@ -78,7 +78,6 @@ public struct ScheduleMatcher: TrackingAlgorithm {
         let walk = TrackWalk(railway: railway, direction: line.direction)
         let along = railway.track.polyline.projection(of: location.coordinate)?.alongTrack ?? 0
         let positions = network.stationAlongTrack[line.railway]
-        let focus = FocusRule.focus(positions: positions, walk: walk, at: along)
         let trip = model.trips[line: line][Int(key.trip)]
         var calls = trip.departures.map { Int($0.slot) }
         if let arrival = trip.arrival { calls.append(Int(arrival.slot)) }
@@ -86,12 +85,10 @@ public struct ScheduleMatcher: TrackingAlgorithm {
             calls.first { positions.indices.contains($0) && walk.separation(along, positions[$0]) <= FocusRule.nowRadius }
             ?? calls.first { positions.indices.contains($0) && walk.distanceAhead(from: along, to: positions[$0]) > 0 }
         let label = model.timetable.tripLabels[line: line][Int(key.trip)]
-        let terminal = railway.isLoop ? nil : stations[line.direction == .ascending ? stations.count - 1 : 0]
-        return TrackingCandidate(
-            railwayID: railway.id, direction: line.direction, directionName: railway.name(of: line.direction),
-            destinationStationID: terminal.map { network.stations[$0].id },
-            focusStationID: focus.map { network.stations[stations[$0.station]].id } ?? railway.stationIDs[0],
-            phase: focus?.phase ?? .now, laterStationIDs: [], score: 0,
-            nextStopID: next.map { network.stations[stations[$0]].id }, trainID: label.id, train: label.name)
+        var candidate = model.candidate(on: line, at: along, score: 0)
+        candidate.nextStopID = next.map { network.stations[stations[$0]].id }
+        candidate.trainID = label.id
+        candidate.train = label.name
+        return candidate
     }
 }

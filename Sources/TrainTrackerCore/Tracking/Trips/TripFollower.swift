@@ -57,7 +57,7 @@ struct TripFollower: Sendable {
         /// The trip's share of the belief, and its line's (all its trips').
         var share: Double
         var lineShare: Double
-        /// The trip's likeliest delay, and its mean.
+        /// The trip's likeliest delay.
         var delay: Seconds
         /// The share of "on no trip of the timetable".
         var offTimetable: Double
@@ -73,7 +73,6 @@ struct TripFollower: Sendable {
     private(set) var logLikelihood = 0.0
     /// The timelines of the trips seen at the last fix (built once, not at every fix).
     private var timelines: [Key: TripTimeline] = [:]
-    private var servicesByDay: [Seconds: [Bool]] = [:]
 
     /// Beliefs smaller than this share of the largest are dropped. (1e-8: a hold's exponential
     /// tail is cut after about 100 cells instead of 200; on Caltrain's six recorded days, with
@@ -165,8 +164,10 @@ extension TripFollower {
         offTimetable = offTimetable * kept + (onlyTrip == nil ? share * parameters.offTimetableShare : 0)
         var entries: [(key: Key, low: Int, mass: [Double])] = []
         var seen: [Key: TripTimeline] = [:]
+        // (The day and its services once per fix, not once per line.)
+        let day = model.serviceDay(at: time)
         for line in reach {
-            for key in candidates(on: line.line, at: time, model: model) {
+            for key in candidates(on: line.line, at: time, day: day, model: model) {
                 guard let timeline = timeline(for: key, model: model) else { continue }
                 seen[key] = timeline
                 if let entry = entry(key: key, timeline: timeline, along: line.along, time: time) { entries.append(entry) }
@@ -305,13 +306,15 @@ extension TripFollower {
 
 extension TripFollower {
     /// The trips of `line` that may be near their train's place at `time`, on the service day
-    /// of `time` or the day before (trains run past midnight).
-    private mutating func candidates(on line: LineDirection, at time: Timestamp, model: TrackerModel) -> [Key] {
+    /// `day` of `time` or the day before (trains run past midnight).
+    private func candidates(
+        on line: LineDirection, at time: Timestamp,
+        day: (origin: Seconds, previousOrigin: Seconds, today: [Bool], yesterday: [Bool]), model: TrackerModel
+    ) -> [Key] {
         let byStart = model.tripsByStart[line: line]
         guard !byStart.isEmpty else { return [] }
         let trips = model.trips[line: line]
         let labels = model.timetable.tripLabels[line: line]
-        let day = model.serviceDay(at: time)
         var keys: [Key] = []
         for (origin, running) in [(day.origin, day.today), (day.previousOrigin, day.yesterday)] {
             let clock = time.secondsSince1970 - origin

@@ -66,14 +66,7 @@ public struct TripTracker: TrackingAlgorithm {
         if let index = result.candidates.firstIndex(where: { $0.railwayID == railway.id && $0.direction == line.direction }) {
             candidate = result.candidates.remove(at: index)
         } else {
-            let walk = TrackWalk(railway: railway, direction: line.direction)
-            let focus = FocusRule.focus(positions: network.stationAlongTrack[line.railway], walk: walk, at: along)
-            let terminal = railway.isLoop ? nil : stations[line.direction == .ascending ? stations.count - 1 : 0]
-            candidate = TrackingCandidate(
-                railwayID: railway.id, direction: line.direction, directionName: railway.name(of: line.direction),
-                destinationStationID: terminal.map { network.stations[$0].id },
-                focusStationID: focus.map { network.stations[stations[$0.station]].id } ?? railway.stationIDs[0],
-                phase: focus?.phase ?? .now, laterStationIDs: [], score: result.best?.score ?? 0)
+            candidate = model.candidate(on: line, at: along, score: result.best?.score ?? 0)
         }
         let labels = model.timetable.tripLabels[line: line]
         if labels.indices.contains(Int(belief.key.trip)) {
@@ -107,5 +100,23 @@ public struct TripTracker: TrackingAlgorithm {
         }
         guard let ahead = timeline.calls.first(where: { $0.progress > progress }) else { return nil }
         return (ahead.slot, arrives(ahead))
+    }
+}
+
+extension TrackerModel {
+    /// A candidate on `line` with the train at `along`: its railway, direction and terminal, and
+    /// the focus by the now/soon/next rule (no stop, train or arrival: a caller that knows the
+    /// trip adds them). Shared by the trip tracker and the schedule matcher.
+    func candidate(on line: LineDirection, at along: Meters, score: Double) -> TrackingCandidate {
+        let railway = network.railways[line.railway]
+        let stations = network.railwayStations[line.railway]
+        let walk = TrackWalk(railway: railway, direction: line.direction)
+        let focus = FocusRule.focus(positions: network.stationAlongTrack[line.railway], walk: walk, at: along)
+        let terminal = railway.isLoop ? nil : stations[line.direction == .ascending ? stations.count - 1 : 0]
+        return TrackingCandidate(
+            railwayID: railway.id, direction: line.direction, directionName: railway.name(of: line.direction),
+            destinationStationID: terminal.map { network.stations[$0].id },
+            focusStationID: focus.map { network.stations[stations[$0.station]].id } ?? railway.stationIDs[0],
+            phase: focus?.phase ?? .now, laterStationIDs: [], score: score)
     }
 }
