@@ -57,8 +57,9 @@ import TrainTrackerTestSupport
         let json = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(json["format"] as? String == "traintracker-trip-model")
         let constants = try #require(json["constants"] as? [String: Double])
-        #expect(constants["tripPositionScale"] != TripModelParameters().positionScale)
-        #expect(constants["tripLateMean"] == TripModelParameters().lateMean, "not asked for: unchanged")
+        // A fit starts from the hand-set point, not from the defaults (fitted on every shared day).
+        #expect(constants["tripPositionScale"] != TripModelParameters.handSet.positionScale)
+        #expect(constants["tripLateMean"] == TripModelParameters.handSet.lateMean, "not asked for: unchanged")
         let scored = try ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", rides, "--algorithm", "trips",
             "--parameters", file,
@@ -96,6 +97,82 @@ import TrainTrackerTestSupport
         ])
         #expect(heldOut.status == 0, "\(heldOut.standardError)")
         #expect(heldOut.standardOutput.contains("each service day scored with the trip model fitted on the other days only"))
+    }
+
+    /// An operator fits its own network from its archive of GTFS-realtime VehiclePositions
+    /// feeds: the archive's rides are the recording's (each feed's latest positions), and a
+    /// folder with no feed in it is one line naming it.
+    @Test func anOperatorsRealtimeArchiveIsARecording() throws {
+        let directory = try TemporaryDirectory()
+        let rides = directory.path("october.csv")
+        try Self.subset(of: SharedPaths.caltrainRecordingOctober, trips: ["417"], to: rides)
+        let feeds = directory.path("feeds")
+        let written = try ToolRunner.run([
+            "recording-feed", "--railways", SharedPaths.caltrain2024, "--recording", rides, "--out", feeds,
+        ])
+        #expect(written.status == 0, "\(written.standardError)")
+        let fit = { (recording: String) in
+            try ToolRunner.run([
+                "fit", "--railways", SharedPaths.caltrain2024, "--recording", recording, "--rounds", "1", "--constant",
+                "tripPositionScale", "--out", directory.path("model.json"),
+            ])
+        }
+        let fromFeeds = try fit(feeds)
+        let fromFile = try fit(rides)
+        #expect(fromFeeds.status == 0, "\(fromFeeds.standardError)")
+        let rideCount = { (output: String) in output.split(separator: " ").first.flatMap { Int($0) } }
+        // 417 on 15 and 16 October, from the feeds as from the recording.
+        #expect(rideCount(fromFeeds.standardOutput) == 2, "\(fromFeeds.standardOutput)")
+        #expect(rideCount(fromFeeds.standardOutput) == rideCount(fromFile.standardOutput))
+        let empty = directory.path("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let refused = try fit(empty)
+        #expect(refused.status == 2)
+        #expect(
+            refused.standardError.hasPrefix("traintracker: error: \(empty): no GTFS-realtime feed"), "\(refused.standardError)")
+        #expect(refused.standardError.split(separator: "\n").count == 1)
+    }
+
+    /// `replay` and `bench` run the trip model with a parameter file's constants: a file that
+    /// blurs where trains are changes the trains and delays a rider is told, and a broken file
+    /// is refused as `evaluate` refuses it.
+    @Test func replayAndBenchTakeAParameterFile() throws {
+        let directory = try TemporaryDirectory()
+        let rides = directory.path("december.csv")
+        try Self.subset(of: SharedPaths.caltrainRecording, trips: ["417"], to: rides)
+        let cases = directory.path("cases")
+        let saved = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", rides, "--algorithm", "schedule",
+            "--save-cases", cases,
+        ])
+        #expect(saved.status == 0, "\(saved.standardError)")
+        let sessions = cases + "/sessions.sqlite"
+        let blurred = directory.path("blurred.json")
+        try Data(
+            #"{"format": "traintracker-trip-model", "constants": {"tripPositionScale": 2000, "tripTimingScale": 600, "tripOnTimeCentre": 600}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: blurred))
+        let replay = ["replay", "--railways", SharedPaths.caltrain2024, "--sessions", sessions, "--algorithm", "trips"]
+        let defaults = try ToolRunner.run(replay)
+        let withFile = try ToolRunner.run(replay + ["--parameters", blurred])
+        #expect(defaults.status == 0 && withFile.status == 0, "\(defaults.standardError)\(withFile.standardError)")
+        let delays = { (output: String) in
+            output.split(separator: "\n").map { line in
+                line.split(separator: ",").first { $0.contains("\"delaySeconds\"") }.map(String.init) ?? ""
+            }
+        }
+        #expect(delays(defaults.standardOutput).contains { !$0.isEmpty && !$0.contains("null") }, "the trip model names delays")
+        #expect(delays(defaults.standardOutput) != delays(withFile.standardOutput), "the file's constants are used")
+        let broken = directory.path("broken.json")
+        try Data(#"{"format": "traintracker-trip-model", "constants": {"tripGridStep": 0}}"#.utf8)
+            .write(to: URL(fileURLWithPath: broken))
+        for command in [
+            replay, ["bench", "--railways", SharedPaths.caltrain2024, "--sessions", sessions, "--algorithm", "trips"],
+        ] {
+            let refused = try ToolRunner.run(command + ["--parameters", broken])
+            #expect(refused.status == 2, "\(command[0])")
+            #expect(refused.standardError.hasPrefix("traintracker: error: \(broken): tripGridStep"), "\(refused.standardError)")
+        }
     }
 
     @Test(arguments: [

@@ -19,7 +19,9 @@ struct LoadFailoverTests {
             try ServerProcess(railways: SharedPaths.tokyoRailways, db: db)
         )
         defer { second.stop() }
-        let (phones, seconds) = (12, 16)
+        // The stream lasts long enough that the kill lands within it even on a busy machine
+        // (at 16 s, a CI run with every suite at once once killed it after the stream had ended).
+        let (phones, seconds) = (12, 40)
         let load = Process()
         load.executableURL = ToolRunner.executable
         load.arguments = [
@@ -40,12 +42,14 @@ struct LoadFailoverTests {
         while try await Self.fixesAccepted(watcher) < phones, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
         }
+        let killedWhileStreaming = load.isRunning
         first.kill()
         var statuses = exited.stream.makeAsyncIterator()
         let status = await statuses.next()
         let report = String(decoding: outputReader.wait(), as: UTF8.self)
         #expect(status == 0, "\(String(decoding: errorReader.wait(), as: UTF8.self))")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any], "\(report)")
+        #expect(killedWhileStreaming, "the kill came after the load had ended")
         #expect(json["serversDown"] as? [Int] == [0], "the first instance was taken for down")
         #expect(json["failedUploads"] as? Int == 0, "every upload was answered by one instance or the other")
         #expect(json["fixesAcknowledged"] as? Int == phones * seconds)

@@ -15,6 +15,8 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup var realtime: RealtimeOption
 
+    @OptionGroup var tripModel: TripParametersOption
+
     @Option(help: ArgumentHelp("An Eki session SQLite file.", valueName: "path"))
     var sessions: String
 
@@ -27,12 +29,12 @@ struct BenchCommand: ParsableCommand {
 
     /// Seconds to write one line of the JSONL contract (as `replay` and the server do, into
     /// one reused buffer), over the answers to every fix of `sessions`, for at least half a second.
-    private func jsonLineSeconds(model: TrackerModel, feeds: LiveFeeds?, sessions: [(id: String, fixes: [RecordedFix])])
-        -> Double
-    {
+    private func jsonLineSeconds(
+        model: TrackerModel, feeds: LiveFeeds?, trips: TripModelParameters, sessions: [(id: String, fixes: [RecordedFix])]
+    ) -> Double {
         var answers: [(id: String, fix: RecordedFix, result: TrackingResult)] = []
         for (id, fixes) in sessions {
-            var tracker = algorithm.makeTracker(model: model, feeds: feeds)
+            var tracker = algorithm.makeTracker(model: model, feeds: feeds, trips: trips)
             answers += fixes.map { (id, $0, tracker.process($0.location)) }
         }
         guard !answers.isEmpty else { return 0 }
@@ -69,6 +71,7 @@ struct BenchCommand: ParsableCommand {
         }
         guard let model = loaded else { return }
         let feeds = try realtime.feeds(model: model)
+        let trips = try tripModel.load()
         let network = model.network
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
         let summaries = try CommandFailure.wrapping { () throws(StorageError) in try database.sessions() }
@@ -85,7 +88,7 @@ struct BenchCommand: ParsableCommand {
         repeat {
             elapsed += clock.measure {
                 for fixes in sessionFixes {
-                    var tracker = algorithm.makeTracker(model: model, feeds: feeds)
+                    var tracker = algorithm.makeTracker(model: model, feeds: feeds, trips: trips)
                     for fix in fixes where tracker.process(fix).best != nil {
                         answered += 1
                     }
@@ -96,7 +99,7 @@ struct BenchCommand: ParsableCommand {
         } while elapsed.seconds < minimumSeconds
         progress.finish()
         let jsonlLine = jsonLineSeconds(
-            model: model, feeds: feeds, sessions: zip(summaries.map(\.session.id), recorded).map { $0 })
+            model: model, feeds: feeds, trips: trips, sessions: zip(summaries.map(\.session.id), recorded).map { $0 })
         var json = JSONObjectWriter()
         json.string("algorithm", algorithm.rawValue)
         json.integer("railways", network.railways.count)

@@ -21,6 +21,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var realtime: RealtimeOption
 
+    @OptionGroup var tripModel: TripParametersOption
+
     @Option(help: ArgumentHelp("An Eki session SQLite file.", valueName: "path"))
     var sessions: String
 
@@ -71,6 +73,7 @@ struct ReplayCommand: ParsableCommand {
         let database = try CommandFailure.wrapping { () throws(StorageError) in try SessionDatabase.open(path: sessions) }
         var replayer = Replayer(model: model, algorithm: algorithm)
         replayer.feeds = try realtime.feeds(model: model)
+        replayer.tripParameters = try tripModel.load()
         let selected = try replayer.selectSessions(database, ids: sessionIDs)
         try replayer.run(
             sessions: selected, database: database, format: format, utcOffset: parseUTCOffset(utcOffset) ?? 0,

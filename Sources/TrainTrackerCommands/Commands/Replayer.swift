@@ -11,6 +11,8 @@ public struct Replayer: Sendable {
     public let algorithm: TrackingAlgorithmName
     /// GTFS-realtime feeds the default algorithm is told at each fix (`--realtime`).
     public var feeds: LiveFeeds?
+    /// The trip model's constants (`--algorithm trips`; `--parameters FILE`).
+    public var tripParameters = TripModelParameters()
 
     /// The network tracked against.
     public var network: RailwayNetwork { model.network }
@@ -37,7 +39,7 @@ public struct Replayer: Sendable {
 
     /// Runs a fresh tracker over `fixes` and hands each fix with its result to `body`.
     public func replay(_ fixes: [RecordedFix], _ body: (RecordedFix, TrackingResult) -> Void) {
-        var tracker = algorithm.makeTracker(model: model, feeds: feeds)
+        var tracker = algorithm.makeTracker(model: model, feeds: feeds, trips: tripParameters)
         for fix in fixes {
             body(fix, tracker.process(fix.location))
         }

@@ -111,22 +111,18 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Real rides: a recording of trains' positions (SQLite table train_locations, or CSV trip_id,latitude,longitude,timestamp[,zone]) on the --railways GTFS feed they ran on.",
+            "Real rides: a recording of trains' positions (SQLite table train_locations, CSV trip_id,latitude,longitude,timestamp[,zone], or a GTFS-realtime archive: a folder of VehiclePositions feeds or one .pb feed) on the --railways GTFS feed they ran on (repeatable).",
             valueName: "path"))
     var recording: [String] = []
 
     @Option(
         name: .customLong("hold-out"),
         help: ArgumentHelp(
-            "With --recording: 'day' scores each service day with the trip model fitted on the other days only.",
+            "With --recording: 'day' scores each service day with the trip model fitted on the other days only (from the hand-set starting point, or --parameters).",
             valueName: "day"))
     var holdOut: HoldOut?
 
-    @Option(
-        help: ArgumentHelp(
-            "The trip model's constants: a file written by traintracker fit (the compiled-in defaults without it).",
-            valueName: "file"))
-    var parameters: String?
+    @OptionGroup var tripModel: TripParametersOption
 
     @Option(
         name: .customLong("save-cases"),
@@ -260,9 +256,8 @@ struct EvaluateCommand: ParsableCommand {
             ?? railways.loadModel(timetables: untimed || algorithms.contains { $0.usesTimetables })
         let untimedModel = TrackerModel(network: timetabled.network)
         let tuned = try tunedParameters()
-        let tripParameters =
-            try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
-            ?? TripModelParameters()
+        let parameterFile = try tripModel.loadFile()
+        let tripParameters = parameterFile ?? TripModelParameters()
         var variants: [RecordingEvaluation.Variant] = algorithms.map { algorithm in
             switch algorithm {
             case .default:
@@ -289,7 +284,8 @@ struct EvaluateCommand: ParsableCommand {
             return try RecordingEvaluation(
                 dataset: dataset, model: timetabled, railwaysPath: railways.railways, recordingPaths: recording,
                 variants: variants,
-                tripParameters: tripParameters, holdOutDays: holdOut == .day, format: format, svgPath: svg,
+                tripParameters: tripParameters, fitStart: parameterFile ?? .handSet, holdOutDays: holdOut == .day, format: format,
+                svgPath: svg,
                 casesFolder: saveCases, joinAfter: joinAfter
             ).run()
         }

@@ -12,21 +12,26 @@ struct FitCommand: ParsableCommand {
         commandName: "fit",
         abstract: "Fit the trip model's constants to recorded trains by maximum likelihood.",
         discussion: """
-            Reads recordings of trains' own positions (--recording, repeatable, as evaluate takes them) on the \
-            --railways GTFS feed they ran on, and raises the likelihood of every ride's positions under its true \
+            Reads recordings of trains' own positions (--recording, repeatable, as evaluate takes them: a \
+            positions file, or an operator's archive of GTFS-realtime VehiclePositions feeds) on the --railways \
+            GTFS feed they ran on, and raises the likelihood of every ride's positions under its true \
             trip by a coordinate search over the constants the likelihood tells: how far positions lie from the \
             train, dwells, run profiles, how trains keep and gain delay, how late they start. The rest (how often \
-            riders board, the delay grid) stay as they are. Writes the constants as JSON (--out), which \
-            evaluate reads with --parameters FILE.
+            riders board, the delay grid) stay as they are. Starts from the hand-set point (or --parameters). \
+            Writes the constants as JSON (--out), which evaluate, replay and bench read with --parameters FILE.
             """)
 
     @OptionGroup var railways: RailwaysOption
 
     @Option(
-        help: ArgumentHelp("A recording of trains' positions (repeatable), as evaluate --recording takes.", valueName: "path"))
+        help: ArgumentHelp(
+            "A recording of trains' positions (repeatable), as evaluate --recording takes: a positions file, or an operator's GTFS-realtime archive (a folder of VehiclePositions feeds).",
+            valueName: "path"))
     var recording: [String] = []
 
-    @Option(help: ArgumentHelp("Start from these constants (a file fit wrote) instead of the defaults.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Start from these constants (a file fit wrote) instead of the hand-set starting point.", valueName: "file"))
     var parameters: String?
 
     @Option(help: ArgumentHelp("Where to write the fitted constants (JSON).", valueName: "file"))
@@ -62,7 +67,7 @@ struct FitCommand: ParsableCommand {
         }
         let start =
             try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
-            ?? TripModelParameters()
+            ?? TripModelParameters.handSet
         var fit = TripModelFit(rides: rides, model: model)
         fit.rounds = rounds
         if !constants.isEmpty { fit.fittedNames = TripModelFit.fitted.filter { constants.contains($0.name) } }

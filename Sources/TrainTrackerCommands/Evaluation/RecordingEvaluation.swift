@@ -18,6 +18,9 @@ struct RecordingEvaluation {
     var variants: [Variant]
     /// The trip model's constants when not held out (the defaults, or `--parameters FILE`).
     var tripParameters = TripModelParameters()
+    /// Where a held-out fit starts: the hand-set point (the defaults were fitted on every
+    /// shared day, the held-out one too), or `--parameters FILE`.
+    var fitStart = TripModelParameters.handSet
     /// Whether each service day is scored with constants fitted on the other days only.
     var holdOutDays = false
     var format: EvaluateCommand.Format
@@ -149,7 +152,7 @@ struct RecordingEvaluation {
         var progress = ProgressBar(label: "fit", total: days.count)
         for day in days.sorted() {
             let fit = TripModelFit(rides: prepared.filter { $0.0 != day }.map(\.1), model: model)
-            constants[day] = fit.run(from: tripParameters).parameters
+            constants[day] = fit.run(from: fitStart).parameters
             progress.update(constants.count)
         }
         progress.finish()
@@ -199,23 +202,6 @@ struct RecordingEvaluation {
             algorithm: variant.name, all: Summary(algorithm: variant.name, scores: scores), routes: routes,
             days: byDay.mapValues { Summary(algorithm: variant.name, scores: $0) }, hours: hours, benchmark: benchmark,
             arrivals: Self.arrivalRows(arrivals), railwayWithoutTrain: withoutTrain)
-    }
-
-    /// The positions of every recording at `paths` (local times on `zone` where they carry no
-    /// offset), and what each left out, by reason.
-    static func read(_ paths: [String], zone: TimeZoneRules) throws(CommandFailure) -> (
-        positions: [VehiclePosition], skipped: [String: Int]
-    ) {
-        var positions: [VehiclePosition] = []
-        var skipped: [String: Int] = [:]
-        for path in paths {
-            let recording = try CommandFailure.wrapping { () throws(ImportError) in
-                try VehiclePositionRecording.read(path: path, zone: zone)
-            }
-            positions += recording.positions
-            skipped.merge(recording.skipped, uniquingKeysWith: +)
-        }
-        return (positions, skipped)
     }
 
     /// The local hour (0–23) of `time` on `zone`'s clock.

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TrainTrackerCore
 import TrainTrackerImport
@@ -81,4 +82,23 @@ struct TripParametersFile: Codable {
         guard let data = try? encoder.encode(self) else { throw CommandFailure("cannot encode the trip model") }
         try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(data, to: path) }
     }
+}
+
+/// `--parameters FILE`: the trip model's constants, for the commands that run it.
+struct TripParametersOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "With --algorithm trips: the trip model's constants, a file written by traintracker fit (without it, the compiled-in defaults: the fit on Caltrain's shared days).",
+            valueName: "file"))
+    var parameters: String?
+
+    /// The constants in the file, if one was given.
+    ///
+    /// - Throws: `CommandFailure` naming the file and what is wrong with it.
+    func loadFile() throws(CommandFailure) -> TripModelParameters? {
+        try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
+    }
+
+    /// The constants in the file, or the defaults without one.
+    func load() throws(CommandFailure) -> TripModelParameters { try loadFile() ?? TripModelParameters() }
 }

@@ -115,20 +115,23 @@ public enum TrackingAlgorithmName: String, Hashable, Sendable, CaseIterable, Cod
     /// times best, a baseline that knows nothing else.
     case schedule
 
-    /// A fresh tracker of this kind over `model`.
-    public func makeTracker(model: TrackerModel) -> any TrackingAlgorithm {
+    /// A fresh tracker of this kind over `model`; the trip model (`trips`) with the constants
+    /// `trips` (the defaults: the fit on Caltrain's shared days).
+    public func makeTracker(model: TrackerModel, trips: TripModelParameters = .init()) -> any TrackingAlgorithm {
         switch self {
         case .default: DefaultTracker(model: model)
         case .eki: EkiTracker(network: model.network)
-        case .trips: TripTracker(model: model)
+        case .trips: TripTracker(model: model, trips: trips)
         case .schedule: ScheduleMatcher(model: model)
         }
     }
 
     /// A fresh tracker of this kind over `model`, told the latest of `feeds` at each fix (the
     /// default algorithm; the others ignore feeds).
-    public func makeTracker(model: TrackerModel, feeds: LiveFeeds?) -> any TrackingAlgorithm {
-        guard self == .default, let feeds else { return makeTracker(model: model) }
+    public func makeTracker(model: TrackerModel, feeds: LiveFeeds?, trips: TripModelParameters = .init())
+        -> any TrackingAlgorithm
+    {
+        guard self == .default, let feeds else { return makeTracker(model: model, trips: trips) }
         return LiveTracker(DefaultTracker(model: model), feeds: feeds)
     }
 

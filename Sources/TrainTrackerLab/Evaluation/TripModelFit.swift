@@ -31,7 +31,8 @@ public struct TripModelFit: Sendable {
         ("tripLateralScale", false), ("tripDwellBefore", false), ("tripDwellAfter", false),
         ("tripAcceleration", false), ("tripEndReach", false), ("tripDelayWalkScale", false), ("tripDelayDrift", true),
         ("tripHoldRate", false), ("tripHoldMean", false),
-        ("tripOnTimeCentre", true), ("tripOnTimeScale", false), ("tripLateShare", false), ("tripLateMean", false),
+        ("tripOnTimeCentre", true), ("tripOnTimeScale", false), ("tripEarlyScale", false), ("tripLateShare", false),
+        ("tripLateMean", false),
     ]
 
     /// A fit of `rides` on `model`.
