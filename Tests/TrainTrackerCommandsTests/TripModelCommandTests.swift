@@ -201,6 +201,42 @@ import TrainTrackerTestSupport
         #expect(outcome.standardError.split(separator: "\n").count == 1)
     }
 
+    /// A file written before the delay prior had an early side of its own keeps the one scale
+    /// it was fitted with on both sides, and a fit from a file starts from the hand-set point
+    /// for what the file leaves out.
+    @Test func anOlderFileKeepsItsSymmetricPrior() throws {
+        let directory = try TemporaryDirectory()
+        let rides = directory.path("october.csv")
+        try Self.subset(of: SharedPaths.caltrainRecordingOctober, trips: ["417"], to: rides)
+        let old = directory.path("old.json")
+        try Data(#"{"format": "traintracker-trip-model", "version": 1, "constants": {"tripOnTimeScale": 45}}"#.utf8)
+            .write(to: URL(fileURLWithPath: old))
+        let out = directory.path("model.json")
+        let fit = try ToolRunner.run([
+            "fit", "--railways", SharedPaths.caltrain2024, "--recording", rides, "--parameters", old, "--rounds", "1",
+            "--constant", "tripPositionScale", "--out", out,
+        ])
+        #expect(fit.status == 0, "\(fit.standardError)")
+        let json = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let constants = try #require(json["constants"] as? [String: Double])
+        #expect(constants["tripEarlyScale"] == 45, "the early side as the late side")
+        #expect(constants["tripLateMean"] == TripModelParameters.handSet.lateMean, "left out: the hand-set point")
+        #expect(json["version"] as? Int == 2)
+    }
+
+    /// A parameter file that nothing would read is refused, not silently ignored.
+    @Test(arguments: [["replay", "--algorithm", "default"], ["bench", "--algorithm", "eki"], ["evaluate"]])
+    func aParameterFileWithoutTheTripModelIsRefused(command: [String]) throws {
+        let outcome = try ToolRunner.run(
+            command + [
+                "--railways", SharedPaths.caltrain2024, "--sessions", SharedPaths.caltrainRecording, "--parameters",
+                "model.json",
+            ])
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains("--parameters goes with --algorithm trips"), "\(outcome.standardError)")
+    }
+
     @Test func holdingOutNeedsARecording() throws {
         let outcome = try ToolRunner.run(["evaluate", "--railways", SharedPaths.caltrain2024, "--hold-out", "day"])
         #expect(outcome.status != 0)

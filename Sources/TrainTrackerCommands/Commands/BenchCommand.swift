@@ -61,6 +61,7 @@ struct BenchCommand: ParsableCommand {
         guard (0...86_400).contains(minimumSeconds) else {
             throw ValidationError("--minimum-seconds must be 0 to 86400 seconds")
         }
+        try tripModel.validate(algorithms: [algorithm])
     }
 
     func run() throws {

@@ -66,6 +66,7 @@ struct ReplayCommand: ParsableCommand {
     func validate() throws {
         guard (1...Self.maximumJobs).contains(jobs) else { throw ValidationError("--jobs must be 1 to \(Self.maximumJobs)") }
         try validateUTCOffset(utcOffset)
+        try tripModel.validate(algorithms: [algorithm])
     }
 
     func run() throws {

@@ -183,6 +183,8 @@ struct EvaluateCommand: ParsableCommand {
 
     func validate() throws {
         if holdOut != nil, recording.isEmpty { throw ValidationError("--hold-out goes with --recording") }
+        try tripModel.validate(algorithms: algorithms)
+        if tripModel.parameters != nil, log != nil { throw ValidationError("--parameters goes with --cases or --recording") }
         if !recording.isEmpty {
             guard caseFolders.isEmpty, sessions == nil, log == nil, matrix == nil, !perSession else {
                 throw ValidationError("--recording goes without --cases, --sessions, --log, --matrix and --per-session")
@@ -249,6 +251,9 @@ struct EvaluateCommand: ParsableCommand {
                 utcOffset: parseUTCOffset(utcOffset) ?? 0, algorithms: algorithms, format: format
             ).run()
         }
+        let tripParameters = try tripModel.load()
+        // Where a held-out fit starts: what the file leaves out is the hand-set point's.
+        let fitStart = try tripModel.loadFile(base: .handSet) ?? .handSet
         // Real rides take their truth from the trips: the feed is read once, for them and the model.
         let dataset = try recording.isEmpty ? nil : railways.loadDataset(timetables: true)
         let timetabled =
@@ -256,8 +261,6 @@ struct EvaluateCommand: ParsableCommand {
             ?? railways.loadModel(timetables: untimed || algorithms.contains { $0.usesTimetables })
         let untimedModel = TrackerModel(network: timetabled.network)
         let tuned = try tunedParameters()
-        let parameterFile = try tripModel.loadFile()
-        let tripParameters = parameterFile ?? TripModelParameters()
         var variants: [RecordingEvaluation.Variant] = algorithms.map { algorithm in
             switch algorithm {
             case .default:
@@ -284,7 +287,7 @@ struct EvaluateCommand: ParsableCommand {
             return try RecordingEvaluation(
                 dataset: dataset, model: timetabled, railwaysPath: railways.railways, recordingPaths: recording,
                 variants: variants,
-                tripParameters: tripParameters, fitStart: parameterFile ?? .handSet, holdOutDays: holdOut == .day, format: format,
+                tripParameters: tripParameters, fitStart: fitStart, holdOutDays: holdOut == .day, format: format,
                 svgPath: svg,
                 casesFolder: saveCases, joinAfter: joinAfter
             ).run()

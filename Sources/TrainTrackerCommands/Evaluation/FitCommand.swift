@@ -66,7 +66,7 @@ struct FitCommand: ParsableCommand {
             throw CommandFailure("\(recording.joined(separator: ", ")): no ride of a trip in \(railways.railways)")
         }
         let start =
-            try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
+            try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path, base: .handSet) }
             ?? TripModelParameters.handSet
         var fit = TripModelFit(rides: rides, model: model)
         fit.rounds = rounds

@@ -47,16 +47,22 @@ extension RecordingEvaluation {
         let archive = try CommandFailure.wrapping { () throws(RealtimeError) in try RealtimeArchive.read(path: path) }
         var skipped = archive.skipped
         if !archive.unreadable.isEmpty { skipped["files that are not feeds", default: 0] += archive.unreadable.count }
-        var seen = Set<VehiclePosition>()
+        var seen = Set<TripMoment>()
         var positions: [VehiclePosition] = []
         for vehicle in archive.feeds.lazy.flatMap(\.vehicles) {
             guard let trip = vehicle.tripID else {
                 skipped["vehicles on no trip", default: 0] += 1
                 continue
             }
-            let position = VehiclePosition(tripID: trip, coordinate: vehicle.coordinate, time: vehicle.time)
-            if seen.insert(position).inserted { positions.append(position) }
+            guard seen.insert(TripMoment(trip: trip, time: vehicle.time)).inserted else { continue }
+            positions.append(VehiclePosition(tripID: trip, coordinate: vehicle.coordinate, time: vehicle.time))
         }
         return (positions, skipped)
+    }
+
+    /// A trip at a moment: an archive's feeds repeat a position until the next one comes.
+    private struct TripMoment: Hashable {
+        var trip: String
+        var time: Timestamp
     }
 }

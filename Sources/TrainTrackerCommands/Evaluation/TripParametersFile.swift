@@ -11,11 +11,14 @@ import TrainTrackerStorage
 ///      "fittedOn": ["vehicle-positions-2024-10-15.sqlite"], "rides": 111, "logLikelihood": -41234.5,
 ///      "constants": {"tripPositionScale": 21.3, "tripTimingScale": 24.0, ...}}
 ///
-/// A constant left out keeps its default; an unknown name, a value that is not a number or is
+/// A constant left out keeps its value in the constants the file is read onto (the defaults;
+/// for where a fit starts, the hand-set point); an unknown name, a value that is not a number or is
 /// outside the model's range is refused with the file and the constant named.
 struct TripParametersFile: Codable {
     static let formatName = "traintracker-trip-model"
-    static let currentVersion = 1
+    /// 2: the delay prior's early side has a scale of its own (`tripEarlyScale`); a version 1
+    /// file's is its `tripOnTimeScale`, the one scale both sides had.
+    static let currentVersion = 2
 
     var format = Self.formatName
     var version = Self.currentVersion
@@ -53,7 +56,9 @@ struct TripParametersFile: Codable {
     ///
     /// - Throws: `CommandFailure` naming the file: unreadable, not such a file, a newer
     ///   version, an unknown constant or one out of range.
-    static func read(path: String) throws(CommandFailure) -> TripModelParameters {
+    static func read(path: String, base: TripModelParameters = TripModelParameters()) throws(CommandFailure)
+        -> TripModelParameters
+    {
         let data = try CommandFailure.wrapping { () throws(ImportError) in try InputFile.read(path, maximumBytes: 1_048_576) }
         guard let file = try? JSONDecoder().decode(Self.self, from: data), file.format == formatName else {
             throw CommandFailure("\(path): not a trip model file (write one with traintracker fit)")
@@ -61,7 +66,7 @@ struct TripParametersFile: Codable {
         guard file.version <= currentVersion else {
             throw CommandFailure("\(path): version \(file.version) is newer than this traintracker reads (\(currentVersion))")
         }
-        var parameters = TripModelParameters()
+        var parameters = base
         let paths = TripModelParameters.tunables
         for (name, value) in file.constants.sorted(by: { $0.key < $1.key }) {
             guard let constant = paths[name] else {
@@ -72,6 +77,7 @@ struct TripParametersFile: Codable {
                 throw CommandFailure("\(path): \(name) = \(value) is outside the trip model's range")
             }
         }
+        if file.version < 2, file.constants["tripEarlyScale"] == nil { parameters.earlyScale = parameters.onTimeScale }
         return parameters
     }
 
@@ -92,11 +98,18 @@ struct TripParametersOption: ParsableArguments {
             valueName: "file"))
     var parameters: String?
 
-    /// The constants in the file, if one was given.
+    /// The constants in the file, if one was given, read onto `base` (what it leaves out).
     ///
     /// - Throws: `CommandFailure` naming the file and what is wrong with it.
-    func loadFile() throws(CommandFailure) -> TripModelParameters? {
-        try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path) }
+    func loadFile(base: TripModelParameters = TripModelParameters()) throws(CommandFailure) -> TripModelParameters? {
+        try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path, base: base) }
+    }
+
+    /// Refuses a file that nothing would read: the trip model runs only with `--algorithm trips`.
+    func validate(algorithms: [TrackingAlgorithmName]) throws {
+        if parameters != nil, !algorithms.contains(.trips) {
+            throw ValidationError("--parameters goes with --algorithm trips")
+        }
     }
 
     /// The constants in the file, or the defaults without one.

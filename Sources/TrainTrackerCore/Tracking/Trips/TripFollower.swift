@@ -6,9 +6,10 @@ import RealModule
 /// Per fix (the forward algorithm, so the answer at a fix uses that fix and earlier ones only):
 /// 1. **Delay process**: each followed trip's delay wanders (a Laplace step growing with the
 ///    square root of the time since the last fix, and a drift).
-/// 2. **Boarding**: a rider may board or change to any trip at any fix, at a rate per hour of
-///    riding (likelier at a trip's origin while its train waits there); the entered trip's
-///    delay is drawn from the delay prior (on time, or late by an exponential).
+/// 2. **Boarding**: a rider may board or change to any trip, at a rate per hour of riding
+///    (looked at once every `boardingInterval`; likelier at a trip's origin at the delays at
+///    which its train still waits there); the entered trip's delay is drawn from the delay
+///    prior (on time, or late by an exponential).
 /// 3. **Emission**: the fix is projected on each trip's line and compared with where that trip
 ///    would be at that delay (`TripTimeline`: dwells at its calls, runs between them), along
 ///    the track (a Laplace of scale `positionScale` standing, wider by the timing scale at
@@ -82,12 +83,13 @@ struct TripFollower: Sendable {
     /// the hand-set constants, every figure the same to the decimal as at 1e-12, at 203 µs a
     /// fix instead of 327.)
     static let pruneRatio = 1e-8
-    /// A trip holding less than this share of the belief is dropped (boarding brings it back
-    /// if its train comes to explain the fixes).
+    /// A trip holding less than this share of all the trips' belief is dropped (boarding brings
+    /// it back if its train comes to explain the fixes).
     static let tripFloor = 1e-7
     /// Riders board (a share of the belief moves to the trips due near the fix) at most this
     /// often once a trip is followed. (30 s: on Tokyo's bench rides 1,239 → 279 µs a fix
-    /// against boarding at every fix; Caltrain's six held-out days the same to the decimal.)
+    /// against boarding at every fix, 221–230 with `tripFloor` too; Caltrain's six held-out
+    /// days the same to the decimal.)
     static let boardingInterval: Seconds = 30
     /// The fastest a train off the timetable is taken to run, for where it may be after a gap.
     static let fastestTrain: MetersPerSecond = 60
@@ -329,7 +331,10 @@ extension TripFollower {
             followed[index].mass = mass
             followed[index].low = low
         }
-        followed.removeAll { $0.mass.isEmpty || $0.total < Self.tripFloor }
+        // (Against the trips' own total, not the belief's: while "on no trip" explains the
+        // fixes, the trips it outweighs are kept, and so is what it learnt.)
+        let floorOfTrips = followed.reduce(0) { $0 + $1.total } * Self.tripFloor
+        followed.removeAll { $0.mass.isEmpty || $0.total < floorOfTrips }
     }
 }
 
