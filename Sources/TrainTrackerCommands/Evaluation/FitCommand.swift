@@ -60,7 +60,7 @@ struct FitCommand: ParsableCommand {
         let model = TrackerModel(dataset: dataset)
         let positions = try RecordingEvaluation.read(recording, zone: dataset.timetable.zone).positions
         let rides = RecordedRides(positions: positions, dataset: dataset).cases.map {
-            TripModelRide(fixes: $0.fixes.map(\.location), tripID: $0.truth.trainID ?? "", model: model)
+            TripModelRide(fixes: $0.fixes.map(\.location), tripID: $0.truth.trainID, model: model)
         }
         guard !rides.isEmpty else {
             throw CommandFailure("\(recording.joined(separator: ", ")): no ride of a trip in \(railways.railways)")

@@ -146,7 +146,7 @@ struct RecordingEvaluation {
             return Dictionary(uniqueKeysWithValues: days.map { ($0, tripParameters) })
         }
         let prepared = rides.map { ride in
-            (ride.1, TripModelRide(fixes: ride.0.fixes.map(\.location), tripID: ride.0.truth.trainID ?? "", model: model))
+            (ride.1, TripModelRide(fixes: ride.0.fixes.map(\.location), tripID: ride.0.truth.trainID, model: model))
         }
         var constants: [CivilDay: TripModelParameters] = [:]
         var progress = ProgressBar(label: "fit", total: days.count)

@@ -7,7 +7,7 @@ import TrainTrackerStorage
 /// The trip model's constants as a file: what `traintracker fit` writes and `--parameters FILE`
 /// reads back. JSON, the constants by their tuning names, with what they were fitted on:
 ///
-///     {"format": "traintracker-trip-model", "version": 1,
+///     {"format": "traintracker-trip-model", "version": 3,
 ///      "fittedOn": ["vehicle-positions-2024-10-15.sqlite"], "rides": 111, "logLikelihood": -41234.5,
 ///      "constants": {"tripPositionScale": 21.3, "tripTimingScale": 24.0, ...}}
 ///
@@ -17,8 +17,10 @@ import TrainTrackerStorage
 struct TripParametersFile: Codable {
     static let formatName = "traintracker-trip-model"
     /// 2: the delay prior's early side has a scale of its own (`tripEarlyScale`); a version 1
-    /// file's is its `tripOnTimeScale`, the one scale both sides had.
-    static let currentVersion = 2
+    /// file's is its `tripOnTimeScale`, the one scale both sides had. 3: delays may jump by a
+    /// disruption as well as a hold (`tripDisruptionRate`, `tripDisruptionMean`); an older
+    /// file's model had none (rate 0).
+    static let currentVersion = 3
 
     var format = Self.formatName
     var version = Self.currentVersion
@@ -78,6 +80,7 @@ struct TripParametersFile: Codable {
             }
         }
         if file.version < 2, file.constants["tripEarlyScale"] == nil { parameters.earlyScale = parameters.onTimeScale }
+        if file.version < 3, file.constants["tripDisruptionRate"] == nil { parameters.disruptionRate = 0 }
         return parameters
     }
 

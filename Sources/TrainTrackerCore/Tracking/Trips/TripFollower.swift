@@ -26,6 +26,21 @@ import RealModule
 /// - Complexity: O(k · w) per fix for k trips followed or due near the fix and w delay cells
 ///   each (a few dozen once a trip is known).
 struct TripFollower: Sendable {
+    /// A jump of the delay between two fixes (a hold or a disruption): it happens with
+    /// probability `share`, by an exponential amount of mean `mean`, spread over the grid cell
+    /// by cell (each keeps `ratio` of the one before) as far as `reach` cells.
+    private struct Jump {
+        var share: Double
+        var ratio: Double
+        var reach: Int
+
+        init(share: Double, mean: Seconds, step: Seconds) {
+            self.share = share
+            ratio = Double.exp(-step / mean)
+            reach = Int(flooring: 20 * mean / step, within: 0...TripFollower.widestStep)
+        }
+    }
+
     /// A trip on one service day.
     struct Key: Hashable, Sendable {
         var line: Int32
@@ -140,31 +155,40 @@ extension TripFollower {
     }
 
     /// Step 1: every followed trip's delay wanders for `elapsed` seconds (a Laplace step and a
-    /// drift), and may jump ahead by a hold (an exponential, at `holdRate` per hour).
+    /// drift), and may jump ahead by a hold (an exponential of mean `holdMean`, at `holdRate`
+    /// per hour) or a disruption (a longer exponential, of mean `disruptionMean`, at
+    /// `disruptionRate` per hour).
     private mutating func spread(over elapsed: Seconds) {
         let step = parameters.gridStep
         let scale = parameters.delayWalkScale * (max(elapsed, 1) / 60).squareRoot()
         let drift = parameters.delayDrift * elapsed / 60
         let reach = Int(flooring: (drift.magnitude + 10 * scale) / step + 0.5, within: 0...Self.widestStep)
-        let held = 1 - Double.exp(-parameters.holdRate * elapsed / 3_600)
-        // The hold's exponential, cell by cell: each cell keeps `ratio` of the one before.
-        let ratio = Double.exp(-step / parameters.holdMean)
-        let holdReach = held > 0 ? Int(flooring: 20 * parameters.holdMean / step, within: 0...Self.widestStep) : 0
+        let jumps = [(parameters.holdRate, parameters.holdMean), (parameters.disruptionRate, parameters.disruptionMean)]
+            .map { rate, mean in Jump(share: 1 - Double.exp(-rate * elapsed / 3_600), mean: mean, step: step) }
+            .filter { $0.share > 0 }
+        let kept = jumps.reduce(1) { $0 * (1 - $1.share) }
+        let jumpReach = jumps.map(\.reach).max() ?? 0
         var kernel = (-reach...reach).map { Double.exp(-abs(Double($0) * step - drift) / scale) }
         let sum = kernel.reduce(0, +)
         guard sum > 0 else { return }
-        kernel = kernel.map { $0 * (1 - held) / sum }
+        kernel = kernel.map { $0 * kept / sum }
+        // Each jump's share of what is not kept (the first happens, or the second, ...).
+        var untaken = 1.0
+        let shares = jumps.map { jump -> Double in
+            defer { untaken *= 1 - jump.share }
+            return untaken * jump.share
+        }
         for index in followed.indices {
             let old = followed[index].mass
-            var spreadOut = Array(repeating: 0.0, count: old.count + 2 * reach + holdReach)
+            var spreadOut = Array(repeating: 0.0, count: old.count + 2 * reach + jumpReach)
             for (cell, value) in old.enumerated() where value > 0 {
                 for (offset, weight) in kernel.enumerated() { spreadOut[cell + offset] += value * weight }
             }
-            if held > 0 {
-                // y[i] = x[i] · (1 − ratio) · held + ratio · y[i − 1], from each cell onwards.
+            for (jump, share) in zip(jumps, shares) {
+                // y[i] = x[i] · (1 − ratio) · share + ratio · y[i − 1], from each cell onwards.
                 var carried = 0.0
-                for cell in 0..<(old.count + holdReach) {
-                    carried = carried * ratio + (cell < old.count ? old[cell] * (1 - ratio) * held : 0)
+                for cell in 0..<(old.count + jump.reach) {
+                    carried = carried * jump.ratio + (cell < old.count ? old[cell] * (1 - jump.ratio) * share : 0)
                     spreadOut[cell + reach] += carried
                 }
             }
@@ -410,39 +434,4 @@ extension TripFollower {
 
     /// The timeline of a followed trip (for the answer: its next call and arrival).
     func timeline(of key: Key) -> TripTimeline? { timelines[key] }
-}
-
-/// A ride prepared for fitting the trip model: its fixes, where each lies on the lines within
-/// reach (worked out once, not once per trial of the constants), and the trip it was on.
-public struct TripModelRide: Sendable {
-    /// The trip's id in the timetable (a GTFS `trip_id`).
-    public let tripID: String
-    let fixes: [Location]
-    let reach: [[TripFollower.Reach]]
-
-    /// `fixes` of a rider on trip `tripID`, on `model`'s network.
-    ///
-    /// - Complexity: O(n · r log v) for n fixes, r railways within reach, v track vertices.
-    public init(fixes: [Location], tripID: String, model: TrackerModel) {
-        self.tripID = tripID
-        self.fixes = fixes
-        reach = fixes.map { TripTracker.lines(near: $0, model: model) }
-    }
-
-    /// How many fixes it has.
-    public var count: Int { fixes.count }
-}
-
-extension TripModelParameters {
-    /// The log-likelihood of `ride`'s fixes under the trip model when the rider is on its trip
-    /// throughout (its delay unknown, drawn from the prior and wandering): what `fit`
-    /// maximises over the constants. Fixes farther than `TripTracker.reach` from the trip's
-    /// track count as outliers.
-    ///
-    /// - Complexity: O(n · w) for n fixes and w delay cells followed.
-    public func logLikelihood(of ride: TripModelRide, model: TrackerModel) -> Double {
-        var follower = TripFollower(parameters: self, onlyTrip: ride.tripID)
-        for (fix, reach) in zip(ride.fixes, ride.reach) { follower.observe(fix, reach: reach, model: model) }
-        return follower.logLikelihood
-    }
 }

@@ -54,6 +54,12 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     public var holdRate = 2.0
     /// ... by an exponential amount of this mean.
     public var holdMean: Seconds = 120
+    /// How often a train is stopped for long (a fault, a trespasser, a train ahead stopped),
+    /// per hour of running: its delay then jumps ...
+    public var disruptionRate = 0.05
+    /// ... by an exponential amount of this mean (a second, longer tail beside the holds: a
+    /// train that stood 40 minutes is still the train it was, not the next one on time).
+    public var disruptionMean: Seconds = 1_200
 
     /// A train on time runs this late on average ...
     public var onTimeCentre: Seconds = 30
@@ -96,21 +102,23 @@ extension TripModelParameters {
         var fitted = handSet
         fitted.positionScale = 70.4
         fitted.timingScale = 10
-        fitted.outlierShare = 0.116_363_636_363_636_36
+        fitted.outlierShare = 0.1024
         fitted.lateralScale = 6.25
         fitted.dwellBefore = 30
         fitted.dwellAfter = 20
         fitted.acceleration = 0.4
         fitted.endReach = 400
         fitted.delayWalkScale = 16.5
-        fitted.delayDrift = 0
-        fitted.holdRate = 0.364_458_890_788_854
-        fitted.holdMean = 219.615_000_000_000_07
+        fitted.delayDrift = 4
+        fitted.holdRate = 1.3310709135252573e-07
+        fitted.holdMean = 470.764_256_508_150_4
+        fitted.disruptionRate = 0.034_375
+        fitted.disruptionMean = 852.272_727_272_727_3
         fitted.onTimeCentre = 134
-        fitted.onTimeScale = 16.392_322_928_761_693
-        fitted.earlyScale = 87.272_727_272_727_27
-        fitted.lateShare = 0.128_906_249_999_999_97
-        fitted.lateMean = 129.132_231_404_958_65
+        fitted.onTimeScale = 3.798_617_642_882_591_7
+        fitted.earlyScale = 96
+        fitted.lateShare = 0.133_167_613_636_363_6
+        fitted.lateMean = 151.25
         return fitted
     }()
 }
@@ -126,6 +134,7 @@ extension TripModelParameters {
             "tripTerminalStay": \.terminalStay,
             "tripAcceleration": \.acceleration, "tripDelayWalkScale": \.delayWalkScale,
             "tripDelayDrift": \.delayDrift, "tripHoldRate": \.holdRate, "tripHoldMean": \.holdMean,
+            "tripDisruptionRate": \.disruptionRate, "tripDisruptionMean": \.disruptionMean,
             "tripOnTimeCentre": \.onTimeCentre, "tripOnTimeScale": \.onTimeScale, "tripEarlyScale": \.earlyScale,
             "tripLateShare": \.lateShare, "tripLateMean": \.lateMean, "tripBoardingRate": \.boardingRate,
             "tripOriginBoarding": \.originBoarding, "tripOffTimetableShare": \.offTimetableShare,
@@ -154,6 +163,8 @@ extension TripModelParameters {
         copy.delayDrift = Self.clamp(delayDrift, -60...60, fallback: 0)
         copy.holdRate = Self.clamp(holdRate, 0...600, fallback: 2)
         copy.holdMean = Self.clamp(holdMean, 1...3_600, fallback: 120)
+        copy.disruptionRate = Self.clamp(disruptionRate, 0...60, fallback: 0.05)
+        copy.disruptionMean = Self.clamp(disruptionMean, 1...7_200, fallback: 1_200)
         copy.onTimeCentre = Self.clamp(onTimeCentre, -600...600, fallback: 30)
         copy.onTimeScale = Self.clamp(onTimeScale, 1...3_600, fallback: 60)
         copy.earlyScale = Self.clamp(earlyScale, 1...3_600, fallback: 60)

@@ -86,6 +86,36 @@ import TrainTrackerTestSupport
         #expect(answers.suffix(20).allSatisfy { $0?.railwayID == "Local" }, "\(answers.map { $0?.trainID })")
     }
 
+    /// The local of 07:00 on time stands 15 minutes at station 2 and its logger is silent
+    /// while it stands (a recording of positions that change, a phone that logs on movement);
+    /// then it runs on, 15 minutes late. It is still L0, not L1 five minutes early: a
+    /// disruption (a long stand, rare) explains the gap. Without disruptions in the model, the
+    /// next local is the likelier.
+    @Test func aLocalThatStoodLongIsStillTheLocal() throws {
+        let model = TrackerModel(dataset: try Self.dataset())
+        let ride = Self.ride(departure: 0, dwell: 30, stops: true)
+        // Station 2 is reached at 330 s (two legs of 150 s, a dwell of 30 s); the train stands
+        // there 15 minutes longer, silent.
+        let stand: Seconds = 900
+        let arrival = morning.adding(330 - 3_600)
+        let stood =
+            ride.filter { $0.timestamp <= arrival }
+            + ride.filter { $0.timestamp > arrival.adding(30) }.map {
+                Location(coordinate: $0.coordinate, timestamp: $0.timestamp.adding(stand))
+            }
+        func lastTrain(_ parameters: TripModelParameters) -> (train: String?, delay: Seconds?) {
+            var tracker = TripTracker(model: model, trips: parameters)
+            let last = stood.map { tracker.process($0).best }.last ?? nil
+            return (last?.trainID, last?.delaySeconds)
+        }
+        let answer = lastTrain(TripModelParameters())
+        #expect(answer.train == "L0")
+        #expect(abs((answer.delay ?? 0) - stand) <= 90, "\(String(describing: answer.delay))")
+        var withoutDisruptions = TripModelParameters()
+        withoutDisruptions.disruptionRate = 0
+        #expect(lastTrain(withoutDisruptions).train == "L1")
+    }
+
     /// The control: the same departure, running through as an express does, is the express.
     @Test func theSameDepartureRunningThroughIsTheExpress() throws {
         var tracker = TripTracker(model: TrackerModel(dataset: try Self.dataset()))
