@@ -72,7 +72,7 @@ struct FitCommand: ParsableCommand {
         fit.rounds = rounds
         if !constants.isEmpty { fit.fittedNames = TripModelFit.fitted.filter { constants.contains($0.name) } }
         let before = fit.score(start)
-        var progress = ProgressBar(label: "fit", total: rounds * fit.fittedNames.count * 3)
+        var progress = ProgressBar(label: "fit", total: fit.estimatedTrials(from: start))
         let (fitted, after) = fit.run(from: start) { progress.update($0) }
         progress.finish()
         try TripParametersFile(

@@ -75,8 +75,10 @@ struct ProgressBar {
         self.total = max(total, 1)
     }
 
+    /// Draws `done` of `total` (kept within 0...total: a total may be an estimate).
     mutating func update(_ done: Int, detail: String = "") {
         guard enabled else { return }
+        let done = min(max(done, 0), total)
         let percent = done * 100 / total
         guard percent != lastDrawn || done == total else { return }
         lastDrawn = percent

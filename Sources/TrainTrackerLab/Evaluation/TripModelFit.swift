@@ -44,12 +44,13 @@ public struct TripModelFit: Sendable {
     /// The fitted constants, starting from `start`, and the rides' log-likelihood under them;
     /// `progress` is told each trial (for a progress bar).
     ///
-    /// Nested, simpler model first: the search is run without disruptions (a rate of 0, which
-    /// a search by factors never leaves), then again with `start`'s disruptions from where it
-    /// ended, and the likelier of the two is kept. From the hand-set point straight away, the
-    /// long jumps are taken by the disruptions, the holds shrink to 40 s and the delay prior
-    /// lands on another, lower optimum (on late November's feeds −147,421 against −147,117
-    /// for the model without disruptions, which the model with them contains).
+    /// Nested, simpler model first: when the disruptions' rate is fitted, the search is run
+    /// without disruptions (a rate of 0, which a search by factors never leaves), then again
+    /// with `start`'s disruptions from where it ended, and the likeliest of the two and `start`
+    /// itself is kept. From the hand-set point straight away, the long jumps are taken by the
+    /// disruptions, the holds shrink to 40 s and the delay prior lands on another, lower
+    /// optimum (on late November's feeds −147,421 against −147,117 for the model without
+    /// disruptions, which the model with them contains).
     ///
     /// - Complexity: O(rounds · constants · n · w) for n fixes in all, twice.
     public func run(from start: TripModelParameters = .init(), progress: (Int) -> Void = { _ in }) -> (
@@ -61,18 +62,30 @@ public struct TripModelFit: Sendable {
             progress(trials)
         }
         let start = start.sanitised
-        let disruptions = ["tripDisruptionRate", "tripDisruptionMean"]
-        guard start.disruptionRate > 0, fittedNames.contains(where: { disruptions.contains($0.name) }) else {
-            return search(from: start, names: fittedNames, progress: count)
-        }
+        guard isNested(from: start) else { return search(from: start, names: fittedNames, progress: count) }
         var simple = start
         simple.disruptionRate = 0
+        let disruptions = ["tripDisruptionRate", "tripDisruptionMean"]
         let first = search(from: simple, names: fittedNames.filter { !disruptions.contains($0.name) }, progress: count)
         var extended = first.parameters
         extended.disruptionRate = start.disruptionRate
         extended.disruptionMean = start.disruptionMean
         let second = search(from: extended, names: fittedNames, progress: count)
-        return second.logLikelihood >= first.logLikelihood ? second : first
+        // (A start that was itself a fit with disruptions may be likelier than both.)
+        return [(parameters: start, logLikelihood: score(start)), first, second].max { $0.logLikelihood < $1.logLikelihood }
+            ?? second
+    }
+
+    /// About how many trials `run(from:)` makes, for a progress bar: three per constant and
+    /// round, in each search.
+    public func estimatedTrials(from start: TripModelParameters) -> Int {
+        rounds * fittedNames.count * 3 * (isNested(from: start.sanitised) ? 2 : 1)
+    }
+
+    /// Whether `run(from:)` searches twice: the disruptions' rate is fitted and `start` has
+    /// disruptions.
+    private func isNested(from start: TripModelParameters) -> Bool {
+        start.disruptionRate > 0 && fittedNames.contains { $0.name == "tripDisruptionRate" }
     }
 
     /// A coordinate search over `names` from `start`.
