@@ -58,7 +58,7 @@ actor LiveSessions {
     }
 
     private struct Live {
-        var tracker: DefaultTracker
+        var tracker: any SessionTracking
         /// The device whose session it is, when known: riders agree by device.
         var device: String?
         var lastTimestamp: Timestamp?
@@ -81,7 +81,8 @@ actor LiveSessions {
     static let replayInterval = Duration.seconds(10)
     static let replayableFixes = 20_000
 
-    private let model: TrackerModel
+    /// The network, the store, the limits, and which algorithm sessions run.
+    private let settings: ServerSettings
     private let store: any SessionStore
     private let limits: ServerLimits
     /// What the trackers are told of the trains, and where riders' answers go.
@@ -92,10 +93,10 @@ actor LiveSessions {
     /// When idle trackers are next looked for.
     private var nextSweep = ContinuousClock.now
 
-    init(model: TrackerModel, store: any SessionStore, limits: ServerLimits, board: LiveBoard) {
-        self.model = model
-        self.store = store
-        self.limits = limits
+    init(settings: ServerSettings, board: LiveBoard) {
+        self.settings = settings
+        store = settings.store
+        limits = settings.limits
         self.board = board
     }
 
@@ -169,7 +170,7 @@ actor LiveSessions {
     /// (replacing any a deleted session of that id left, whose streams end).
     func started(_ id: String) {
         end(id, reason: "session deleted")
-        keep(Live(tracker: DefaultTracker(model: model)), as: id)
+        keep(Live(tracker: settings.makeTracker()), as: id)
     }
 
     /// A stream of session `id`'s answers from now on, starting with the latest one, for the
@@ -337,7 +338,7 @@ actor LiveSessions {
 
     /// A tracker fed `fixes`, session `id`'s stored fixes in time order.
     private func rebuilt(_ id: String, from fixes: [RecordedFix]) -> Live {
-        var live = Live(tracker: DefaultTracker(model: model))
+        var live = Live(tracker: settings.makeTracker())
         live.fixCount = fixes.count
         for (index, fix) in fixes.enumerated() {
             let result = live.tracker.process(fix.location)

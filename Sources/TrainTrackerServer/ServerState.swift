@@ -29,6 +29,9 @@ public struct ServerSettings: Sendable {
     public var tiles: TileSource?
     /// The operator feeds it polls and the feed it publishes from riders.
     public var realtime = RealtimeSettings()
+    /// The trip model's constants, when sessions run the trip model beside the default
+    /// algorithm (`serve --algorithm trips`); nil, the default: the default algorithm alone.
+    public var trips: TripModelParameters?
     /// How much the server logs (standard error): each request with its id, and session
     /// changes with the session and device (never a token) at `info`; each upload at `debug`.
     public var logLevel: Logger.Level = .info
@@ -80,7 +83,7 @@ final class ServerState: Sendable {
         self.settings = settings
         model = settings.model
         board = LiveBoard(model: model, settings: settings.realtime)
-        live = LiveSessions(model: model, store: settings.store, limits: settings.limits, board: board)
+        live = LiveSessions(settings: settings, board: board)
         writer = GroupCommit(store: settings.store, metrics: metrics)
         viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)
         var logger = settings.logHandler.map { Logger(label: "traintracker", factory: $0) } ?? Logger(label: "traintracker")

@@ -76,7 +76,7 @@ struct SessionListing {
 
     /// The railway the tracker named most often for session `id`.
     private func mainRailway(of id: String) async throws -> String? {
-        var tracker = DefaultTracker(model: state.model)
+        var tracker = state.settings.makeTracker()
         var counts: [String: Int] = [:]
         for fix in try await state.store.fixes(sessionID: id).fixes {
             if let railway = tracker.process(fix.location).best?.railwayID { counts[railway, default: 0] += 1 }

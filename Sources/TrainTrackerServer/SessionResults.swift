@@ -20,7 +20,7 @@ struct SessionResults {
     /// app would show them between fixes.
     func results(of id: String) async throws -> String {
         let (fixes, report) = try await state.store.fixes(sessionID: id)
-        var tracker = DefaultTracker(model: state.model)
+        var tracker = state.settings.makeTracker()
         tracker.explains = true
         var fixItems: [String] = []
         var resultItems: [String] = []
@@ -44,7 +44,8 @@ struct SessionResults {
 
     /// The answers estimated between fix `index` and the next, when they are more than
     /// `estimatedGap` apart: each at its time, with the last fix's id.
-    private func estimates(after index: Int, of fixes: [RecordedFix], tracker: DefaultTracker, session id: String) -> String? {
+    private func estimates(after index: Int, of fixes: [RecordedFix], tracker: any SessionTracking, session id: String) -> String?
+    {
         let (fix, next) = (fixes[index], fixes[index + 1])
         let gap = next.location.timestamp.seconds(since: fix.location.timestamp)
         guard gap > Self.estimatedGap else { return nil }

@@ -23,3 +23,30 @@ import TrainTrackerTestSupport
         #expect(!present.started.contains("leaflet.js"), "\(present.started)")
     }
 }
+
+/// `serve --algorithm trips --parameters FILE`: what an operator gets wrong is refused in one
+/// line, with a non-zero exit, before the session store is created.
+@Suite(.tags(.sharedData)) struct ServeAlgorithmOptionTests {
+    @Test(arguments: [
+        (["--parameters", "fit.json"], "--parameters goes with --algorithm trips"),
+        (["--algorithm", "eki"], "--algorithm must be default or trips"),
+        (["--algorithm", "trips", "--parameters", "bad.json"], "bad.json: unknown constant tripNoSuchThing"),
+        (["--algorithm", "trips", "--parameters", "none.json"], "none.json"),
+    ])
+    func aWrongAlgorithmOrParameterFileIsRefusedBeforeTheStoreIsMade(extra: [String], problem: String) throws {
+        let directory = try TemporaryDirectory()
+        let files = [
+            "fit.json": "{\"format\": \"traintracker-trip-model\", \"constants\": {}}",
+            "bad.json": "{\"format\": \"traintracker-trip-model\", \"constants\": {\"tripNoSuchThing\": 1}}",
+        ]
+        for (name, text) in files { try text.write(toFile: directory.path(name), atomically: true, encoding: .utf8) }
+        let arguments = extra.map { files[$0] != nil || $0 == "none.json" ? directory.path($0) : $0 }
+        let db = directory.path("sessions.sqlite")
+        let outcome = try ToolRunner.run(
+            ["serve", "--railways", SharedPaths.caltrain2024, "--db", db, "--port", "0"] + arguments)
+        #expect(outcome.status != 0)
+        let lines = outcome.standardError.split(separator: "\n").filter { $0.lowercased().contains("error:") }
+        #expect(lines.count == 1 && lines[0].contains(problem), "\(outcome.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: db), "the store was made for a server that never started")
+    }
+}

@@ -25,6 +25,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The tracking algorithm each session runs: default, or trips (the trip model beside it; it needs timetables and does not read the --realtime feeds).",
+            valueName: "algorithm"))
+    var algorithm: TrackingAlgorithmName = .default
+
+    @OptionGroup var tripModel: TripParametersOption
+
+    @Option(
+        help: ArgumentHelp(
             "The session store: an SQLite file (created when missing) or a postgres://user@host/db address (several instances may share it).",
             valueName: "path-or-url"))
     var db: String
@@ -126,6 +134,11 @@ struct ServeCommand: AsyncParsableCommand {
     var realtimeClockFrom: String?
 
     func validate() throws {
+        guard [.default, .trips].contains(algorithm) else {
+            throw ValidationError(
+                "--algorithm must be default or trips for serve (eki and schedule are baselines for replay and evaluate)")
+        }
+        try tripModel.validate(algorithms: [algorithm])
         if let realtimeClockFrom, Timestamp(parsing: realtimeClockFrom) == nil {
             throw ValidationError("--realtime-clock-from must be an ISO 8601 time, e.g. 2025-09-22T06:00:00Z")
         }
@@ -202,10 +215,21 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         }
+        let trips = algorithm == .trips ? try tripModel.load() : nil
         let model = try railways.loadModel(timetables: true)
+        if trips != nil, !model.hasTimetable {
+            StandardError.line(
+                "warning: \(railways.railways) has no timetable: --algorithm trips answers as the default algorithm")
+        }
+        if trips != nil, !realtime.isEmpty {
+            StandardError.line(
+                "note: --algorithm trips names a rider's train from timing alone; the --realtime feeds inform only the default answer beneath it"
+            )
+        }
         let store = try await SessionStores.open(db)
         var settings = ServerSettings(model: model, store: store, configuration: remote, leafletDirectory: leaflet)
         settings.terrain = terrain
+        settings.trips = trips
         settings.peaks = namedPeaks
         settings.limits.openSessionsPerDevice = openSessionsPerDevice
         settings.limits.requestsPerToken = requestsPerToken

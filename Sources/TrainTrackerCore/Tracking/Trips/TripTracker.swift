@@ -21,6 +21,25 @@ public struct TripTracker: TrackingAlgorithm {
         follower = TripFollower(parameters: trips)
     }
 
+    /// The default tracker's live feed (`DefaultTracker.live`): it informs the default answer,
+    /// which stands where no trip explains the fixes; the trip model does not read it.
+    public var live: LiveTrips? {
+        get { inner.live }
+        set { inner.live = newValue }
+    }
+
+    /// Whether the default tracker keeps its evidence for `explanation(limit:)`.
+    public var explains: Bool {
+        get { inner.explains }
+        set { inner.explains = newValue }
+    }
+
+    /// The default tracker's hypotheses and their evidence (`DefaultTracker.explanation`).
+    public func explanation(limit: Int = 8) -> [EvidenceExplanation] { inner.explanation(limit: limit) }
+
+    /// The default tracker's answer at `time` without a new fix (`DefaultTracker.estimate`).
+    public mutating func estimate(at time: Timestamp) -> TrackingResult { inner.estimate(at: time) }
+
     /// Takes the next fix and returns the ranked answer.
     public mutating func process(_ location: Location) -> TrackingResult {
         var result = inner.process(location)

@@ -1,0 +1,30 @@
+import TrainTrackerCore
+
+/// What the server needs of a session's tracker: its answers, the operator's and riders' feed
+/// before each fix, its evidence for the viewer, and its estimates between fixes. The default
+/// algorithm, or the trip model beside it (`serve --algorithm trips`).
+protocol SessionTracking: TrackingAlgorithm {
+    /// The trains the latest feed reports, set before each fix.
+    var live: LiveTrips? { get set }
+    /// Whether the tracker keeps its evidence for `explanation(limit:)`.
+    var explains: Bool { get set }
+    /// The leading hypotheses and why, the leader first.
+    func explanation(limit: Int) -> [EvidenceExplanation]
+    /// The answer at `time` without a new fix.
+    mutating func estimate(at time: Timestamp) -> TrackingResult
+}
+
+extension DefaultTracker: SessionTracking {}
+extension TripTracker: SessionTracking {}
+
+extension ServerSettings {
+    /// A new session's tracker: the trip model beside the default algorithm with `trips`'
+    /// constants, or the default algorithm alone when `trips` is nil.
+    static func makeTracker(model: TrackerModel, trips: TripModelParameters?) -> any SessionTracking {
+        guard let trips else { return DefaultTracker(model: model) }
+        return TripTracker(model: model, trips: trips)
+    }
+
+    /// A new session's tracker under these settings.
+    func makeTracker() -> any SessionTracking { Self.makeTracker(model: model, trips: trips) }
+}

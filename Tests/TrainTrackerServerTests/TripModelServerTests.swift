@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TrainTrackerCore
+import TrainTrackerImport
+import TrainTrackerTestSupport
+
+@testable import TrainTrackerLab
+@testable import TrainTrackerServer
+
+/// `serve --algorithm trips`: each session runs the trip model beside the default algorithm,
+/// so a rider is told the train the trip model names, live and on the viewer's results page.
+@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(5))) struct TripModelServerTests {
+    /// A recorded Caltrain ride whose last answer names one train under the trip model and
+    /// another (or none) under the default algorithm, with both answers.
+    static let ride = Result { () throws -> (fixes: [RecordedFix], trips: String, plain: String?) in
+        let loaded = try RealtimeRoutesTests.dataset.get()
+        let model = try RealtimeRoutesTests.model.get()
+        let recording = try VehiclePositionRecording.read(path: SharedPaths.caltrainRecording, zone: loaded.timetable.zone)
+        for ride in RecordedRides(positions: recording.positions, dataset: loaded).cases where ride.fixes.count >= 20 {
+            var trips = TripTracker(model: model)
+            var plain = DefaultTracker(model: model)
+            var answers: (trips: String?, plain: String?) = (nil, nil)
+            for fix in ride.fixes {
+                answers = (trips.process(fix.location).best?.train, plain.process(fix.location).best?.train)
+            }
+            if let train = answers.trips, train != answers.plain { return (ride.fixes, train, answers.plain) }
+        }
+        throw RealtimeRoutesTests.TestFailure("no ride on which the algorithms differ")
+    }
+
+    /// The train in the last live answer of one rider uploading `fixes`, and in the last answer
+    /// of the session's results page, on a server with `trips` (nil: the default algorithm).
+    static func served(_ fixes: [RecordedFix], trips: TripModelParameters?) async throws -> (live: String?, page: String?) {
+        var made = try RealtimeRoutesTests.Fixture()
+        made.settings.trips = trips
+        let fixture = made
+        return try await buildApplication(fixture.settings).test(.router) { client in
+            let answers = try await RealtimeRoutesTests.ride(
+                fixes, riders: [(fixture.phones[0], "T1", 0)], clock: fixture.clock, client: client)
+            let response = try await client.execute(
+                uri: "/v1/sessions/T1/results", method: .get, headers: ServerRoutesTests.headers(fixture.admin))
+            let results = try #require(try ServerRoutesTests.object(response.body)["results"] as? [[String: Any]])
+            return (answers.first?["train"] as? String, results.last?["train"] as? String)
+        }
+    }
+
+    @Test func aRiderIsToldTheTrainTheTripModelNames() async throws {
+        let (fixes, train, plain) = try Self.ride.get()
+        let withTrips = try await Self.served(fixes, trips: TripModelParameters())
+        #expect(withTrips.live == train && withTrips.page == train, "trip model: \(train), server: \(withTrips)")
+        let withoutTrips = try await Self.served(fixes, trips: nil)
+        #expect(withoutTrips.live == plain && withoutTrips.page == plain, "default: \(plain ?? "none"), server: \(withoutTrips)")
+    }
+}
