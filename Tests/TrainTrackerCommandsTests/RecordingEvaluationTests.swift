@@ -9,10 +9,10 @@ import TrainTrackerTestSupport
 /// pool (two on this 2-core machine); four at once held both for minutes, and unrelated async
 /// tests ran out of their time limits.
 @Suite(.tags(.sharedData), .serialized) struct RecordingEvaluationTests {
-    @Test func theSharedRecordingIsScoredPerRouteAndHourWithAPictureAndItsRidesSaved() throws {
+    @Test func theSharedRecordingIsScoredPerRouteAndHourWithAPictureAndItsRidesSaved() async throws {
         let directory = try TemporaryDirectory()
         let picture = directory.path("real.svg")
-        let outcome = try ToolRunner.run([
+        let outcome = try await ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
             "--algorithm", "default", "--format", "json", "--svg", picture, "--save-cases", directory.path("cases"),
         ])
@@ -38,7 +38,7 @@ import TrainTrackerTestSupport
         let svg = try String(contentsOfFile: picture, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("Local Weekend"))
         // The saved rides replay and score like simulated cases.
-        let cases = try ToolRunner.run([
+        let cases = try await ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--cases", directory.path("cases"), "--algorithm", "default",
         ])
         #expect(cases.status == 0 && cases.standardOutput.contains("Local Weekend"))
@@ -46,8 +46,8 @@ import TrainTrackerTestSupport
 
     /// `evaluate --recording` of the shared recording by the default algorithm with `options`,
     /// its JSON reports.
-    static func evaluate(_ options: [String]) throws -> [[String: Any]] {
-        let outcome = try ToolRunner.run(
+    static func evaluate(_ options: [String]) async throws -> [[String: Any]] {
+        let outcome = try await ToolRunner.run(
             [
                 "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
                 "--algorithm", "default", "--format", "json",
@@ -58,9 +58,9 @@ import TrainTrackerTestSupport
 
     /// The operator's feed made from the recording (`recording-feed`) in `directory`: its
     /// folder, and what the tool said on its standard error.
-    static func recordingFeeds(in directory: TemporaryDirectory) throws -> (folder: String, said: String) {
+    static func recordingFeeds(in directory: TemporaryDirectory) async throws -> (folder: String, said: String) {
         let folder = directory.path("feeds")
-        let made = try ToolRunner.run([
+        let made = try await ToolRunner.run([
             "recording-feed", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
             "--out", folder,
         ])
@@ -68,26 +68,26 @@ import TrainTrackerTestSupport
         return (folder, made.standardError)
     }
 
-    @Test func passagesJudgedOverTwoFixesTellTheLateLocalFromTheExpressAhead() throws {
+    @Test func passagesJudgedOverTwoFixesTellTheLateLocalFromTheExpressAhead() async throws {
         // Monday's weekday locals, a few minutes late, run where an express is due a quarter of
         // an hour earlier: from one fix a minute to the next, both seem to keep their delays.
-        func localWeekday(_ options: [String]) throws -> Double {
-            let routes = try #require(Self.evaluate(options).first?["routes"] as? [String: Any])
+        func localWeekday(_ options: [String]) async throws -> Double {
+            let routes = try await #require(Self.evaluate(options).first?["routes"] as? [String: Any])
             let local = try #require((routes["Local Weekday"] as? [String: Any])?["score"] as? [String: Any])
             return try #require(local["railwayAccuracy"] as? Double)
         }
-        let everyFix = try localWeekday(["--tune", "passageSpanWaits=0"])
-        let everyOtherFix = try localWeekday([])
+        let everyFix = try await localWeekday(["--tune", "passageSpanWaits=0"])
+        let everyOtherFix = try await localWeekday([])
         #expect(everyOtherFix > everyFix + 0.03, "\(everyFix) → \(everyOtherFix)")
     }
 
     /// An operator's feed made from the recording (`recording-feed`), told to the tracker
     /// (`evaluate --realtime`): the rides are scored without it and with it in one run.
-    @Test func aFeedOfTheTrainsOwnDelaysNamesTheRailwayAndTheTrainMoreOften() throws {
+    @Test func aFeedOfTheTrainsOwnDelaysNamesTheRailwayAndTheTrainMoreOften() async throws {
         let directory = try TemporaryDirectory()
-        let feeds = try Self.recordingFeeds(in: directory)
+        let feeds = try await Self.recordingFeeds(in: directory)
         #expect(feeds.said.contains("trip updates"))
-        let outcome = try ToolRunner.run([
+        let outcome = try await ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
             "--algorithm", "default", "--format", "json", "--realtime", feeds.folder,
         ])
@@ -95,12 +95,12 @@ import TrainTrackerTestSupport
         #expect(outcome.standardError.contains("0 of trips it lacks"), "\(outcome.standardError)")
         let reports = try #require(
             JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
-        func score(_ algorithm: String) throws -> [String: Any] {
+        func score(_ algorithm: String) async throws -> [String: Any] {
             let report = try #require(reports.first { $0["algorithm"] as? String == algorithm })
             return try #require((report["all"] as? [String: Any])?["score"] as? [String: Any])
         }
-        let without = try score("default")
-        let with = try score("default-realtime")
+        let without = try await score("default")
+        let with = try await score("default-realtime")
         for measure in ["railwayAccuracy", "trainAccuracy"] {
             let before = try #require(without[measure] as? Double)
             let after = try #require(with[measure] as? Double)
@@ -113,41 +113,41 @@ import TrainTrackerTestSupport
     /// dropped as stale): once the line runs, the rider may be waiting for its first train,
     /// which enters at the change-of-trains cost rather than the whole switch cost, and is not
     /// taken for a local running half an hour late.
-    @Test func aLinesFirstTrainIsTheOneStandingAtItsOrigin() throws {
-        func rightFixes(_ options: [String]) throws -> Double {
-            let routes = try #require(Self.evaluate(options).first?["routes"] as? [String: Any])
+    @Test func aLinesFirstTrainIsTheOneStandingAtItsOrigin() async throws {
+        func rightFixes(_ options: [String]) async throws -> Double {
+            let routes = try await #require(Self.evaluate(options).first?["routes"] as? [String: Any])
             return try ["Express", "Limited", "South Santa Clara County Connector"].reduce(0.0) { sum, name in
                 let score = try #require((routes[name] as? [String: Any])?["score"] as? [String: Any])
                 let fixes = try #require(score["fixes"] as? Int)
                 return try sum + #require(score["railwayAccuracy"] as? Double) * Double(fixes)
             }
         }
-        let wholeCost = try rightFixes(["--tune", "firstTrainSwitchCost=\(SwitchingEvidence().cost)"])
-        let firstTrain = try rightFixes([])
+        let wholeCost = try await rightFixes(["--tune", "firstTrainSwitchCost=\(SwitchingEvidence().cost)"])
+        let firstTrain = try await rightFixes([])
         #expect(firstTrain > wholeCost + 20, "Express, Limited and South County: \(wholeCost) → \(firstTrain) fixes")
     }
 
     /// Arrival times read the followed train's place against its timetable as a run that starts,
     /// runs and brakes (`RunProfile`): on the recorded trains more of them fall within a minute
     /// of the true arrival than at an even pace.
-    @Test func arrivalTimesOfARunThatStartsAndBrakesBeatAnEvenPace() throws {
-        func withinMinute(_ options: [String]) throws -> Double {
-            let all = try #require((Self.evaluate(options).first?["all"] as? [String: Any])?["score"] as? [String: Any])
+    @Test func arrivalTimesOfARunThatStartsAndBrakesBeatAnEvenPace() async throws {
+        func withinMinute(_ options: [String]) async throws -> Double {
+            let all = try await #require((Self.evaluate(options).first?["all"] as? [String: Any])?["score"] as? [String: Any])
             return try #require(all["etaWithinMinuteShare"] as? Double)
         }
-        let even = try withinMinute(["--tune", "runAcceleration=0"])
-        let profiled = try withinMinute([])
+        let even = try await withinMinute(["--tune", "runAcceleration=0"])
+        let profiled = try await withinMinute([])
         #expect(profiled > even + 0.01, "\(even) → \(profiled)")
     }
 
     /// With the trains' own feed, an arrival time also reads the runs the last trains with the
     /// same two stops made from where the rider's train is (`RecentRuns`): more arrival times
     /// fall within a minute, most of all those several minutes ahead.
-    @Test func arrivalTimesLearnFromTheTrainAheadsRun() throws {
+    @Test func arrivalTimesLearnFromTheTrainAheadsRun() async throws {
         let directory = try TemporaryDirectory()
-        let feeds = try Self.recordingFeeds(in: directory).folder
-        func told(_ options: [String]) throws -> (all: Double, farOut: Double) {
-            let report = try #require(
+        let feeds = try await Self.recordingFeeds(in: directory).folder
+        func told(_ options: [String]) async throws -> (all: Double, farOut: Double) {
+            let report = try await #require(
                 Self.evaluate(["--realtime", feeds] + options).first {
                     $0["algorithm"] as? String == "default-realtime"
                 })
@@ -156,14 +156,14 @@ import TrainTrackerTestSupport
             let threeToFour = try #require(rows.first { $0["minutesAhead"] as? String == "3–4" })
             return (try #require(all["etaWithinMinuteShare"] as? Double), try #require(threeToFour["withinMinute"] as? Double))
         }
-        let timetable = try told(["--tune", "lastRunShare=0"])
-        let withRuns = try told([])
+        let timetable = try await told(["--tune", "lastRunShare=0"])
+        let withRuns = try await told([])
         #expect(withRuns.all > timetable.all + 0.01, "\(timetable.all) → \(withRuns.all)")
         #expect(withRuns.farOut > timetable.farOut + 0.03, "3–4 min ahead: \(timetable.farOut) → \(withRuns.farOut)")
     }
 
-    @Test func aRecordingWithoutTheTableIsOneLineAndExitStatus2() throws {
-        let outcome = try ToolRunner.run([
+    @Test func aRecordingWithoutTheTableIsOneLineAndExitStatus2() async throws {
+        let outcome = try await ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.tokyoRailways,
         ])
         #expect(outcome.status == 2)

@@ -9,7 +9,7 @@ import TrainTrackerTestSupport
 
     /// Sessions replayed side by side (`--jobs`) give the same output, in the same order, as
     /// one after another: JSONL, the text timeline and its explanations alike.
-    @Test func jobsReplaySessionsSideBySideWithTheSameOutput() throws {
+    @Test func jobsReplaySessionsSideBySideWithTheSameOutput() async throws {
         let directory = try TemporaryDirectory()
         let sessions = directory.path("sessions.sqlite")
         let journey = ["journey", "--railways", SharedPaths.tokyoRailways, "--noise", "8", "--out", sessions]
@@ -27,29 +27,29 @@ import TrainTrackerTestSupport
             ],
         ]
         for (index, ride) in rides.enumerated() {
-            #expect(try ToolRunner.run(journey + ride + (index > 0 ? ["--append"] : [])).status == 0)
+            #expect(try await ToolRunner.run(journey + ride + (index > 0 ? ["--append"] : [])).status == 0)
         }
         let replay = ["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions]
         for format in [["--format", "jsonl"], ["--format", "text", "--explain"]] {
-            let alone = try ToolRunner.run(replay + format)
-            let together = try ToolRunner.run(replay + format + ["--jobs", "3"])
+            let alone = try await ToolRunner.run(replay + format)
+            let together = try await ToolRunner.run(replay + format + ["--jobs", "3"])
             #expect(alone.status == 0 && together.status == 0)
             #expect(alone.standardOutput.split(separator: "\n").count > 5)
             #expect(together.standardOutput == alone.standardOutput)
         }
-        let refused = try ToolRunner.run(replay + ["--jobs", "0"])
+        let refused = try await ToolRunner.run(replay + ["--jobs", "0"])
         #expect(refused.status != 0)
         #expect(refused.standardError.contains("--jobs must be 1 to 64"))
     }
 
-    @Test func jsonlHasOneObjectPerFixWithExactlyTheContractKeys() throws {
+    @Test func jsonlHasOneObjectPerFixWithExactlyTheContractKeys() async throws {
         let network = try Self.network.get()
         let directory = try TemporaryDirectory()
         let sessions = directory.path("sessions.sqlite")
         let count = try writeToyokoSession(to: sessions, network: network)
 
         // The published algorithm says nothing until it knows the direction: the nulls show.
-        let outcome = try ToolRunner.run([
+        let outcome = try await ToolRunner.run([
             "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--algorithm", "eki",
         ])
         #expect(outcome.status == 0)
@@ -86,15 +86,17 @@ import TrainTrackerTestSupport
         #expect(phases == ["next", "soon", "now"])
     }
 
-    @Test func theDefaultAlgorithmAddsNextStopArrivalConfidenceAndTrainType() throws {
+    @Test func theDefaultAlgorithmAddsNextStopArrivalConfidenceAndTrainType() async throws {
         let directory = try TemporaryDirectory()
         let cases = directory.path("cases")
-        let simulated = try ToolRunner.run([
+        let simulated = try await ToolRunner.run([
             "simulate", "--railways", SharedPaths.caltrain, "--out", cases, "--count", "1", "--seed", "4", "--scenario",
             "caltrain",
         ])
         #expect(simulated.status == 0)
-        let outcome = try ToolRunner.run(["replay", "--railways", SharedPaths.caltrain, "--sessions", cases + "/sessions.sqlite"])
+        let outcome = try await ToolRunner.run([
+            "replay", "--railways", SharedPaths.caltrain, "--sessions", cases + "/sessions.sqlite",
+        ])
         #expect(outcome.status == 0)
         let objects = try outcome.standardOutput.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -110,18 +112,18 @@ import TrainTrackerTestSupport
     }
 
     /// The text timeline of the Toyoko session with times at `offset`.
-    func replayText(utcOffset offset: String) throws -> ToolOutcome {
+    func replayText(utcOffset offset: String) async throws -> ToolOutcome {
         let network = try Self.network.get()
         let directory = try TemporaryDirectory()
         let sessions = directory.path("sessions.sqlite")
         _ = try writeToyokoSession(to: sessions, network: network)
-        return try ToolRunner.run([
+        return try await ToolRunner.run([
             "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--format", "text", "--utc-offset", offset,
         ])
     }
 
-    @Test func textIsATimelineOfChanges() throws {
-        let outcome = try replayText(utcOffset: "+09:00")
+    @Test func textIsATimelineOfChanges() async throws {
+        let outcome = try await replayText(utcOffset: "+09:00")
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         // The clock the times are on, said once at the top.
@@ -132,20 +134,20 @@ import TrainTrackerTestSupport
         #expect(lines.count < 40, "one line per change, not per fix")
     }
 
-    @Test func explainSaysWhyTermByTerm() throws {
+    @Test func explainSaysWhyTermByTerm() async throws {
         let network = try Self.network.get()
         let directory = try TemporaryDirectory()
         let sessions = directory.path("sessions.sqlite")
         let count = try writeToyokoSession(to: sessions, network: network)
         let base = ["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--explain"]
-        let text = try ToolRunner.run(base + ["--format", "text", "--utc-offset", "+09:00"])
+        let text = try await ToolRunner.run(base + ["--format", "text", "--utc-offset", "+09:00"])
         #expect(text.status == 0)
         let lines = text.standardOutput.split(separator: "\n").map(String.init)
         let explained = lines.filter { $0.hasPrefix("      ") }
         #expect(!explained.isEmpty)
         #expect(explained.contains { $0.contains("Toyoko Line → ") })
         #expect(explained.contains { $0.contains("stops +") || $0.contains("stops -") })
-        let jsonl = try ToolRunner.run(base)
+        let jsonl = try await ToolRunner.run(base)
         let objects = try jsonl.standardOutput.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
@@ -156,19 +158,19 @@ import TrainTrackerTestSupport
         #expect((evidence.first?["terms"] as? [String: Double]).map { !$0.isEmpty } == true)
     }
 
-    @Test func aWesternOffsetIsTakenAsAValueNotAnOption() throws {
-        let outcome = try replayText(utcOffset: "-07:00")
+    @Test func aWesternOffsetIsTakenAsAValueNotAnOption() async throws {
+        let outcome = try await replayText(utcOffset: "-07:00")
         #expect(outcome.status == 0, "\(outcome.standardError)")
         // 17:00 in Tokyo is 01:00 the same day at UTC−7.
         #expect(outcome.standardOutput.hasPrefix("Session TOYOKO-1  2025-09-20 01:00:00 UTC-07:00  "))
     }
 
-    @Test func namedSessionsAreReplayedAloneAndUnknownOnesRejected() throws {
+    @Test func namedSessionsAreReplayedAloneAndUnknownOnesRejected() async throws {
         let network = try Self.network.get()
         let directory = try TemporaryDirectory()
         let sessions = directory.path("sessions.sqlite")
         _ = try writeToyokoSession(to: sessions, network: network)
-        let unknown = try ToolRunner.run([
+        let unknown = try await ToolRunner.run([
             "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions, "--session", "NOPE",
         ])
         #expect(unknown.status == 2)
@@ -176,7 +178,7 @@ import TrainTrackerTestSupport
         #expect(unknown.standardError == "traintracker: error: \(sessions): no session with id 'NOPE'\n")
     }
 
-    @Test func malformedFixesAreCountedInAWarningAndTheRestReplayed() throws {
+    @Test func malformedFixesAreCountedInAWarningAndTheRestReplayed() async throws {
         let directory = try TemporaryDirectory()
         let sessions = directory.path("sessions.sqlite")
         let database = try SessionDatabase.create(path: sessions)
@@ -188,7 +190,7 @@ import TrainTrackerTestSupport
         }
         let fixes = [fix("a", 35.5, 0), fix("b", 95, 1), fix("c", 35.5, 2), fix("d", 35.5, 2), fix("e", 35.5, 1.5)]
         try database.insert(Session(id: "MESSY", startDate: base), fixes: fixes)
-        let outcome = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions])
+        let outcome = try await ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", sessions])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.split(separator: "\n").count == 3)
         #expect(

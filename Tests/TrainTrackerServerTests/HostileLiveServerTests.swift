@@ -127,9 +127,9 @@ import TrainTrackerTestSupport
         _ = try await phone.request(.POST, "/v1/sessions", body: #"{"id":"REVOKE"}"#)
         let listening = await operator_.listening("/v1/sessions/REVOKE/live")
         // The operator's token is revoked from the command line while the stream is open.
-        let list = try ToolRunner.run(["token", "list", "--db", live.db]).standardOutput
+        let list = await try ToolRunner.run(["token", "list", "--db", live.db]).standardOutput
         let adminID = try #require(list.split(separator: "\n").first { $0.contains("\tadmin\t") }?.split(separator: "\t").first)
-        let revoked = try ToolRunner.run(["token", "revoke", "--db", live.db, String(adminID)])
+        let revoked = await try ToolRunner.run(["token", "revoke", "--db", live.db, String(adminID)])
         #expect(revoked.status == 0, "\(revoked.standardError)")
         let text = try await listening.value
         #expect(text.hasSuffix("event: end\ndata: {\"reason\":\"token revoked or expired\"}\n\n"))

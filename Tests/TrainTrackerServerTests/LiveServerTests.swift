@@ -63,7 +63,7 @@ import TrainTrackerTestSupport
         let (status, streamed, _) = try await listening.value
         #expect(status == .ok)
         // The same answers, byte for byte, as replaying the stored session.
-        let replay = try ToolRunner.run([
+        let replay = await try ToolRunner.run([
             "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", db, "--session", "LIVE-1",
         ])
         #expect(replay.status == 0)
@@ -84,7 +84,7 @@ import TrainTrackerTestSupport
         let client = APIClient(server: server, token: phone)
         let reply = try await client.request(.GET, "/v1/sight?lat=42.54&lon=1.49&heading=35&pitch=2")
         #expect(reply.status == .ok)
-        let command = try ToolRunner.run([
+        let command = await try ToolRunner.run([
             "sight", "--lat", "42.54", "--lon", "1.49", "--heading", "35", "--pitch", "2", "--dem", dem, "--peaks",
             dem + "/andorra-peaks.geojson", "--format", "json",
         ])

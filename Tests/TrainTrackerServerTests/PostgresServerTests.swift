@@ -51,13 +51,13 @@ struct PostgresServerTests {
     @Test func tokensAreListedAndRevokedInTheDatabase() async throws {
         let db = try await Self.freshDatabase()
         _ = try LiveServerTests.token(["--device", "phone-9"], db: db)
-        let listed = try ToolRunner.run(["token", "list", "--db", db])
+        let listed = await try ToolRunner.run(["token", "list", "--db", db])
         #expect(listed.status == 0 && listed.standardOutput.contains("device\tphone-9"), "\(listed.standardError)")
-        let revoked = try ToolRunner.run(["token", "revoke", "--db", db, "--device", "phone-9"])
+        let revoked = await try ToolRunner.run(["token", "revoke", "--db", db, "--device", "phone-9"])
         #expect(revoked.status == 0 && revoked.standardOutput.contains("revoked"))
         // A wrong password is named without it, and nothing else is said.
         let wrong = db.replacingOccurrences(of: "traintracker@", with: "nobody:hunter2@")
-        let refused = try ToolRunner.run(["token", "list", "--db", wrong])
+        let refused = await try ToolRunner.run(["token", "list", "--db", wrong])
         #expect(
             refused.status != 0 && !refused.standardError.contains("hunter2") && refused.standardError.contains("nobody:***@"))
     }
@@ -121,11 +121,11 @@ struct ExportSessionsTests {
         let directory = try TemporaryDirectory()
         let results = try await PostgresServerTests.ride(on: db, session: "EXP-1")
         let out = directory.path("rides.sqlite")
-        let exported = try ToolRunner.run(["export-sessions", "--db", db, "--out", out])
+        let exported = await try ToolRunner.run(["export-sessions", "--db", db, "--out", out])
         #expect(exported.status == 0, "\(exported.standardError)")
         #expect(exported.standardError.contains("exported 1 sessions, 408 fixes"), "\(exported.standardError)")
         // Every tool reads it: replay answers as the server did.
-        let replay = try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", out])
+        let replay = await try ToolRunner.run(["replay", "--railways", SharedPaths.tokyoRailways, "--sessions", out])
         #expect(replay.status == 0)
         let lines = replay.standardOutput.split(separator: "\n")
         #expect(lines.count == 408)
@@ -136,9 +136,9 @@ struct ExportSessionsTests {
             #expect("\(last[key] ?? "nil")" == "\(served[served.count - 1][key] ?? "nil")", "\(key)")
         }
         // Again without --force: refused, the file left as it was; --since after the ride: none.
-        let again = try ToolRunner.run(["export-sessions", "--db", db, "--out", out])
+        let again = await try ToolRunner.run(["export-sessions", "--db", db, "--out", out])
         #expect(again.status != 0 && again.standardError.contains("--force"))
-        let later = try ToolRunner.run(["export-sessions", "--db", db, "--out", out, "--force", "--since", "2030-01-01"])
+        let later = await try ToolRunner.run(["export-sessions", "--db", db, "--out", out, "--force", "--since", "2030-01-01"])
         #expect(later.status == 0 && later.standardError.contains("exported 0 sessions"))
     }
 }
@@ -182,8 +182,8 @@ struct LiveAcrossInstancesTests {
         #expect(text.contains("event: end"))
         let directory = try TemporaryDirectory()
         let out = directory.path("rides.sqlite")
-        #expect(try ToolRunner.run(["export-sessions", "--db", db, "--out", out]).status == 0)
-        let replay = try ToolRunner.run([
+        await #expect(try ToolRunner.run(["export-sessions", "--db", db, "--out", out]).status == 0)
+        let replay = await try ToolRunner.run([
             "replay", "--railways", SharedPaths.tokyoRailways, "--sessions", out, "--session", "FAR-1",
         ])
         let replayed = replay.standardOutput.split(separator: "\n").map(String.init)

@@ -300,7 +300,7 @@ import TrainTrackerTestSupport
     @Test func withTimetablesTheRiderSeesTheTrainTypeAndTheArrivalTime() async throws {
         // A timetabled Toyoko or Meguro train, simulated on the mini-tokyo-3d timetables.
         let rides = try TemporaryDirectory()
-        let simulated = try ToolRunner.run([
+        let simulated = await try ToolRunner.run([
             "simulate", "--railways", SharedPaths.miniTokyo3D, "--out", rides.path("rides"), "--scenario", "toyoko-meguro",
             "--count", "1", "--seed", "11",
         ])

@@ -20,8 +20,8 @@ public enum ToolRunner {
         return bundle.deletingLastPathComponent().appendingPathComponent("traintracker")
     }
 
-    /// Runs it with `arguments` to the end.
-    public static func run(_ arguments: [String]) throws -> ToolOutcome {
+    /// The tool's process with `arguments`, not yet started, and its output and error pipes.
+    static func prepared(_ arguments: [String]) -> (process: Process, output: Pipe, error: Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -34,6 +34,12 @@ public enum ToolRunner {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "100"
         process.environment = environment
+        return (process, output, error)
+    }
+
+    /// Runs it with `arguments` to the end.
+    public static func run(_ arguments: [String]) throws -> ToolOutcome {
+        let (process, output, error) = prepared(arguments)
         try process.run()
         // Read both pipes to the end before waiting, so a full pipe cannot block the tool.
         let errorData = Thread.detachNewThreadAndRead(error)
@@ -41,6 +47,32 @@ public enum ToolRunner {
         process.waitUntilExit()
         return ToolOutcome(
             status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData.wait(), as: UTF8.self))
+    }
+}
+
+extension ToolRunner {
+    /// Runs it with `arguments` to the end without holding a thread of the shared pool while
+    /// it runs (the synchronous `run` blocks one: on two cores, two long runs side by side
+    /// starve every other test, and time limits fire on tests that never ran). For tests that
+    /// run the tool for long (fits, evaluations of recordings).
+    public static func run(_ arguments: [String]) async throws -> ToolOutcome {
+        let (process, output, error) = prepared(arguments)
+        // Both pipes read to the end on threads of their own, so a full pipe cannot block the tool.
+        let outputData = PipeReader(output)
+        let errorData = PipeReader(error)
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        // (The tool has exited: its pipes are closed or about to be, so these waits are short.)
+        return ToolOutcome(
+            status: status, standardOutput: String(decoding: outputData.wait(), as: UTF8.self),
             standardError: String(decoding: errorData.wait(), as: UTF8.self))
     }
 }

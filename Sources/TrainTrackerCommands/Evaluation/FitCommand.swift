@@ -10,7 +10,7 @@ import TrainTrackerStorage
 struct FitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit",
-        abstract: "Fit the trip model's constants to recorded trains by maximum likelihood.",
+        abstract: "Fit the trip model's constants to recorded trains: by maximum likelihood, then to tell trains apart.",
         discussion: """
             Reads recordings of trains' own positions (--recording, repeatable, as evaluate takes them: a \
             positions file, or an operator's archive of GTFS-realtime VehiclePositions feeds) on the --railways \
@@ -18,7 +18,10 @@ struct FitCommand: ParsableCommand {
             trip by a coordinate search over the constants the likelihood tells: how far positions lie from the \
             train, dwells, run profiles, how trains keep and gain delay, how late they start. The rest (how often \
             riders board, the delay grid) stay as they are. Starts from the hand-set point (or --parameters). \
-            Writes the constants as JSON (--out), which evaluate, replay and bench read with --parameters FILE.
+            Then, for --telling-rounds rounds, the timing, delay and prior constants are searched again to raise \
+            the true trip's share of the belief at each fix with every trip of the day a candidate: constants \
+            that tell a ride's train from the others, not only explain its positions. Writes the constants as \
+            JSON (--out), which evaluate, replay, bench and serve --algorithm trips read with --parameters FILE.
             """)
 
     @OptionGroup var railways: RailwaysOption
@@ -41,6 +44,11 @@ struct FitCommand: ParsableCommand {
     var rounds = 3
 
     @Option(
+        help: ArgumentHelp(
+            "Rounds of the search that then tells the trips apart (0: the likelihood's fit alone).", valueName: "rounds"))
+    var tellingRounds = 2
+
+    @Option(
         name: .customLong("constant"),
         help: ArgumentHelp(
             "Fit only this constant (repeatable; default: every constant the likelihood tells).", valueName: "name"))
@@ -49,6 +57,7 @@ struct FitCommand: ParsableCommand {
     func validate() throws {
         guard !recording.isEmpty else { throw ValidationError("give at least one --recording") }
         guard (1...6).contains(rounds) else { throw ValidationError("--rounds must be 1 to 6") }
+        guard (0...6).contains(tellingRounds) else { throw ValidationError("--telling-rounds must be 0 to 6") }
         let known = TripModelFit.fitted.map(\.name)
         for name in constants where !known.contains(name) {
             throw ValidationError("--constant \(name): not a fitted constant (\(known.joined(separator: ", ")))")
@@ -70,20 +79,31 @@ struct FitCommand: ParsableCommand {
             ?? TripModelParameters.handSet
         var fit = TripModelFit(rides: rides, model: model)
         fit.rounds = rounds
+        fit.tellingRounds = tellingRounds
         if !constants.isEmpty { fit.fittedNames = TripModelFit.fitted.filter { constants.contains($0.name) } }
         let before = fit.score(start)
         var progress = ProgressBar(label: "fit", total: fit.estimatedTrials(from: start))
-        let (fitted, after) = fit.run(from: start) { progress.update($0) }
+        let outcome = fit.run(from: start) { progress.update($0) }
         progress.finish()
+        let fitted = outcome.parameters
         try TripParametersFile(
             parameters: fitted, fittedOn: recording.map { URL(fileURLWithPath: $0).lastPathComponent }, rides: rides.count,
-            logLikelihood: after
+            logLikelihood: outcome.logLikelihood
         ).write(to: out)
         let output = OutputSink.standardOutput()
         let fixes = rides.reduce(0) { $0 + $1.count }
+        let after = outcome.likeliestLogLikelihood
         output.line(
             "\(rides.count) rides, \(fixes) fixes: log-likelihood \(String(format: "%.1f", before)) → \(String(format: "%.1f", after))"
                 + " (\(String(format: "%.3f", (after - before) / Double(max(fixes, 1)))) per fix)")
+        if let telling = outcome.telling {
+            // The geometric mean over fixes of the true trip's share of the belief.
+            let share = { (score: Double) in String(format: "%.3f", Double.exp(score / Double(max(fixes, 1)))) }
+            output.line(
+                "telling the trips apart: the true trip's share of the belief (geometric mean over fixes) "
+                    + "\(share(telling.before)) → \(share(telling.after)) (log-likelihood then "
+                    + String(format: "%.1f", outcome.logLikelihood) + ")")
+        }
         var rows = [["constant", "before", "fitted"]]
         for (name, _) in fit.fittedNames {
             guard let path = TripModelParameters.tunables[name] else { continue }

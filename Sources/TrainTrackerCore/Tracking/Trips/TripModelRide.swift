@@ -32,3 +32,34 @@ extension TripModelParameters {
         return follower.logLikelihood
     }
 }
+
+extension TripModelParameters {
+    /// The sum over `ride`'s fixes of the log of the belief's share on its true trip after each
+    /// fix (at least `floor`), every trip of the day a candidate: how well the constants tell
+    /// the ride's trip from the others, online (each fix's share uses that fix and earlier ones).
+    ///
+    /// - Complexity: O(n · t · w) for n fixes, t trips followed and w delay cells each.
+    public func trueTripLogShare(of ride: TripModelRide, model: TrackerModel, floor: Double) -> Double {
+        var follower = TripFollower(parameters: self)
+        var sum = 0.0
+        for (fix, reach) in zip(ride.fixes, ride.reach) {
+            follower.observe(fix, reach: reach, model: model)
+            sum += Double.log(max(follower.share(ofTrip: ride.tripID, model: model), floor))
+        }
+        return sum
+    }
+}
+
+extension TripFollower {
+    /// The share of the belief on the runs of trip `tripID` (a GTFS `trip_id`).
+    func share(ofTrip tripID: String, model: TrackerModel) -> Double {
+        let total = followed.reduce(offTimetable) { $0 + $1.total }
+        guard total > 0 else { return 0 }
+        let mass = followed.reduce(0.0) { sum, trip in
+            let labels = model.timetable.tripLabels[line: trip.key.lineDirection]
+            let index = Int(trip.key.trip)
+            return labels.indices.contains(index) && labels[index].id == tripID ? sum + trip.total : sum
+        }
+        return mass / total
+    }
+}
