@@ -12,7 +12,7 @@ import TrainTrackerTestSupport
 
 /// `serve --realtime URL`: an operator's feed polled over HTTP, conditionally, with failures
 /// counted and backed off, and its freshness in `/metrics`.
-@Suite(.tags(.slow), .timeLimit(.minutes(5))) struct FeedPollerTests {
+@Suite(.tags(.slow), .timeLimit(.minutes(10))) struct FeedPollerTests {
     static let now = Timestamp(secondsSince1970: 1_758_520_000)
 
     /// An operator's server: `/feed` (ETag "v1", 304 when asked with it), `/garbage`, `/down`.

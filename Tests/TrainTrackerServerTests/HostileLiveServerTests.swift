@@ -14,7 +14,7 @@ import TrainTrackerTestSupport
 
 /// The running server against hostile pages, streams and connections: the process as an
 /// operator starts it, over loopback.
-@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(5))) struct HostileLiveServerTests {
+@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(10))) struct HostileLiveServerTests {
     static let payload = #"<img src=x onerror="document.title='PWNED'">"#
 
     @Test func htmlFromAPhoneOrAFeedIsShownAsTextAndNeverRun() async throws {

@@ -11,7 +11,7 @@ import TrainTrackerTestSupport
 /// The server as a person uses it: started from the command line, tokens from `token create`,
 /// a simulated phone uploading a ride over loopback, an operator following it live and
 /// looking at it in a browser, and a crash in the middle of uploads.
-@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(5))) struct LiveServerTests {
+@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(10))) struct LiveServerTests {
     static let network = Result { try RailwayDatabase.load(path: SharedPaths.tokyoRailways) }
 
     /// A Toyoko ride, Hiyoshi → Kikuna, as upload bodies of `batch` fixes with ids `prefix-N`.

@@ -7,7 +7,7 @@ import TrainTrackerTestSupport
 /// answer a phone got, before and after the switch, is the replay's.
 @Suite(
     .serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"),
-    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(5)))
+    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(10)))
 struct LoadFailoverTests {
     @Test(arguments: ["affinity", "round-robin"])
     func killingAnInstanceMidRunLosesNothingAndChangesNoAnswer(split: String) async throws {

@@ -6,7 +6,7 @@ import TrainTrackerServer
 import TrainTrackerTestSupport
 
 /// `GET /metrics`: what an operator's Prometheus scrapes, counted as the uploads happen.
-@Suite(.tags(.slow), .timeLimit(.minutes(5))) struct MetricsTests {
+@Suite(.tags(.slow), .timeLimit(.minutes(10))) struct MetricsTests {
     @Test func uploadsAndTheirFixesAreCountedForAdminsOnly() async throws {
         let fixture = try ServerRoutesTests.Fixture()
         let ride = Array(try ServerRoutesTests.ride().prefix(40))
@@ -49,7 +49,7 @@ import TrainTrackerTestSupport
 
 /// The server's log: each session change with the request id, the session and the device,
 /// never a token.
-@Suite(.tags(.slow), .timeLimit(.minutes(5))) struct ServerLogTests {
+@Suite(.tags(.slow), .timeLimit(.minutes(10))) struct ServerLogTests {
     @Test func sessionsAreLoggedWithRequestSessionAndDeviceButNeverAToken() async throws {
         let live = try LiveFixture(extra: ["--log-level", "debug"])
         let phone = APIClient(server: live.server, token: live.phone)

@@ -8,7 +8,7 @@ import TrainTrackerTestSupport
 /// the same ride on the SQLite store, byte for byte.
 @Suite(
     .serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"),
-    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(5)))
+    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(10)))
 struct PostgresServerTests {
     /// A fresh database in the test cluster, its address.
     static func freshDatabase() async throws -> String {
@@ -68,7 +68,7 @@ struct PostgresServerTests {
 /// uninterrupted replay of the stored fixes gives.
 @Suite(
     .serialized, .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"),
-    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(5)))
+    .tags(.sharedData, .postgres, .slow), .timeLimit(.minutes(10)))
 struct TwoInstancesTests {
     @Test func uploadsToEitherInstanceAreAnsweredAsOneReplayEvenAfterOneIsKilled() async throws {
         let db = try await PostgresServerTests.freshDatabase()
@@ -114,7 +114,7 @@ struct TwoInstancesTests {
 /// `export-sessions`: the server's PostgreSQL sessions as an Eki file every tool reads.
 @Suite(
     .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"), .tags(.sharedData, .postgres, .slow),
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(10)))
 struct ExportSessionsTests {
     @Test func sessionsOnPostgreSQLAreExportedForReplay() async throws {
         let db = try await PostgresServerTests.freshDatabase()
@@ -148,7 +148,7 @@ struct ExportSessionsTests {
 /// and ends when the session ends there.
 @Suite(
     .enabled(if: TestPostgres.isAvailable, "no PostgreSQL could be started here"), .tags(.sharedData, .postgres, .slow),
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(10)))
 struct LiveAcrossInstancesTests {
     @Test func aStreamOnOneInstanceFollowsUploadsToTheOther() async throws {
         let db = try await PostgresServerTests.freshDatabase()

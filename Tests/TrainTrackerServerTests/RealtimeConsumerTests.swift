@@ -10,7 +10,7 @@ import TrainTrackerTestSupport
 /// parses it, and `gtfs-rt-validator` checks it against Caltrain's GTFS and finds no error.
 /// Both live in a Python virtual environment `.ci/run` makes (`TRAINTRACKER_PYTHON` names its
 /// interpreter); without it these tests are skipped, unless `TRAINTRACKER_REQUIRE_GTFS_RT=1`.
-@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(5))) struct RealtimeConsumerTests {
+@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(10))) struct RealtimeConsumerTests {
     static let python: String? = {
         let environment = ProcessInfo.processInfo.environment
         let path = environment["TRAINTRACKER_PYTHON"] ?? ".build/gtfs-rt-venv/bin/python"

@@ -16,7 +16,7 @@ import TrainTrackerTestSupport
 /// Riders as sensors on Caltrain's recorded day: two phones carry a recorded train's positions,
 /// the server publishes that train (its trip, delay, position and next stops) and tells each
 /// rider's tracker what the other's found.
-@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(5))) struct RealtimeRoutesTests {
+@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(10))) struct RealtimeRoutesTests {
     /// A clock the test moves.
     final class TestClock: Sendable {
         private let time: Mutex<Timestamp>

@@ -11,7 +11,7 @@ import TrainTrackerTestSupport
 
 /// `serve --algorithm trips`: each session runs the trip model beside the default algorithm,
 /// so a rider is told the train the trip model names, live and on the viewer's results page.
-@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(5))) struct TripModelServerTests {
+@Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(10))) struct TripModelServerTests {
     /// A recorded Caltrain ride whose last answer names one train under the trip model and
     /// another (or none) under the default algorithm, with both answers.
     static let ride = Result { () throws -> (fixes: [RecordedFix], trips: String, plain: String?) in

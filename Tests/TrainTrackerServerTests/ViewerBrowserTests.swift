@@ -15,7 +15,7 @@ import TrainTrackerTestSupport
 /// the keys, click a station and read its story, follow a live session while a phone uploads,
 /// search and delete in the session list, at 1024 px and on a large screen. Each state is
 /// kept as a screenshot (`scripts/screenshots.sh` copies them into `docs/`).
-@Suite(.serialized, .tags(.sharedData, .browser, .slow), .timeLimit(.minutes(5))) struct ViewerBrowserTests {
+@Suite(.serialized, .tags(.sharedData, .browser, .slow), .timeLimit(.minutes(10))) struct ViewerBrowserTests {
     /// Where the screenshots go.
     static let pictures: URL = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
