@@ -42,8 +42,9 @@ public struct TripModelFit: Sendable {
     ]
 
     /// The constants refined after the likelihood's fit, to tell each ride's trip from the
-    /// others (`tellingScore`), and the rounds of that search.
+    /// others (`tellingScore`) ...
     public var tellingNames: [(name: String, signed: Bool)] = Self.telling
+    /// ... and the rounds of that search (0: the likelihood's fit alone).
     public var tellingRounds = 2
 
     /// The constants that shape how one trip is told from another: timing, the delay's walk
