@@ -93,13 +93,13 @@ public struct TripModelFit: Sendable {
         var outcome = Outcome(
             parameters: likeliest.parameters, logLikelihood: likeliest.logLikelihood,
             likeliestLogLikelihood: likeliest.logLikelihood)
-        let names = tellingNames.filter { telling in fittedNames.contains { $0.name == telling.name } }
+        let names = fittedTellingNames
         guard !names.isEmpty, tellingRounds > 0 else { return outcome }
         let refined = search(
             from: likeliest.parameters, names: names, rounds: tellingRounds, objective: tellingScore, progress: count)
         outcome.parameters = refined.parameters
         outcome.logLikelihood = score(refined.parameters)
-        outcome.telling = (tellingScore(likeliest.parameters), refined.logLikelihood)
+        outcome.telling = (refined.startScore, refined.logLikelihood)
         return outcome
     }
 
@@ -120,7 +120,8 @@ public struct TripModelFit: Sendable {
         parameters: TripModelParameters, logLikelihood: Double
     ) {
         guard isNested(from: start) else {
-            return search(from: start, names: fittedNames, rounds: rounds, objective: score, progress: count)
+            let found = search(from: start, names: fittedNames, rounds: rounds, objective: score, progress: count)
+            return (found.parameters, found.logLikelihood)
         }
         var simple = start
         simple.disruptionRate = 0
@@ -133,16 +134,23 @@ public struct TripModelFit: Sendable {
         extended.disruptionMean = start.disruptionMean
         let second = search(from: extended, names: fittedNames, rounds: rounds, objective: score, progress: count)
         // (A start that was itself a fit with disruptions may be likelier than both.)
-        return [(parameters: start, logLikelihood: score(start)), first, second].max { $0.logLikelihood < $1.logLikelihood }
-            ?? second
+        let candidates = [
+            (start, score(start)), (first.parameters, first.logLikelihood), (second.parameters, second.logLikelihood),
+        ]
+        return candidates.max { $0.1 < $1.1 }.map { (parameters: $0.0, logLikelihood: $0.1) }
+            ?? (second.parameters, second.logLikelihood)
     }
 
     /// About how many trials `run(from:)` makes, for a progress bar: three per constant and
     /// round, in each search.
     public func estimatedTrials(from start: TripModelParameters) -> Int {
-        let telling = tellingNames.filter { telling in fittedNames.contains { $0.name == telling.name } }
-        return rounds * fittedNames.count * 3 * (isNested(from: start.sanitised) ? 2 : 1) + tellingRounds * telling.count
-            * 3
+        rounds * fittedNames.count * 3 * (isNested(from: start.sanitised) ? 2 : 1) + tellingRounds
+            * fittedTellingNames.count * 3
+    }
+
+    /// The constants that tell trips apart (`tellingNames`) that are also fitted.
+    private var fittedTellingNames: [(name: String, signed: Bool)] {
+        tellingNames.filter { telling in fittedNames.contains { $0.name == telling.name } }
     }
 
     /// Whether `run(from:)` searches twice: the disruptions' rate is fitted and `start` has
@@ -151,13 +159,15 @@ public struct TripModelFit: Sendable {
         start.disruptionRate > 0 && fittedNames.contains { $0.name == "tripDisruptionRate" }
     }
 
-    /// A coordinate search over `names` from `start`, raising `objective`.
+    /// A coordinate search over `names` from `start`, raising `objective`: the best constants
+    /// found, their score and `start`'s.
     private func search(
         from start: TripModelParameters, names: [(name: String, signed: Bool)], rounds: Int,
         objective: (TripModelParameters) -> Double, progress: (Int) -> Void
-    ) -> (parameters: TripModelParameters, logLikelihood: Double) {
+    ) -> (parameters: TripModelParameters, logLikelihood: Double, startScore: Double) {
         var best = start
         var bestScore = objective(best)
+        let startScore = bestScore
         let paths = TripModelParameters.tunables
         for round in 0..<rounds {
             let factor = [1.6, 1.25, 1.1, 1.05][min(round, 3)]
@@ -184,7 +194,7 @@ public struct TripModelFit: Sendable {
                 }
             }
         }
-        return (best, bestScore)
+        return (best, bestScore, startScore)
     }
 
     /// How well `parameters` tell each ride's trip from the others: the sum over the rides'

@@ -89,7 +89,7 @@ struct TripFollower: Sendable {
     private(set) var logLikelihood = 0.0
     /// The timelines of the trips seen at the last boarding and of those followed since (built
     /// once, not at every fix).
-    private var timelines: [Key: TripTimeline] = [:]
+    private(set) var timelines: [Key: TripTimeline] = [:]
     /// Seconds since a share of the belief last boarded.
     private var sinceBoarding: Seconds = 0
 
@@ -300,32 +300,51 @@ extension TripFollower {
                 followed[index].mass = followed[index].mass.map { $0 * away }
                 continue
             }
-            let side = lateral(line.across)
-            let clock = clockTime - key.origin
-            let low = followed[index].low
-            var reference: Meters?
-            for cell in followed[index].mass.indices where followed[index].mass[cell] > 0 {
-                let delay = Double(low + cell) * parameters.gridStep
-                let time = clock - delay
-                guard let place = timeline.place(at: time) else {
-                    followed[index].mass[cell] *= away
-                    continue
-                }
-                let progress = timeline.progress(of: line.along, near: reference ?? place.progress)
-                reference = progress
-                let offset = timeline.offset(of: progress, at: time, endReach: parameters.endReach)?.offset ?? 0
-                let scale =
-                    (parameters.positionScale * parameters.positionScale
-                    + place.speed * place.speed * parameters.timingScale * parameters.timingScale).squareRoot()
-                let density =
-                    (1 - parameters.outlierShare) * Double.exp(-abs(offset) / scale) / (2 * scale)
-                    + parameters.outlierShare / parameters.outlierSpan
-                followed[index].mass[cell] *= density * side
-            }
+            var mass = followed[index].mass
+            followed[index].mass = []  // (so `mass` is changed in place, not copied)
+            weigh(
+                &mass, low: followed[index].low, timeline: timeline, clock: clockTime - key.origin, along: line.along,
+                side: lateral(line.across), away: away)
+            followed[index].mass = mass
         }
         let best = reach.map(\.across).min().map(lateral) ?? away
         // A train off the timetable may be anywhere it could have run to since the last fix.
         offTimetable *= best / max(parameters.outlierSpan, Self.fastestTrain * elapsed)
+    }
+
+    /// One trip's belief `mass` over delay cells `low...` times the likelihood of a fix at
+    /// `along` on its line at `clock` (seconds of the trip's service day): along the track by
+    /// where the trip would be at each delay, across it by `side`; `away` where the trip is
+    /// out of service at that delay.
+    private func weigh(
+        _ mass: inout [Double], low: Int, timeline: TripTimeline, clock: Seconds, along: Meters, side: Double,
+        away: Double
+    ) {
+        let ahead = timeline.walk.distanceAhead(from: timeline.start, to: along)
+        var reference: Meters?
+        // The cells' times fall in order, so each knot search starts from the last one's.
+        var knot = -1
+        var scale = (speed: -1.0, value: 0.0)
+        for cell in mass.indices where mass[cell] > 0 {
+            let time = clock - Double(low + cell) * parameters.gridStep
+            guard let place = timeline.place(at: time, hint: &knot) else {
+                mass[cell] *= away
+                continue
+            }
+            let progress = timeline.progress(ahead: ahead, near: reference ?? place.progress)
+            reference = progress
+            let offset = timeline.offset(of: progress, from: place.progress, at: time, endReach: parameters.endReach)
+            if place.speed != scale.speed {
+                let squared =
+                    parameters.positionScale * parameters.positionScale
+                    + place.speed * place.speed * parameters.timingScale * parameters.timingScale
+                scale = (place.speed, squared.squareRoot())
+            }
+            let density =
+                (1 - parameters.outlierShare) * Double.exp(-abs(offset) / scale.value) / (2 * scale.value)
+                + parameters.outlierShare / parameters.outlierSpan
+            mass[cell] *= density * side
+        }
     }
 
     /// Step 4: the beliefs sum to one again; small ones are dropped.
@@ -361,78 +380,4 @@ extension TripFollower {
         let floorOfTrips = followed.reduce(0) { $0 + $1.total } * Self.tripFloor
         followed.removeAll { $0.mass.isEmpty || $0.total < floorOfTrips }
     }
-}
-
-extension TripFollower {
-    /// The trips of `line` that may be near their train's place at `time`, on the service day
-    /// `day` of `time` or the day before (trains run past midnight).
-    private func candidates(
-        on line: LineDirection, at time: Timestamp,
-        day: (origin: Seconds, previousOrigin: Seconds, today: [Bool], yesterday: [Bool]), model: TrackerModel
-    ) -> [Key] {
-        let byStart = model.tripsByStart[line: line]
-        guard !byStart.isEmpty else { return [] }
-        let trips = model.trips[line: line]
-        let labels = model.timetable.tripLabels[line: line]
-        var keys: [Key] = []
-        for (origin, running) in [(day.origin, day.today), (day.previousOrigin, day.yesterday)] {
-            let clock = time.secondsSince1970 - origin
-            let low = clock - parameters.latest - parameters.terminalStay - model.longestTrip[line: line]
-            let high = clock - parameters.earliest + parameters.originWait
-            var index = byStart.partitioningIndex { $0.start >= low }
-            while index < byStart.count, byStart[index].start <= high {
-                let trip = Int(byStart[index].trip)
-                index += 1
-                let service = Int(trips[trip].service)
-                guard running.indices.contains(service), running[service] else { continue }
-                if let onlyTrip, labels.indices.contains(trip), labels[trip].id != onlyTrip { continue }
-                keys.append(Key(line: Int32(line.index), trip: Int32(trip), origin: origin))
-            }
-        }
-        return keys
-    }
-
-    /// The timeline of `key`'s trip, built once while it is in view.
-    private func timeline(for key: Key, model: TrackerModel) -> TripTimeline? {
-        if let known = timelines[key] { return known }
-        let line = key.lineDirection
-        let trips = model.trips[line: line]
-        guard trips.indices.contains(Int(key.trip)) else { return nil }
-        let railway = model.network.railways[line.railway]
-        let walk = TrackWalk(railway: railway, direction: line.direction)
-        return TripTimeline(
-            trip: trips[Int(key.trip)], positions: model.network.stationAlongTrack[line.railway], walk: walk,
-            parameters: parameters)
-    }
-
-    /// The likeliest trip, with its share and its line's, its likeliest delay, and the share of
-    /// "on no trip"; nil while no trip is followed.
-    var belief: Belief? {
-        var lines: [Int32: Double] = [:]
-        var best: (index: Int, total: Double)?
-        for (index, trip) in followed.enumerated() {
-            let total = trip.total
-            lines[trip.key.line, default: 0] += total
-            if best.map({ total > $0.total }) ?? true { best = (index, total) }
-        }
-        guard let bestLine = lines.max(by: { $0.value < $1.value }) else { return nil }
-        // The likeliest trip of the likeliest line.
-        var chosen = best
-        if let current = best, followed[current.index].key.line != bestLine.key {
-            chosen = nil
-            for (index, trip) in followed.enumerated() where trip.key.line == bestLine.key {
-                let total = trip.total
-                if chosen.map({ total > $0.total }) ?? true { chosen = (index, total) }
-            }
-        }
-        guard let chosen else { return nil }
-        let trip = followed[chosen.index]
-        let top = trip.mass.indices.max { trip.mass[$0] < trip.mass[$1] } ?? 0
-        return Belief(
-            key: trip.key, share: chosen.total, lineShare: bestLine.value,
-            delay: Double(trip.low + top) * parameters.gridStep, offTimetable: offTimetable)
-    }
-
-    /// The timeline of a followed trip (for the answer: its next call and arrival).
-    func timeline(of key: Key) -> TripTimeline? { timelines[key] }
 }

@@ -12,18 +12,23 @@
 ///     timeline.place(at: 8 * 3_600)          // (progress: 1_250, speed: 21.4)
 ///
 /// - Complexity: O(c) to build for c calls; O(log c) per look-up.
-struct TripTimeline: Sendable {
+///
+/// A class: built once while its trip is in view and shared, not copied, by the beliefs that
+/// follow it (a copy of its arrays at every look-up was a tenth of a fix's time on Tokyo).
+final class TripTimeline: Sendable {
     /// Knot times (seconds of the service day), non-decreasing.
-    private(set) var times: [Seconds] = []
+    let times: [Seconds]
     /// Knot places (progress), non-decreasing; equal neighbours are a stand.
-    private(set) var places: [Meters] = []
+    let places: [Meters]
     /// Each call's progress and published time, in calling order, the last one the arrival.
-    private(set) var calls: [(slot: Int, progress: Meters, time: Seconds)] = []
+    let calls: [(slot: Int, progress: Meters, time: Seconds)]
     /// Along-track position of the first call.
     let start: Meters
     /// The trip's way along the track.
     let walk: TrackWalk
     private let profile: RunProfile
+    /// The run from each knot to the next, its shape worked out once.
+    private let runs: [RunProfile.Run]
 
     /// The fastest a timetable's run is taken to be, so that two calls published at the same
     /// minute still take a moment (m/s).
@@ -40,6 +45,7 @@ struct TripTimeline: Sendable {
         if let arrival = trip.arrival { published.append((Int(arrival.slot), Seconds(arrival.time))) }
         published.removeAll { !positions.indices.contains($0.slot) }
         start = published.first.map { positions[$0.slot] } ?? 0
+        var calls: [(slot: Int, progress: Meters, time: Seconds)] = []
         var progress: Meters = 0
         for (index, call) in published.enumerated() {
             if index > 0 { progress += walk.distanceAhead(from: positions[published[index - 1].slot], to: positions[call.slot]) }
@@ -47,32 +53,46 @@ struct TripTimeline: Sendable {
             progress = max(progress, calls.last?.progress ?? 0)
             calls.append((call.slot, progress, call.time))
         }
-        buildKnots(parameters)
-    }
-
-    private mutating func buildKnots(_ parameters: TripModelParameters) {
-        guard let first = calls.first else { return }
-        append(time: first.time - parameters.originWait, place: first.progress)
-        for (index, call) in calls.enumerated() {
-            let isFirst = index == 0
-            let isLast = index == calls.count - 1
-            if !isFirst {
-                // Arrives: at least the run's shortest time after leaving the previous call.
-                let previous = places[places.count - 1]
-                let shortest = (call.progress - previous) / Self.fastestRun
-                append(time: max(call.time - parameters.dwellBefore, times[times.count - 1] + shortest), place: call.progress)
-            }
-            if isLast {
-                append(time: times[times.count - 1] + parameters.terminalStay, place: call.progress)
-            } else {
-                append(time: max(call.time + parameters.dwellAfter, times[times.count - 1]), place: call.progress)
-            }
+        self.calls = calls
+        let knots = Knots(calls: calls, parameters: parameters)
+        times = knots.times
+        places = knots.places
+        runs = knots.times.indices.dropLast().map { index in
+            profile.run(
+                stretch: knots.places[index + 1] - knots.places[index],
+                duration: knots.times[index + 1] - knots.times[index])
         }
     }
 
-    private mutating func append(time: Seconds, place: Meters) {
-        times.append(max(time, times.last ?? -.infinity))
-        places.append(max(place, places.last ?? -.infinity))
+    /// The knots of a timeline: where the train arrives at and leaves each call.
+    private struct Knots {
+        var times: [Seconds] = []
+        var places: [Meters] = []
+
+        init(calls: [(slot: Int, progress: Meters, time: Seconds)], parameters: TripModelParameters) {
+            guard let first = calls.first else { return }
+            append(time: first.time - parameters.originWait, place: first.progress)
+            for (index, call) in calls.enumerated() {
+                let isFirst = index == 0
+                let isLast = index == calls.count - 1
+                if !isFirst {
+                    // Arrives: at least the run's shortest time after leaving the previous call.
+                    let previous = places[places.count - 1]
+                    let shortest = (call.progress - previous) / TripTimeline.fastestRun
+                    append(time: max(call.time - parameters.dwellBefore, times[times.count - 1] + shortest), place: call.progress)
+                }
+                if isLast {
+                    append(time: times[times.count - 1] + parameters.terminalStay, place: call.progress)
+                } else {
+                    append(time: max(call.time + parameters.dwellAfter, times[times.count - 1]), place: call.progress)
+                }
+            }
+        }
+
+        private mutating func append(time: Seconds, place: Meters) {
+            times.append(max(time, times.last ?? -.infinity))
+            places.append(max(place, places.last ?? -.infinity))
+        }
     }
 
     /// The first and last knot times: before the first the train is not yet at its origin,
@@ -85,20 +105,34 @@ struct TripTimeline: Sendable {
     /// Where the train is at `time` (progress) and its mean speed there (0 standing); nil
     /// outside the span.
     func place(at time: Seconds) -> (progress: Meters, speed: MetersPerSecond)? {
+        var hint = -1
+        return place(at: time, hint: &hint)
+    }
+
+    /// `place(at:)`, with the knot search started from `hint`, the knot found at a nearby time
+    /// (−1: none), and left there: O(1) a look-up for times in order, as along a trip's delay
+    /// grid, instead of a binary search each.
+    func place(at time: Seconds, hint: inout Int) -> (progress: Meters, speed: MetersPerSecond)? {
         guard let span, span.contains(time) else { return nil }
         // The last knot at or before `time`.
-        var low = 0
-        var high = times.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if times[middle] <= time { low = middle } else { high = middle - 1 }
+        var low = hint
+        if times.indices.contains(low) {
+            while low > 0, times[low] > time { low -= 1 }
+            while low + 1 < times.count, times[low + 1] <= time { low += 1 }
+        } else {
+            low = 0
+            var high = times.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if times[middle] <= time { low = middle } else { high = middle - 1 }
+            }
         }
+        hint = low
         guard low + 1 < times.count else { return (places[low], 0) }
         let stretch = places[low + 1] - places[low]
         let duration = times[low + 1] - times[low]
         guard stretch > 0, duration > 0 else { return (places[low], 0) }
-        let covered = profile.distance(after: time - times[low], stretch: stretch, duration: duration)
-        return (places[low] + covered, stretch / duration)
+        return (places[low] + runs[low].distance(after: time - times[low]), stretch / duration)
     }
 
     /// How far progress `progress` lies ahead of where the train is at `time` (negative:
@@ -107,10 +141,15 @@ struct TripTimeline: Sendable {
     /// (sidings, long platforms): that much is forgiven there.
     func offset(of progress: Meters, at time: Seconds, endReach: Meters) -> (offset: Meters, speed: MetersPerSecond)? {
         guard let place = place(at: time) else { return nil }
-        var offset = progress - place.progress
+        return (offset(of: progress, from: place.progress, at: time, endReach: endReach), place.speed)
+    }
+
+    /// `offset(of:at:endReach:)` where the train's place at `time` is known to be `place`.
+    func offset(of progress: Meters, from place: Meters, at time: Seconds, endReach: Meters) -> Meters {
+        var offset = progress - place
         if times.count >= 2, time < times[1], offset < 0 { offset = min(0, offset + endReach) }
         if times.count >= 2, time >= times[times.count - 2], offset > 0 { offset = max(0, offset - endReach) }
-        return (offset, place.speed)
+        return offset
     }
 
     /// The times at which the train is within `reach` of progress `progress`: from when it
@@ -152,7 +191,12 @@ struct TripTimeline: Sendable {
     /// The progress of along-track position `along` nearest `reference` progress (on a loop
     /// a place recurs every lap).
     func progress(of along: Meters, near reference: Meters) -> Meters {
-        let ahead = walk.distanceAhead(from: start, to: along)
+        progress(ahead: walk.distanceAhead(from: start, to: along), near: reference)
+    }
+
+    /// The progress `ahead` metres past the first call (`walk.distanceAhead(from: start, to:)`),
+    /// on a loop the lap nearest `reference`.
+    func progress(ahead: Meters, near reference: Meters) -> Meters {
         guard walk.isLoop, walk.length > 0 else { return ahead }
         let laps = ((reference - ahead) / walk.length).rounded()
         return ahead + max(laps, 0) * walk.length
@@ -160,24 +204,55 @@ struct TripTimeline: Sendable {
 }
 
 extension RunProfile {
+    /// A run from rest to rest over `stretch` metres lasting `duration`, its steady speed and
+    /// the times spent gathering speed and braking worked out once.
+    struct Run: Sendable {
+        let stretch: Meters
+        let duration: Seconds
+        let acceleration: Double
+        let braking: Double
+        /// The steady speed, or nil where the pace is even (no run at these rates fits).
+        let steady: MetersPerSecond?
+        let speedingUp: Seconds
+        let slowingDown: Seconds
+        /// How far the run has come when it reaches the steady speed.
+        let gathered: Meters
+
+        /// How far the run has come after `elapsed` seconds: the inverse of
+        /// `RunProfile.elapsed(into:stretch:duration:)`.
+        ///
+        /// - Complexity: O(1).
+        func distance(after elapsed: Seconds) -> Meters {
+            guard stretch > 0, duration > 0 else { return 0 }
+            let time = min(max(elapsed, 0), duration)
+            guard let steady else { return stretch * time / duration }
+            if time <= speedingUp { return acceleration * time * time / 2 }
+            let remaining = duration - time
+            if remaining <= slowingDown { return stretch - braking * remaining * remaining / 2 }
+            return gathered + steady * (time - speedingUp)
+        }
+    }
+
+    /// The shape of a run from rest to rest over `stretch` metres lasting `duration`.
+    func run(stretch: Meters, duration: Seconds) -> Run {
+        var steady: MetersPerSecond?
+        if stretch > 0, duration > 0, acceleration > 0, braking > 0 {
+            let rates = 1 / (2 * acceleration) + 1 / (2 * braking)
+            let discriminant = duration * duration - 4 * rates * stretch
+            if discriminant >= 0 { steady = 2 * stretch / (duration + discriminant.squareRoot()) }
+        }
+        let speed = steady ?? 0
+        return Run(
+            stretch: stretch, duration: duration, acceleration: acceleration, braking: braking, steady: steady,
+            speedingUp: steady.map { $0 / acceleration } ?? 0, slowingDown: steady.map { $0 / braking } ?? 0,
+            gathered: speed * speed / (2 * acceleration))
+    }
+
     /// How far a run from rest to rest over `stretch` metres lasting `duration` has come after
     /// `elapsed` seconds: the inverse of `elapsed(into:stretch:duration:)`.
     ///
     /// - Complexity: O(1).
     func distance(after elapsed: Seconds, stretch: Meters, duration: Seconds) -> Meters {
-        guard stretch > 0, duration > 0 else { return 0 }
-        let time = min(max(elapsed, 0), duration)
-        let even = stretch * time / duration
-        guard acceleration > 0, braking > 0 else { return even }
-        let rates = 1 / (2 * acceleration) + 1 / (2 * braking)
-        let discriminant = duration * duration - 4 * rates * stretch
-        guard discriminant >= 0 else { return even }
-        let steady = 2 * stretch / (duration + discriminant.squareRoot())
-        let speedingUp = steady / acceleration
-        let slowingDown = steady / braking
-        if time <= speedingUp { return acceleration * time * time / 2 }
-        let remaining = duration - time
-        if remaining <= slowingDown { return stretch - braking * remaining * remaining / 2 }
-        return steady * steady / (2 * acceleration) + steady * (time - speedingUp)
+        run(stretch: stretch, duration: duration).distance(after: elapsed)
     }
 }

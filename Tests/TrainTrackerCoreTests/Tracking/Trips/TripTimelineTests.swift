@@ -68,4 +68,21 @@ import Testing
             #expect(abs(profile.distance(after: time, stretch: 2_000, duration: 150) - into) < 1e-6)
         }
     }
+
+    /// The trip model looks up a trip's place at each cell of its delay grid, times in order,
+    /// each search started from the last one's knot: it finds what a search from scratch
+    /// finds, in order, in reverse, at random and across stands where knots share a time.
+    @Test func aLookUpFromANearbyKnotFindsWhatASearchFindsFromScratch() {
+        let hurried = Self.timeline([(0, 1_000), (1, 1_000), (2, 1_060), (3, 1_060), (4, 1_300)])
+        let ascending = Array(stride(from: 800.0, through: 2_400, by: 7.5))
+        var generator = SystemRandomNumberGenerator()
+        for times in [ascending, ascending.reversed(), ascending.shuffled(using: &generator)] {
+            var knot = -1
+            for time in times {
+                let nearby = hurried.place(at: time, hint: &knot)
+                let scratch = hurried.place(at: time)
+                #expect(nearby?.progress == scratch?.progress && nearby?.speed == scratch?.speed, "at \(time)")
+            }
+        }
+    }
 }

@@ -1,0 +1,73 @@
+extension TripFollower {
+    /// The trips of `line` that may be near their train's place at `time`, on the service day
+    /// `day` of `time` or the day before (trains run past midnight).
+    func candidates(
+        on line: LineDirection, at time: Timestamp,
+        day: (origin: Seconds, previousOrigin: Seconds, today: [Bool], yesterday: [Bool]), model: TrackerModel
+    ) -> [Key] {
+        let byStart = model.tripsByStart[line: line]
+        guard !byStart.isEmpty else { return [] }
+        let trips = model.trips[line: line]
+        let labels = model.timetable.tripLabels[line: line]
+        var keys: [Key] = []
+        for (origin, running) in [(day.origin, day.today), (day.previousOrigin, day.yesterday)] {
+            let clock = time.secondsSince1970 - origin
+            let low = clock - parameters.latest - parameters.terminalStay - model.longestTrip[line: line]
+            let high = clock - parameters.earliest + parameters.originWait
+            var index = byStart.partitioningIndex { $0.start >= low }
+            while index < byStart.count, byStart[index].start <= high {
+                let trip = Int(byStart[index].trip)
+                index += 1
+                let service = Int(trips[trip].service)
+                guard running.indices.contains(service), running[service] else { continue }
+                if let onlyTrip, labels.indices.contains(trip), labels[trip].id != onlyTrip { continue }
+                keys.append(Key(line: Int32(line.index), trip: Int32(trip), origin: origin))
+            }
+        }
+        return keys
+    }
+
+    /// The timeline of `key`'s trip, built once while it is in view.
+    func timeline(for key: Key, model: TrackerModel) -> TripTimeline? {
+        if let known = timelines[key] { return known }
+        let line = key.lineDirection
+        let trips = model.trips[line: line]
+        guard trips.indices.contains(Int(key.trip)) else { return nil }
+        let railway = model.network.railways[line.railway]
+        let walk = TrackWalk(railway: railway, direction: line.direction)
+        return TripTimeline(
+            trip: trips[Int(key.trip)], positions: model.network.stationAlongTrack[line.railway], walk: walk,
+            parameters: parameters)
+    }
+
+    /// The likeliest trip, with its share and its line's, its likeliest delay, and the share of
+    /// "on no trip"; nil while no trip is followed.
+    var belief: Belief? {
+        var lines: [Int32: Double] = [:]
+        var best: (index: Int, total: Double)?
+        for (index, trip) in followed.enumerated() {
+            let total = trip.total
+            lines[trip.key.line, default: 0] += total
+            if best.map({ total > $0.total }) ?? true { best = (index, total) }
+        }
+        guard let bestLine = lines.max(by: { $0.value < $1.value }) else { return nil }
+        // The likeliest trip of the likeliest line.
+        var chosen = best
+        if let current = best, followed[current.index].key.line != bestLine.key {
+            chosen = nil
+            for (index, trip) in followed.enumerated() where trip.key.line == bestLine.key {
+                let total = trip.total
+                if chosen.map({ total > $0.total }) ?? true { chosen = (index, total) }
+            }
+        }
+        guard let chosen else { return nil }
+        let trip = followed[chosen.index]
+        let top = trip.mass.indices.max { trip.mass[$0] < trip.mass[$1] } ?? 0
+        return Belief(
+            key: trip.key, share: chosen.total, lineShare: bestLine.value,
+            delay: Double(trip.low + top) * parameters.gridStep, offTimetable: offTimetable)
+    }
+
+    /// The timeline of a followed trip (for the answer: its next call and arrival).
+    func timeline(of key: Key) -> TripTimeline? { timelines[key] }
+}
