@@ -30,9 +30,13 @@ import TrainTrackerTestSupport
         throw RealtimeRoutesTests.TestFailure("no ride on which the algorithms differ")
     }
 
-    /// The train in the last live answer of one rider uploading `fixes`, and in the last answer
-    /// of the session's results page, on a server with `trips` (nil: the default algorithm).
-    static func served(_ fixes: [RecordedFix], trips: TripModelParameters?) async throws -> (live: String?, page: String?) {
+    /// The train in the last live answer of one rider uploading `fixes`, in the last answer of
+    /// the session's results page, and for each gap the page estimates answers in, the train
+    /// at the fix before it and in each estimate, on a server with `trips` (nil: the default
+    /// algorithm).
+    static func served(_ fixes: [RecordedFix], trips: TripModelParameters?) async throws -> (
+        live: String?, page: String?, gaps: [(before: String?, estimates: [String?])]
+    ) {
         var made = try RealtimeRoutesTests.Fixture()
         made.settings.trips = trips
         let fixture = made
@@ -41,8 +45,15 @@ import TrainTrackerTestSupport
                 fixes, riders: [(fixture.phones[0], "T1", 0)], clock: fixture.clock, client: client)
             let response = try await client.execute(
                 uri: "/v1/sessions/T1/results", method: .get, headers: ServerRoutesTests.headers(fixture.admin))
-            let results = try #require(try ServerRoutesTests.object(response.body)["results"] as? [[String: Any]])
-            return (answers.first?["train"] as? String, results.last?["train"] as? String)
+            let page = try ServerRoutesTests.object(response.body)
+            let results = try #require(page["results"] as? [[String: Any]])
+            let estimates = try #require(page["estimates"] as? [[String: Any]])
+            let gaps = estimates.compactMap { gap -> (before: String?, estimates: [String?])? in
+                guard let after = gap["after"] as? Int, results.indices.contains(after) else { return nil }
+                let answers = gap["answers"] as? [[String: Any]] ?? []
+                return (results[after]["train"] as? String, answers.map { $0["train"] as? String })
+            }
+            return (answers.first?["train"] as? String, results.last?["train"] as? String, gaps)
         }
     }
 
@@ -52,5 +63,13 @@ import TrainTrackerTestSupport
         #expect(withTrips.live == train && withTrips.page == train, "trip model: \(train), server: \(withTrips)")
         let withoutTrips = try await Self.served(fixes, trips: nil)
         #expect(withoutTrips.live == plain && withoutTrips.page == plain, "default: \(plain ?? "none"), server: \(withoutTrips)")
+        // Between fixes (a tunnel, a phone's silence) the trip model carries the rider along
+        // its trip's timetable: each estimate names the train named at the fix before the gap,
+        // also where that is the trip model's train and not the default's.
+        let gaps = withTrips.gaps
+        #expect(gaps.contains { $0.before == train && !$0.estimates.isEmpty }, "\(gaps.count) gaps")
+        for gap in gaps {
+            #expect(gap.estimates.allSatisfy { $0 == gap.before }, "at \(gap.before ?? "none"): \(gap.estimates)")
+        }
     }
 }

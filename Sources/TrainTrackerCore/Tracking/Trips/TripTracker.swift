@@ -37,8 +37,20 @@ public struct TripTracker: TrackingAlgorithm {
     /// The default tracker's hypotheses and their evidence (`DefaultTracker.explanation`).
     public func explanation(limit: Int = 8) -> [EvidenceExplanation] { inner.explanation(limit: limit) }
 
-    /// The default tracker's answer at `time` without a new fix (`DefaultTracker.estimate`).
-    public mutating func estimate(at time: Timestamp) -> TrackingResult { inner.estimate(at: time) }
+    /// The answer at `time` without a new fix: the default tracker's (`DefaultTracker.estimate`)
+    /// with the believed trip's line first, named by its trip, where its timetable at its
+    /// likeliest delay puts the train now (through a tunnel or a phone's silence the rider is
+    /// carried along by the timetable, and is told the same train as at the last fix).
+    public mutating func estimate(at time: Timestamp) -> TrackingResult {
+        var result = inner.estimate(at: time)
+        guard inner.model.hasTimetable, let belief = follower.belief, belief.lineShare >= Self.leadingShare,
+            belief.offTimetable < belief.lineShare, let timeline = follower.timeline(of: belief.key),
+            let place = timeline.place(at: time.secondsSince1970 - belief.key.origin - belief.delay)
+        else { return result }
+        let along = timeline.walk.advance(timeline.start, by: place.progress)
+        answer(&result, belief: belief, along: along, at: time)
+        return result
+    }
 
     /// Takes the next fix and returns the ranked answer.
     public mutating func process(_ location: Location) -> TrackingResult {
