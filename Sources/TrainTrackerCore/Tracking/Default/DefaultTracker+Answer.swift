@@ -134,15 +134,7 @@ extension DefaultTracker {
             let focus = focus(of: line, walk: walk, at: along)
             let isBest = index == top.first
             // The stations after the focus, for the best candidate (the others name their focus only).
-            var later: [String] = []
-            var position = focus.station
-            while isBest, later.count < Self.laterStations {
-                let next = position + (direction == .ascending ? 1 : -1)
-                let wrapped = isLoop ? (next + count) % count : next
-                guard (0..<count).contains(wrapped), wrapped != focus.station else { break }
-                later.append(network.stations[stationIndices[wrapped]].id)
-                position = wrapped
-            }
+            let later = isBest ? model.stations(after: focus.station, on: line, limit: Self.laterStations) : []
             let stop = isBest ? nextStop(of: hypotheses[index], from: along) : nil
             let train = isBest ? followedTrain(of: hypotheses[index]) : nil
             var eta: Timestamp?

@@ -47,8 +47,9 @@ public struct TripTracker: TrackingAlgorithm {
             belief.offTimetable < belief.lineShare, let timeline = follower.timeline(of: belief.key),
             let place = timeline.place(at: time.secondsSince1970 - belief.key.origin - belief.delay)
         else { return result }
-        let along = timeline.walk.advance(timeline.start, by: place.progress)
-        answer(&result, belief: belief, along: along, at: time)
+        var along = timeline.walk.advance(timeline.start, by: place.progress)
+        if !timeline.walk.isLoop { along = min(max(along, 0), timeline.walk.length) }
+        answer(&result, belief: belief, along: along, at: time, refocus: true)
         return result
     }
 
@@ -86,8 +87,13 @@ public struct TripTracker: TrackingAlgorithm {
         return lines
     }
 
-    /// The answer with the believed trip's line first, named by its trip.
-    private func answer(_ result: inout TrackingResult, belief: TripFollower.Belief, along: Meters, at time: Timestamp) {
+    /// The answer with the believed trip's line first, named by its trip; with `refocus`, its
+    /// focus and later stations are those at `along` (where the trip's timetable puts the train
+    /// between fixes), not the default tracker's.
+    private func answer(
+        _ result: inout TrackingResult, belief: TripFollower.Belief, along: Meters, at time: Timestamp,
+        refocus: Bool = false
+    ) {
         let model = inner.model
         let network = model.network
         let line = belief.key.lineDirection
@@ -98,6 +104,12 @@ public struct TripTracker: TrackingAlgorithm {
             candidate = result.candidates.remove(at: index)
         } else {
             candidate = model.candidate(on: line, at: along, score: result.best?.score ?? 0)
+        }
+        if refocus {
+            let here = model.candidate(on: line, at: along, score: candidate.score, later: true)
+            candidate.focusStationID = here.focusStationID
+            candidate.phase = here.phase
+            candidate.laterStationIDs = here.laterStationIDs
         }
         let labels = model.timetable.tripLabels[line: line]
         if labels.indices.contains(Int(belief.key.trip)) {
@@ -136,9 +148,10 @@ public struct TripTracker: TrackingAlgorithm {
 
 extension TrackerModel {
     /// A candidate on `line` with the train at `along`: its railway, direction and terminal, and
-    /// the focus by the now/soon/next rule (no stop, train or arrival: a caller that knows the
-    /// trip adds them). Shared by the trip tracker and the schedule matcher.
-    func candidate(on line: LineDirection, at along: Meters, score: Double) -> TrackingCandidate {
+    /// the focus by the now/soon/next rule, with the stations after it if `later` (no stop,
+    /// train or arrival: a caller that knows the trip adds them). Shared by the trip tracker
+    /// and the schedule matcher.
+    func candidate(on line: LineDirection, at along: Meters, score: Double, later: Bool = false) -> TrackingCandidate {
         let railway = network.railways[line.railway]
         let stations = network.railwayStations[line.railway]
         let walk = TrackWalk(railway: railway, direction: line.direction)
@@ -148,6 +161,27 @@ extension TrackerModel {
             railwayID: railway.id, direction: line.direction, directionName: railway.name(of: line.direction),
             destinationStationID: terminal.map { network.stations[$0].id },
             focusStationID: focus.map { network.stations[stations[$0.station]].id } ?? railway.stationIDs[0],
-            phase: focus?.phase ?? .now, laterStationIDs: [], score: score)
+            phase: focus?.phase ?? .now,
+            laterStationIDs: later
+                ? focus.map { self.stations(after: $0.station, on: line, limit: DefaultTracker.laterStations) } ?? [] : [],
+            score: score)
+    }
+
+    /// Up to `limit` stations after the railway's station `station` (an index into its
+    /// stations) in `line`'s direction of travel, round a loop but not back to `station`.
+    func stations(after station: Int, on line: LineDirection, limit: Int) -> [String] {
+        let stationIndices = network.railwayStations[line.railway]
+        let count = stationIndices.count
+        let isLoop = network.isLoop[line.railway]
+        var later: [String] = []
+        var position = station
+        while later.count < limit {
+            let next = position + (line.direction == .ascending ? 1 : -1)
+            let wrapped = isLoop ? (next + count) % count : next
+            guard (0..<count).contains(wrapped), wrapped != station else { break }
+            later.append(network.stations[stationIndices[wrapped]].id)
+            position = wrapped
+        }
+        return later
     }
 }

@@ -71,12 +71,16 @@ import Testing
 
     /// The trip model looks up a trip's place at each cell of its delay grid, times in order,
     /// each search started from the last one's knot: it finds what a search from scratch
-    /// finds, in order, in reverse, at random and across stands where knots share a time.
+    /// finds, in order, in reverse, scrambled and at knots that share a time.
     @Test func aLookUpFromANearbyKnotFindsWhatASearchFindsFromScratch() {
         let hurried = Self.timeline([(0, 1_000), (1, 1_000), (2, 1_060), (3, 1_060), (4, 1_300)])
-        let ascending = Array(stride(from: 800.0, through: 2_400, by: 7.5))
-        var generator = SystemRandomNumberGenerator()
-        for times in [ascending, ascending.reversed(), ascending.shuffled(using: &generator)] {
+        // Every knot's own time (where two knots share one, the later knot counts) and the
+        // times between.
+        let ascending = (Array(stride(from: 800.0, through: 2_400, by: 7.5)) + hurried.times).sorted()
+        #expect(zip(hurried.times, hurried.times.dropFirst()).contains { $0 == $1 }, "knots that share a time")
+        // A fixed scramble: each time's index times a prime, modulo the count.
+        let scrambled = ascending.indices.map { ascending[($0 * 7_919) % ascending.count] }
+        for times in [ascending, ascending.reversed(), scrambled] {
             var knot = -1
             for time in times {
                 let nearby = hurried.place(at: time, hint: &knot)

@@ -140,6 +140,32 @@ import TrainTrackerTestSupport
         }
     }
 
+    /// Between fixes (a tunnel, a phone's silence) the rider is carried along by the believed
+    /// trip's timetable: the local twelve minutes late, last heard 60 % of the way from
+    /// station 1 to 2, is told "next: 3" two and a half minutes later, when its timetable has
+    /// it halfway from 2 to 3 (the default tracker's reckoning stops at the next station, 2).
+    /// Once the trip has left service the default tracker's estimate stands.
+    @Test func aSilenceIsBridgedByTheTripsTimetable() throws {
+        var tracker = TripTracker(model: TrackerModel(dataset: try Self.dataset()))
+        let heard = Self.ride(departure: 720, dwell: 30, stops: true).filter { $0.timestamp <= morning.adding(1_000 - 3_600) }
+        for fix in heard { _ = tracker.process(fix) }
+        #expect(tracker.process(heard[heard.count - 1]).best?.trainID == "L0")
+        var bridging = tracker
+        let later = bridging.estimate(at: morning.adding(1_155 - 3_600))
+        let best = try #require(later.best)
+        #expect(later.estimated)
+        #expect(best.trainID == "L0" && best.railwayID == "Local")
+        #expect(best.focusStationID == "Local.3" && best.nextStopID == "Local.3", "\(best)")
+        #expect(best.laterStationIDs == ["Local.4"])
+        var plain = tracker.inner
+        #expect(plain.estimate(at: morning.adding(1_155 - 3_600)).best?.focusStationID == "Local.2", "the contrast")
+        // Hours later the trip has left service.
+        let gone = morning.adding(1_155 + 3 * 3_600)
+        var after = tracker
+        var innerAfter = tracker.inner
+        #expect(after.estimate(at: gone) == innerAfter.estimate(at: gone))
+    }
+
     /// The likelihood of a ride under its true trip is higher than under another trip, and a
     /// ride's fixes far from any track cost it.
     @Test func theTrueTripIsTheLikelierOne() throws {
