@@ -129,22 +129,15 @@ final class TripTimeline: Sendable {
         }
         hint = low
         guard low + 1 < times.count else { return (places[low], 0) }
-        let stretch = places[low + 1] - places[low]
-        let duration = times[low + 1] - times[low]
-        guard stretch > 0, duration > 0 else { return (places[low], 0) }
-        return (places[low] + runs[low].distance(after: time - times[low]), stretch / duration)
+        let run = runs[low]
+        guard run.stretch > 0, run.duration > 0 else { return (places[low], 0) }
+        return (places[low] + run.distance(after: time - times[low]), run.stretch / run.duration)
     }
 
-    /// How far progress `progress` lies ahead of where the train is at `time` (negative:
-    /// behind), and the train's speed there; nil outside the span. A train standing at its
-    /// first or last station may stand anywhere within `endReach` short of it or beyond it
-    /// (sidings, long platforms): that much is forgiven there.
-    func offset(of progress: Meters, at time: Seconds, endReach: Meters) -> (offset: Meters, speed: MetersPerSecond)? {
-        guard let place = place(at: time) else { return nil }
-        return (offset(of: progress, from: place.progress, at: time, endReach: endReach), place.speed)
-    }
-
-    /// `offset(of:at:endReach:)` where the train's place at `time` is known to be `place`.
+    /// How far progress `progress` lies ahead of `place`, where the train is at `time`
+    /// (negative: behind). A train standing at its first or last station may stand anywhere
+    /// within `endReach` short of it or beyond it (sidings, long platforms): that much is
+    /// forgiven there.
     func offset(of progress: Meters, from place: Meters, at time: Seconds, endReach: Meters) -> Meters {
         var offset = progress - place
         if times.count >= 2, time < times[1], offset < 0 { offset = min(0, offset + endReach) }
@@ -248,11 +241,4 @@ extension RunProfile {
             gathered: speed * speed / (2 * acceleration))
     }
 
-    /// How far a run from rest to rest over `stretch` metres lasting `duration` has come after
-    /// `elapsed` seconds: the inverse of `elapsed(into:stretch:duration:)`.
-    ///
-    /// - Complexity: O(1).
-    func distance(after elapsed: Seconds, stretch: Meters, duration: Seconds) -> Meters {
-        run(stretch: stretch, duration: duration).distance(after: elapsed)
-    }
 }

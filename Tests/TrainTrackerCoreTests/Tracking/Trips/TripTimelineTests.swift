@@ -65,7 +65,7 @@ import Testing
         let profile = RunProfile()
         for into in stride(from: 0.0, through: 2_000, by: 100) {
             let time = profile.elapsed(into: into, stretch: 2_000, duration: 150)
-            #expect(abs(profile.distance(after: time, stretch: 2_000, duration: 150) - into) < 1e-6)
+            #expect(abs(profile.run(stretch: 2_000, duration: 150).distance(after: time) - into) < 1e-6)
         }
     }
 
