@@ -34,11 +34,17 @@ tokyo_conditions=(
     "sparse-disrupted|--phone sparse --day disrupted" "background-disrupted|--phone background --day disrupted"
     "good-lingers|--phone good --rider lingers" "background-lingers|--phone background --rider lingers"
     "good-canyons|--phone good --canyons" "background-canyons|--phone background --canyons"
+    "movement|--phone movement" "jittery|--phone jittery" "bare|--phone bare" "quiet|--phone quiet"
+    "good-held|--phone good --day held" "movement-held|--phone movement --day held"
+    "jittery-held|--phone jittery --day held" "good-waits|--phone good --rider waits"
+    "movement-waits|--phone movement --rider waits"
 )
 caltrain_conditions=(
     "good|--phone good" "noisy|--phone noisy" "sparse|--phone sparse" "background|--phone background"
     "good-shifted|--phone good --map shifted" "background-shifted|--phone background --map shifted"
     "good-disrupted|--phone good --day disrupted" "background-disrupted|--phone background --day disrupted"
+    "movement|--phone movement" "jittery|--phone jittery" "bare|--phone bare" "quiet|--phone quiet"
+    "movement-held|--phone movement --day held" "good-waits|--phone good --rider waits"
 )
 
 simulate() { # network-name railways scenario-options conditions...

@@ -57,7 +57,7 @@ struct SimulateCommand: ParsableCommand {
 
     @Option(
         help:
-            "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes), sparse (a fix every 10 s) or background (a fix every 8-60 s, no speed or course, some 50-150 m off)."
+            "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes), sparse (a fix every 10 s), background (a fix every 8-60 s, no speed or course, some 50-150 m off), movement (a fix only after moving 10-100 m: none while the train stands), jittery (1 Hz, no speed or course, wandering 5-30 m while standing), bare (1 Hz, no speed or course) or quiet (1 Hz, silent for 3-10 minutes about every ten)."
     )
     var phone: PhoneModel.Preset = .good
 
@@ -66,11 +66,14 @@ struct SimulateCommand: ParsableCommand {
 
     @Option(
         help:
-            "The day: normal (as late as Caltrain's recorded trains: median 2.5 min, staying late), punctual (on time to the second), or disrupted (every train 4-25 minutes late)."
+            "The day: normal (as late as Caltrain's recorded trains: median 2.5 min, staying late), punctual (on time to the second), disrupted (every train 4-25 minutes late), or held (normal, and the rider's train stands 5-30 minutes at one stop of the ride)."
     )
     var day: RideConditions.Day = .normal
 
-    @Option(help: "The rider at the last stop: leaves, or lingers (2-6 minutes on the platform).")
+    @Option(
+        help:
+            "The rider: leaves (at the last stop), lingers (2-6 minutes on the last platform), or waits (boards at the train's first station 5-25 minutes before it leaves)."
+    )
     var rider: RideConditions.Rider = .leaves
 
     @Flag(help: "Urban canyons: near big stations, fixes pushed 15-40 m to one side for minutes.")

@@ -43,10 +43,14 @@ struct BudgetCommand: ParsableCommand {
     @Option(help: "The map: drawn or shifted (5-40 m beside the track).")
     var map: RideConditions.Map = .drawn
 
-    @Option(help: "The day: normal, or disrupted (every train 4-25 minutes late).")
+    @Option(
+        help: "The day: normal, disrupted (every train 4-25 minutes late) or held (the train stands 5-30 minutes at one stop).")
     var day: RideConditions.Day = .normal
 
-    @Option(help: "The rider at the last stop: leaves, or lingers (2-6 minutes on the platform).")
+    @Option(
+        help:
+            "The rider: leaves (at the last stop), lingers (2-6 minutes on the last platform), or waits (boards at the train's first station 5-25 minutes before it leaves)."
+    )
     var rider: RideConditions.Rider = .leaves
 
     @Flag(help: "Urban canyons: near big stations, fixes pushed 15-40 m to one side for minutes.")

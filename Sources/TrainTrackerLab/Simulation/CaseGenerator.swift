@@ -60,6 +60,12 @@ public struct CaseGenerator: Sendable {
     /// How long the rider stays on the platform at the last stop, if longer than the train's
     /// own `limits.finalWait`.
     public var platformStay: ClosedRange<Seconds>?
+    /// How long the train stands at one stop between the ride's ends (drawn per ride, at a stop
+    /// drawn among them), if it does.
+    public var longDwell: ClosedRange<Seconds>?
+    /// How long the rider sits in the train at its first station before it leaves, if the
+    /// rider boards there early: rides then start at their train's first station.
+    public var originWait: ClosedRange<Seconds>?
     /// The first day rides are dated on: each ride takes the first day from this one on which
     /// its train's service runs (a weekday train the Monday, a weekend train the Saturday).
     /// The timetable's `utcOffset` turns its clock times into true UTC timestamps.
@@ -103,7 +109,8 @@ public struct CaseGenerator: Sendable {
             let train = trains[Int.random(in: 0..<trains.count, using: &generator)]
             let length = Int.random(
                 in: filter.stops.lowerBound...min(filter.stops.upperBound, train.stops.count), using: &generator)
-            let first = Int.random(in: 0...(train.stops.count - length), using: &generator)
+            let drawn = Int.random(in: 0...(train.stops.count - length), using: &generator)
+            let first = originWait == nil ? drawn : 0
             let stretch = Array(runningStops(of: train)[first..<(first + length)])
             let seed = generator.next()
             guard let day = serviceDay(of: train),
@@ -149,8 +156,10 @@ public struct CaseGenerator: Sendable {
         var limits = self.limits
         var rider = SeededGenerator(seed: seed ^ 0x5EED)
         if let stay = platformStay { limits.finalWait = max(limits.finalWait, Double.random(in: stay, using: &rider)) }
+        if let wait = originWait { limits.initialWait = max(limits.initialWait, Double.random(in: wait, using: &rider)) }
+        let stops = held(stretch, using: &rider)
         let plan = TimetabledRide(
-            stops: stretch.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
+            stops: stops.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
         let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
         let start = Timestamp(secondsSince1970: dataset.timetable.zone.serviceDayOrigin(day)).adding(
             scheduledDeparture - plan.departureOffset)
@@ -326,5 +335,20 @@ extension CaseGenerator {
     /// The stops of `train` as it runs today: its timetable, or on a disrupted day, late.
     func runningStops(of train: TimetabledTrain) -> [TimetableStop] {
         disruption?.stops(of: train) ?? train.stops
+    }
+
+    /// `stretch` with the train held for `longDwell` at one of its stops between the ends
+    /// (every later call that much later); as it is without a long dwell or such a stop.
+    func held(_ stretch: [TimetableStop], using generator: inout SeededGenerator) -> [TimetableStop] {
+        guard let longDwell, stretch.count >= 3 else { return stretch }
+        let stop = Int.random(in: 1...(stretch.count - 2), using: &generator)
+        let hold = Double.random(in: longDwell, using: &generator)
+        var stops = stretch
+        stops[stop].departure = (stretch[stop].departure ?? stretch[stop].arrival).map { $0 + hold }
+        for index in (stop + 1)..<stops.count {
+            stops[index].arrival = stops[index].arrival.map { $0 + hold }
+            stops[index].departure = stops[index].departure.map { $0 + hold }
+        }
+        return stops
     }
 }

@@ -20,6 +20,11 @@ import TrainTrackerCore
 ///   much longer (`longGapProbability`), reports no speed or course (`reportsMotion`), and
 ///   throws `outlierProbability` of its fixes `outlierDistance` away, reporting that distance
 ///   as its accuracy (an honest outlier).
+/// - A logger with a distance filter (`distanceFilter`) writes a fix only once it lies that far
+///   from the last one written (iOS's `distanceFilter`, Android loggers that record on
+///   movement): nothing while the train stands, the next fix once it has moved off.
+/// - While the train stands, a phone with `standingJitter` wanders about the standing point by
+///   that much, correlated over `jitterCorrelationTime` (under a station roof).
 /// - In an urban canyon (within `canyonRadius` of a big station, when `canyonBias` is set) the
 ///   error is pushed to one side of the track by 15–40 m, the side and size kept for about
 ///   `canyonPersistence` seconds, while the reported accuracy stays as it was.
@@ -38,6 +43,15 @@ public struct PhoneModel: Hashable, Sendable {
     public var outlierProbability = 0.0
     /// How far an outlier lands from the truth.
     public var outlierDistance: ClosedRange<Meters> = 50...150
+    /// A fix is written only once it lies at least this far from the last one written (the
+    /// filter drawn once per phone from the range); every fix when `nil`.
+    public var distanceFilter: ClosedRange<Meters>?
+    /// While the train stands, fixes wander about the standing point by this much (drawn once
+    /// per phone from the range); none when `nil`.
+    public var standingJitter: ClosedRange<Meters>?
+    /// How long the standing jitter keeps its direction, on average (30 s: a fix moves 1.3–8 m
+    /// a second).
+    public var jitterCorrelationTime: Seconds = 30
     /// The size of the one-sided error in urban canyons; none when `nil`.
     public var canyonBias: ClosedRange<Meters>?
     /// How near a big station the canyon reaches.
@@ -76,6 +90,18 @@ public struct PhoneModel: Hashable, Sendable {
         /// 1–3 minutes), no speed and no course, one fix in twenty 50–150 m off with an
         /// honest accuracy.
         case background
+        /// A logger that writes a fix only after the phone has moved 10–100 m (a distance
+        /// filter, drawn per ride): one a second while the train runs, nothing while it stands.
+        case movement
+        /// One fix a second, position and time only, that wanders 5–30 m (drawn per ride) about
+        /// the standing point while the train stands (an Android logger under a station roof).
+        case jittery
+        /// One fix a second with position, time and accuracy only: no speed, no course (the
+        /// Android loggers of the real phone rides).
+        case bare
+        /// One fix a second, but about every ten minutes the app is suspended and the phone goes
+        /// quiet for 3–10 minutes.
+        case quiet
 
         /// The phone model.
         public var model: PhoneModel {
@@ -98,6 +124,17 @@ public struct PhoneModel: Hashable, Sendable {
                 model.reportsMotion = false
                 model.outlierProbability = 0.05
                 model.baseAccuracy = 12
+            case .movement:
+                model.distanceFilter = 10...100
+                model.dropProbability = 0
+            case .jittery:
+                model.standingJitter = 5...30
+                model.reportsMotion = false
+            case .bare:
+                model.reportsMotion = false
+            case .quiet:
+                model.longGapProbability = 1.0 / 600
+                model.longGap = 180...600
             }
             return model
         }
@@ -112,10 +149,24 @@ struct Phone {
     private var accuracyDrift = 0.0
     /// The urban canyon's push to the left of the track (negative: right), while in one.
     private var canyon: Meters?
+    /// This phone's distance filter and standing jitter, drawn from the model's ranges.
+    let distanceFilter: Meters?
+    let standingJitter: Meters?
+    /// Where the last fix written lies, for the distance filter.
+    private var lastWritten: Coordinate?
+    /// The standing jitter's current offset from the standing point.
+    private var wander = PlanarVector(east: 0, north: 0)
+    /// Draws for the distance filter and the jitter only, so that a phone without them draws
+    /// its errors as it did before they existed.
+    private var own: SeededGenerator
 
     init(model: PhoneModel, seed: UInt64) {
         self.model = model
         generator = SeededGenerator(seed: seed)
+        var own = SeededGenerator(seed: seed ^ 0x4649_4C54)
+        distanceFilter = model.distanceFilter.map { Double.random(in: $0, using: &own) }
+        standingJitter = model.standingJitter.map { Double.random(in: $0, using: &own) }
+        self.own = own
     }
 
     /// Seconds until the next fix.
@@ -146,8 +197,10 @@ struct Phone {
             east: rho * error.east + scale * generator.nextGaussian(), north: rho * error.north + scale * generator.nextGaussian()
         )
         updateCanyon(inside: nearBigStation, elapsed: elapsed)
+        let stopped = speed < 0.1
+        updateWander(standing: stopped, elapsed: elapsed)
         guard Double.random(in: 0..<1, using: &generator) >= model.dropProbability else { return nil }
-        var offset = error
+        var offset = error + wander
         if let canyon {
             // To the left of the train's course when positive.
             offset = offset + PlanarVector(course: course - 90) * canyon
@@ -158,7 +211,6 @@ struct Phone {
             offset = PlanarVector(east: distance * Double.cos(angle), north: distance * Double.sin(angle))
             accuracy = max(accuracy, distance)
         }
-        let stopped = speed < 0.1
         if stopped, atBigStation, Double.random(in: 0..<1, using: &generator) < model.farOffProbability {
             let distance = Double.random(in: model.farOffDistance, using: &generator)
             let angle = Double.random(in: 0..<(2 * .pi), using: &generator)
@@ -176,13 +228,38 @@ struct Phone {
                 dividingBy: 360)
             reportedCourse = noisy < 0 ? noisy + 360 : noisy
         }
-        return Location(
+        let location = Location(
             coordinate: projection.coordinate(at: offset), timestamp: time, horizontalAccuracy: (accuracy * 10).rounded() / 10,
             speed: reportedSpeed, course: reportedCourse)
+        return passesDistanceFilter(location) ? location : nil
     }
 }
 
 extension Phone {
+    /// Whether a logger with a distance filter writes `location` (and if so, remembers it).
+    fileprivate mutating func passesDistanceFilter(_ location: Location) -> Bool {
+        guard let distanceFilter else { return true }
+        if let lastWritten, lastWritten.distance(to: location.coordinate) < distanceFilter { return false }
+        lastWritten = location.coordinate
+        return true
+    }
+
+    /// Moves the standing jitter on by `elapsed` seconds (a Gauss–Markov wander of this phone's
+    /// size while the train stands, gone once it runs).
+    fileprivate mutating func updateWander(standing: Bool, elapsed: Seconds) {
+        guard let standingJitter, standing else {
+            wander = PlanarVector(east: 0, north: 0)
+            return
+        }
+        // Per axis, so that the wander's distance from the standing point settles at about the
+        // jitter; it starts from nothing when the train comes to a stand.
+        let sigma = standingJitter / 2.0.squareRoot()
+        let rho = Double.exp(-max(elapsed, 0) / model.jitterCorrelationTime)
+        let scale = (1 - rho * rho).squareRoot() * sigma
+        wander = PlanarVector(
+            east: rho * wander.east + scale * own.nextGaussian(), north: rho * wander.north + scale * own.nextGaussian())
+    }
+
     /// Enters, keeps, redraws or leaves the urban canyon's one-sided bias.
     fileprivate mutating func updateCanyon(inside: Bool, elapsed: Seconds) {
         guard let bias = model.canyonBias, inside else {

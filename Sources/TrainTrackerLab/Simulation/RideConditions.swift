@@ -24,14 +24,20 @@ public struct RideConditions: Hashable, Sendable, Codable {
         case punctual
         /// Every train 4–25 minutes late (`Disruption`).
         case disrupted
+        /// A normal day on which the rider's train stands 5–30 minutes at one stop between the
+        /// ride's ends (waiting for a connection, or held by a fault ahead).
+        case held
     }
 
-    /// What the rider does at the last stop.
+    /// What the rider does at the ends of the ride.
     public enum Rider: String, Hashable, Sendable, Codable, CaseIterable {
-        /// Gets off and leaves with the train's own 45 s at the platform.
+        /// Boards a minute before the train leaves, gets off and leaves with the train's own 45 s
+        /// at the platform.
         case leaves
-        /// Stays on the platform for 2–6 minutes.
+        /// Stays on the platform for 2–6 minutes at the last stop.
         case lingers
+        /// Boards at the train's first station 5–25 minutes before it leaves and waits aboard.
+        case waits
     }
 
     /// The phone.
@@ -47,6 +53,10 @@ public struct RideConditions: Hashable, Sendable, Codable {
 
     /// How long a lingering rider stays on the platform at the last stop.
     public static let lingeringStay: ClosedRange<Seconds> = 120...360
+    /// How long a held train stands at one stop.
+    public static let longDwell: ClosedRange<Seconds> = 300...1_800
+    /// How long a waiting rider sits in the train at its first station before it leaves.
+    public static let originWait: ClosedRange<Seconds> = 300...1_500
     /// The size of an urban canyon's one-sided error.
     public static let canyonBias: ClosedRange<Meters> = 15...40
 
@@ -88,8 +98,11 @@ public struct RideConditions: Hashable, Sendable, Codable {
         case .normal: generator.disruption = EverydayDelays(seed: seed ^ 0x4C41_5445)
         case .punctual: generator.disruption = nil
         case .disrupted: generator.disruption = Disruption(seed: seed ^ 0x4C41_5445)
+        case .held: generator.disruption = EverydayDelays(seed: seed ^ 0x4C41_5445)
         }
+        generator.longDwell = day == .held ? Self.longDwell : nil
         generator.platformStay = rider == .lingers ? Self.lingeringStay : nil
+        generator.originWait = rider == .waits ? Self.originWait : nil
     }
 }
 

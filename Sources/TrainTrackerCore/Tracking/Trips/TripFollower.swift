@@ -111,6 +111,15 @@ struct TripFollower: Sendable {
     static let fastestTrain: MetersPerSecond = 60
     /// A trip's delay window spreads by at most this many cells per fix.
     static let widestStep = 240
+    /// Fixes closer together than this are not independent evidence: a phone's error and a
+    /// train's timing against its timetable stay much the same from one second to the next, so
+    /// a fix `elapsed` seconds after the last counts as `elapsed / independentAfter` of one (its
+    /// likelihood raised to that power). `TripTracker` gives the model at most one fix per this
+    /// long (`TripTracker.weighingInterval`); a caller that gives it every fix (a fit on dense
+    /// positions) is kept from counting one second's evidence sixty times a minute. Set by
+    /// hand: about twice a phone's error correlation of 10 s; Caltrain's recorded positions,
+    /// 45 s or more apart, are weighed as before.
+    static let independentAfter: Seconds = 20
 
     init(parameters: TripModelParameters = TripModelParameters(), onlyTrip: String? = nil) {
         self.parameters = parameters.sanitised
@@ -136,7 +145,7 @@ extension TripFollower {
         if let boarding = boardingShare(first: elapsed == nil) {
             board(share: boarding, reach: reach, time: time, model: model)
         }
-        weigh(location, reach: reach, elapsed: elapsed ?? 0)
+        weigh(location, reach: reach, elapsed: elapsed ?? 0, weight: elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1)
         normalise()
     }
 
@@ -284,13 +293,14 @@ extension TripFollower {
         followed[index] = Followed(key: key, low: from, mass: merged)
     }
 
-    /// Step 3: each trip's belief times the likelihood of the fix at each of its delays.
-    private mutating func weigh(_ location: Location, reach: [Reach], elapsed: Seconds) {
+    /// Step 3: each trip's belief times the likelihood of the fix at each of its delays,
+    /// raised to the fix's `weight` (`independentAfter`).
+    private mutating func weigh(_ location: Location, reach: [Reach], elapsed: Seconds, weight: Double) {
         let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? min($0, 3_000) : nil } ?? 0
         let across = (accuracy * accuracy + parameters.lateralScale * parameters.lateralScale).squareRoot()
         let lateral = { (distance: Meters) in Double.exp(-distance / across) / (2 * across) }
         let farthest = reach.map(\.across).max() ?? 0
-        let away = lateral(max(farthest, 3 * across)) * parameters.outlierShare / parameters.outlierSpan
+        let away = tempered(lateral(max(farthest, 3 * across)) * parameters.outlierShare / parameters.outlierSpan, weight)
         var byLine: [Int: Reach] = [:]
         for line in reach { byLine[line.line.index] = line }
         let clockTime = location.timestamp.secondsSince1970
@@ -304,21 +314,26 @@ extension TripFollower {
             followed[index].mass = []  // (so `mass` is changed in place, not copied)
             weigh(
                 &mass, low: followed[index].low, timeline: timeline, clock: clockTime - key.origin, along: line.along,
-                side: lateral(line.across), away: away)
+                side: lateral(line.across), away: away, weight: weight)
             followed[index].mass = mass
         }
         let best = reach.map(\.across).min().map(lateral) ?? away
         // A train off the timetable may be anywhere it could have run to since the last fix.
-        offTimetable *= best / max(parameters.outlierSpan, Self.fastestTrain * elapsed)
+        offTimetable *= tempered(best / max(parameters.outlierSpan, Self.fastestTrain * elapsed), weight)
+    }
+
+    /// `likelihood` raised to `weight` (as it is at a weight of 1).
+    private func tempered(_ likelihood: Double, _ weight: Double) -> Double {
+        weight >= 1 ? likelihood : Double.pow(likelihood, weight)
     }
 
     /// One trip's belief `mass` over delay cells `low...` times the likelihood of a fix at
     /// `along` on its line at `clock` (seconds of the trip's service day): along the track by
     /// where the trip would be at each delay, across it by `side`; `away` where the trip is
-    /// out of service at that delay.
+    /// out of service at that delay; each likelihood raised to `weight`.
     private func weigh(
         _ mass: inout [Double], low: Int, timeline: TripTimeline, clock: Seconds, along: Meters, side: Double,
-        away: Double
+        away: Double, weight: Double
     ) {
         let ahead = timeline.walk.distanceAhead(from: timeline.start, to: along)
         var reference: Meters?
@@ -343,7 +358,7 @@ extension TripFollower {
             let density =
                 (1 - parameters.outlierShare) * Double.exp(-abs(offset) / scale.value) / (2 * scale.value)
                 + parameters.outlierShare / parameters.outlierSpan
-            mass[cell] *= density * side
+            mass[cell] *= tempered(density * side, weight)
         }
     }
 

@@ -166,6 +166,35 @@ import TrainTrackerTestSupport
         #expect(after.estimate(at: gone) == innerAfter.estimate(at: gone))
     }
 
+    /// A phone that logs every second tells the model no more than one logging every 20 s:
+    /// its fixes' errors (here a slow wander of up to 60 m along the track, as a phone's) are
+    /// the same from one second to the next. The late local's ride, read at 1 Hz and at one
+    /// fix in 20, gives the same railway and about the same confidence at each 20-second mark;
+    /// counted as independent, the fixes a second made the model sure of whatever the wander
+    /// pointed to, and on Tokyo's parallel lines it swung from one line's trip to the other's.
+    @Test func aFixASecondIsNoSurerThanAFixEveryTwentySeconds() throws {
+        let model = TrackerModel(dataset: try Self.dataset())
+        let wandering = Self.ride(departure: 720, dwell: 30, stops: true, every: 1).enumerated().map { index, fix in
+            let along = 60 * sin(Double(index) * 2 * .pi / 240)
+            let place = Self.origin.vector(to: fix.coordinate).east + along
+            return Location(coordinate: Self.point(place), timestamp: fix.timestamp)
+        }
+        var dense = TripTracker(model: model)
+        var sparse = TripTracker(model: model)
+        var gaps: [Double] = []
+        var agree = 0
+        for (index, fix) in wandering.enumerated() {
+            let every = dense.process(fix).best
+            guard index % 20 == 0 else { continue }
+            let thinned = sparse.process(fix).best
+            if every?.railwayID == thinned?.railwayID { agree += 1 }
+            gaps.append(abs((every?.confidence ?? 0) - (thinned?.confidence ?? 0)))
+        }
+        #expect(agree * 10 >= gaps.count * 9, "\(agree) of \(gaps.count) marks")
+        let meanGap = gaps.reduce(0, +) / Double(gaps.count)
+        #expect(meanGap < 0.1, "confidence apart by \(meanGap) on average")
+    }
+
     /// The likelihood of a ride under its true trip is higher than under another trip, and a
     /// ride's fixes far from any track cost it.
     @Test func theTrueTripIsTheLikelierOne() throws {
