@@ -21,7 +21,7 @@ public struct TripTracker: TrackingAlgorithm {
     /// independent evidence (`TripFollower.independentAfter`): weighed each as a whole fix, on
     /// Tokyo's parallel corridors the model swung between the lines' trips (railway 81.6 % on
     /// a fresh seed's 1 Hz rides, now 92.8 %; docs/accuracy.md, "Phones as they are"); weighed
-    /// each at a twentieth, as right at 285-390 µs a fix on Tokyo's bench rides, against 56-58.
+    /// each at a twentieth, as right at 285-390 µs a fix on Tokyo's bench rides, against 45-58.
     static let weighingInterval = TripFollower.independentAfter
 
     /// A tracker with no history, with the trip model's constants `trips`.
@@ -68,18 +68,19 @@ public struct TripTracker: TrackingAlgorithm {
         let model = inner.model
         guard model.hasTimetable, !result.estimated else { return result }
         let time = location.timestamp
-        let weighs = lastWeighed.map { time.seconds(since: $0) >= Self.weighingInterval } ?? true
-        var along: Meters?
+        // (A fix dated before the last one weighed is weighed: one fix dated far ahead does not
+        // stop the model.)
+        let weighs = lastWeighed.map { time.seconds(since: $0) >= Self.weighingInterval || time < $0 } ?? true
+        var lines: [TripFollower.Reach]?
         if weighs {
             lastWeighed = time
-            let lines = Self.lines(near: location, model: model)
-            follower.observe(location, reach: lines, model: model)
-            along = follower.belief.flatMap { belief in lines.first { $0.line.index == Int(belief.key.line) }?.along }
-        } else if let belief = follower.belief {
-            along = Self.along(of: belief.key.lineDirection, near: location, model: model)
+            lines = Self.lines(near: location, model: model)
+            follower.observe(location, reach: lines ?? [], model: model)
         }
         guard let belief = follower.belief, belief.lineShare >= Self.leadingShare,
-            belief.offTimetable < belief.lineShare, let along
+            belief.offTimetable < belief.lineShare,
+            let along = lines.map({ $0.first { $0.line.index == Int(belief.key.line) }?.along })
+                ?? Self.along(of: belief.key.lineDirection, near: location, model: model)
         else { return result }
         answer(&result, belief: belief, along: along, at: location.timestamp)
         return result

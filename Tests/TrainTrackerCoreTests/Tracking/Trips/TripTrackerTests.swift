@@ -195,6 +195,19 @@ import TrainTrackerTestSupport
         #expect(meanGap < 0.1, "confidence apart by \(meanGap) on average")
     }
 
+    /// One fix dated a day ahead (a phone's clock gone wrong, a hostile upload) in a ride at
+    /// 1 Hz does not stop the trip model: the fixes after it, dated before it, are still
+    /// weighed, and the late local is still named at the end.
+    @Test func aFixDatedADayAheadDoesNotStopTheModel() throws {
+        var tracker = TripTracker(model: TrackerModel(dataset: try Self.dataset()))
+        var fixes = Self.ride(departure: 720, dwell: 30, stops: true, every: 1)
+        let wrong = fixes[200]
+        fixes.insert(Location(coordinate: wrong.coordinate, timestamp: wrong.timestamp.adding(86_400)), at: 201)
+        let answers = fixes.map { tracker.process($0).best }
+        let last = try #require(answers.last ?? nil)
+        #expect(last.trainID == "L0" && last.railwayID == "Local", "\(last)")
+    }
+
     /// The likelihood of a ride under its true trip is higher than under another trip, and a
     /// ride's fixes far from any track cost it.
     @Test func theTrueTripIsTheLikelierOne() throws {
