@@ -344,6 +344,8 @@ extension CaseGenerator {
         let stop = Int.random(in: 1...(stretch.count - 2), using: &generator)
         let hold = Double.random(in: longDwell, using: &generator)
         var stops = stretch
+        // (A call published with one time arrives at it, then stands the hold.)
+        stops[stop].arrival = stretch[stop].arrival ?? stretch[stop].departure
         stops[stop].departure = (stretch[stop].departure ?? stretch[stop].arrival).map { $0 + hold }
         for index in (stop + 1)..<stops.count {
             stops[index].arrival = stops[index].arrival.map { $0 + hold }

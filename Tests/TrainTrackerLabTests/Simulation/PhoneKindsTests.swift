@@ -135,6 +135,23 @@ import TrainTrackerTestSupport
         }
     }
 
+    /// A call published with a departure time only (as many of mini-tokyo-3d's are) is held
+    /// too: the train arrives at that time and stands the hold.
+    @Test func aCallWithOneTimeIsHeldToo() {
+        var generator = CaseGenerator(dataset: Self.dataset)
+        generator.longDwell = 600...600
+        let stretch = (0..<4).map { TimetableStop(stationID: "S\($0)", arrival: nil, departure: 1_000 + 200 * Double($0)) }
+        var random = SeededGenerator(seed: 3)
+        let held = generator.held(stretch, using: &random)
+        let stop = held.indices.first { held[$0].departure != stretch[$0].departure }
+        #expect(stop.map { (1...2).contains($0) } == true)
+        if let stop {
+            #expect(held[stop].arrival == stretch[stop].departure)
+            #expect(held[stop].departure == (stretch[stop].departure ?? 0) + 600)
+            #expect(held.last?.departure == (stretch.last?.departure ?? 0) + 600)
+        }
+    }
+
     @Test func aWaitingRiderBoardsAtTheTrainsFirstStationMinutesBeforeItLeaves() throws {
         let trains = Dictionary(Self.dataset.timetable.trains.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let waiting = rides(RideConditions(rider: .waits))
