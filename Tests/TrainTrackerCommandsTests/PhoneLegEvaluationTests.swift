@@ -51,6 +51,40 @@ import TrainTrackerTestSupport
                 && picture.contains(": metro Ruoholahti–Vuosaari: metro to"))
     }
 
+    @Test func onHSLsRealTrackTheTrainLegsAreNamedFarMoreOften() throws {
+        let directory = try TemporaryDirectory()
+        let (phones, _) = try ModesCommandTests.imported(into: directory)
+        let shapes = Self.helsinki.appendingPathComponent("hsl-2022/rail-metro-shapes.geojson").path
+        let outcome = try ToolRunner.run([
+            "evaluate", "--railways", SharedPaths.helsinkiLines, "--stations", Self.stationList, "--track", shapes,
+            "--sessions", phones, "--log", Self.manualLog, "--utc-offset", "+03:00", "--algorithm", "default", "--format",
+            "json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        // Every line, the I/P ring's halves among them, fits a shape: none is drawn straight.
+        #expect(!outcome.standardError.contains("warning"), "\(outcome.standardError)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        #expect(report["track"] as? String == "track cut from rail-metro-shapes.geojson")
+        let legs = try #require(report["legs"] as? [[String: Any]])
+        #expect(legs.count == 67)
+        let totals = try #require(report["totals"] as? [[String: Any]])
+        func share(_ kind: String, _ key: String) -> Double? {
+            let total = totals.first { $0["kind"] as? String == kind }
+            return (total?["shares"] as? [String: Any])?[key] as? Double
+        }
+        // Measured: train legs' line 69.3 % (39.7 % on straight track), next stop 90.9 %
+        // (79.4 %); the alighting station named on every last stretch (78.4 %); the metro's
+        // line on every fix.
+        #expect((share("train", "line") ?? 0) >= 0.6, "\(totals)")
+        #expect((share("train", "nextStop") ?? 0) >= 0.85, "\(totals)")
+        #expect((share("all", "alighting") ?? 0) >= 0.95, "\(totals)")
+        #expect((share("metro", "line") ?? 0) >= 0.95, "\(totals)")
+        // The ring's airport legs, 0 % and 25 % on straight track, are named on the real one.
+        let airport = try #require(legs.first { $0["from"] as? String == "Lentoasema" })
+        #expect(((airport["shares"] as? [String: Any])?["line"] as? Double ?? 0) >= 0.9, "\(airport)")
+    }
+
     @Test func theRailLinesImportAsAnEkiFileOtherCommandsRead() throws {
         let directory = try TemporaryDirectory()
         let out = directory.path("helsinki-rail.sqlite")

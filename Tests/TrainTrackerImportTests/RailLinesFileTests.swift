@@ -83,3 +83,46 @@ import TrainTrackerTestSupport
         }
     }
 }
+
+/// Track shapes from outside (`--track`): read, or refused naming the file, feature and problem.
+@Suite struct TrackShapesFileTests {
+    func read(_ text: String) throws -> (path: String, result: Result<[[Coordinate]], ImportError>) {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("shapes.geojson")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return (path, Result { () throws(ImportError) in try TrackShapesFile.shapes(path: path) })
+    }
+
+    @Test func lineStringsAndMultiLineStringsAreShapesAndPointsArePassedOver() throws {
+        let (_, result) = try read(
+            #"""
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[24.9, 60.1], [24.91, 60.11]]}},
+              {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [24.9, 60.1]}},
+              {"type": "Feature", "properties": {}, "geometry": {"type": "MultiLineString",
+                "coordinates": [[[24.9, 60.1], [24.92, 60.1]], [[25.0, 60.2], [25.1, 60.2], [25.2, 60.2]]]}}
+            ]}
+            """#)
+        let shapes = try result.get()
+        #expect(shapes.map(\.count) == [2, 2, 3])
+        #expect(shapes[0][1] == Coordinate(latitude: 60.11, longitude: 24.91))
+    }
+
+    @Test(arguments: [
+        (#"[1, 2]"#, "not a GeoJSON object"),
+        (#"{"type": "Topology"}"#, "expected a FeatureCollection or Feature"),
+        (#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[24.9, 60.1]]}}"#, "feature 1"),
+        (#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[24.9, 60.1], [24.9, 95]]}}"#, "position 2"),
+        (#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[24.9, 60.1], ["a", 60]]}}"#, "position 2"),
+        (#"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [24.9, 60.1]}}"#, "no LineString"),
+        (#"{"type": "FeatureCollection", "features": [7]}"#, "geometry"),
+    ])
+    func aFileThatHoldsNoTrackIsRefusedNamingWhere(text: String, expected: String) throws {
+        let (path, result) = try read(text)
+        guard case .failure(let error) = result else {
+            Issue.record("\(text) was read")
+            return
+        }
+        #expect(error.description.contains(path) && error.description.contains(expected), "\(error.description)")
+    }
+}

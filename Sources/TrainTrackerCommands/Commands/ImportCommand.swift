@@ -33,6 +33,12 @@ struct ImportCommand: ParsableCommand {
             valueName: "file"))
     var stations: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With a rail-lines JSON input: GeoJSON track shapes to cut each line's track from (HSL's rail-metro-shapes.geojson).",
+            valueName: "geojson"))
+    var track: String?
+
     @Option(help: ArgumentHelp("The Eki railway file to write.", valueName: "path"))
     var out: String
 
@@ -57,6 +63,7 @@ struct ImportCommand: ParsableCommand {
         }
         var railways = try RailwaysOption.parse(["--railways", input])
         railways.stations = stations
+        railways.track = track
         railways.routeTypes = routeTypes
         let dataset = try railways.loadDataset(timetables: true, format: from)
         try CommandFailure.wrapping { () throws(StorageError) in try RailwayDatabase.write(dataset, to: out, replacing: force) }

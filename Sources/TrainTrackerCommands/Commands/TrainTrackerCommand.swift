@@ -64,6 +64,13 @@ struct RailwaysOption: ParsableArguments {
     var stations: String?
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With a rail-lines JSON file: GeoJSON track shapes to cut each line's track from (HSL's rail-metro-shapes.geojson); without, track is drawn straight between stations.",
+            valueName: "geojson"))
+    var track: String?
+
+    @Option(
         name: .long, parsing: .upToNextOption,
         help: ArgumentHelp("GTFS route types to import (default: rail, 0 1 2 100-199).", valueName: "type"))
     var routeTypes: [Int] = []
@@ -78,7 +85,8 @@ struct RailwaysOption: ParsableArguments {
     func loadModel(timetables: Bool) throws(CommandFailure) -> TrackerModel {
         try loading { options, warn, progress throws(ImportError) in
             try TransitSource.loadModel(
-                path: railways, timetables: timetables, options: options, warn: warn, progress: progress, stationList: stations)
+                path: railways, timetables: timetables, options: options, warn: warn, progress: progress, stationList: stations,
+                trackShapes: track)
         }
     }
 
@@ -87,7 +95,7 @@ struct RailwaysOption: ParsableArguments {
         try loading { options, warn, progress throws(ImportError) in
             try TransitSource.load(
                 path: railways, format: format, timetables: timetables, options: options, warn: warn, progress: progress,
-                stationList: stations)
+                stationList: stations, trackShapes: track)
         }
     }
 

@@ -55,6 +55,61 @@ struct PhoneLegEvaluation {
         var rightLines: [String]
         var problem: String?
         var score: PhoneLegScore
+        /// The score as shares of what it counts.
+        var shares: Shares
+    }
+
+    /// A score as shares (0–1) of what it counts, `nil` where nothing was counted: `line` and
+    /// `direction` of the scored fixes, `nextStop` of those where the next stop is known,
+    /// `alighting` of those on the last stretch.
+    struct Shares: Encodable {
+        var line: Double?
+        var direction: Double?
+        var nextStop: Double?
+        var alighting: Double?
+
+        init(_ score: PhoneLegScore) {
+            func share(_ part: Int, _ whole: Int) -> Double? { whole == 0 ? nil : Double(part) / Double(whole) }
+            line = share(score.line, score.fixes)
+            direction = share(score.direction, score.fixes)
+            nextStop = share(score.nextStop, score.nextStopKnown)
+            alighting = share(score.alightingNamed, score.approach)
+        }
+    }
+
+    /// One algorithm's sum over the legs of one kind ("all", "train", "metro").
+    struct Total: Encodable {
+        var algorithm: String
+        var kind: String
+        var legs: Int
+        var legsScored: Int
+        var score: PhoneLegScore
+        var shares: Shares
+    }
+
+    /// What `--format json` prints.
+    struct Report: Encodable {
+        /// Where the track came from.
+        var track: String
+        var legs: [Row]
+        var totals: [Total]
+    }
+
+    /// Each algorithm's totals over all legs, the train legs and the metro legs.
+    static func totals(_ rows: [Row]) -> [Total] {
+        var totals: [Total] = []
+        for algorithm in rows.map(\.algorithm).uniqued() {
+            for kind in ["all", "train", "metro"] {
+                let chosen = rows.filter { $0.algorithm == algorithm && (kind == "all" || $0.kind == kind) }
+                let sum = chosen.reduce(PhoneLegScore()) { $0 + $1.score }
+                totals.append(
+                    Total(
+                        algorithm: algorithm, kind: kind, legs: chosen.count,
+                        legsScored: chosen.filter { $0.score.fixes > 0 }.count,
+                        score: sum, shares: Shares(sum)))
+            }
+        }
+        return totals
     }
 
     func run() throws(CommandFailure) {
@@ -68,12 +123,19 @@ struct PhoneLegEvaluation {
         let log = try CommandFailure.wrapping { () throws(ImportError) in
             try DiaryLogs.manualLog(path: logPath, utcOffset: utcOffset)
         }
+        let shapes = try CommandFailure.wrapping { () throws(ImportError) in
+            try railways.track.map { path throws(ImportError) in try TrackShapesFile.shapes(path: path) } ?? []
+        }
         let fixes = try phoneFixes()
         let legs: PhoneRailLegs
         do {
-            legs = try PhoneRailLegs(log: log, fixes: fixes, lines: lines)
+            legs = try PhoneRailLegs(log: log, fixes: fixes, lines: lines, shapes: shapes)
         } catch {
             throw CommandFailure("\(railways.railways): \(error.description)")
+        }
+        if let track = railways.track, !legs.straight.isEmpty {
+            StandardError.line(
+                "warning: \(track): no line fits \(legs.straight.joined(separator: ", ")); drawn straight between stations")
         }
         guard !legs.legs.isEmpty else { throw CommandFailure("\(logPath): no SUBWAY or TRAIN legs with both times") }
         // A log on another clock than the phones finds their fixes hours away: say so.
@@ -95,7 +157,7 @@ struct PhoneLegEvaluation {
                 let row = Row(
                     algorithm: algorithm.rawValue, kind: leg.kind, device: leg.logged.device, logged: leg.logged.label,
                     departure: leg.logged.start.timeOfDay(utcOffset: utcOffset), from: leg.from?.name, to: leg.to?.name,
-                    rightLines: names, problem: leg.problem, score: score)
+                    rightLines: names, problem: leg.problem, score: score, shares: Shares(score))
                 rows.append(row)
                 if algorithm == algorithms.first, !verdicts.isEmpty {
                     drawn.append(PhoneLegChart.Leg(label: Self.label(row), verdicts: verdicts))
@@ -111,12 +173,18 @@ struct PhoneLegEvaluation {
             try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(picture.utf8), to: svgPath) }
         }
         let output = OutputSink.standardOutput()
+        let track =
+            railways.track == nil
+            ? "track drawn straight between stations"
+            : "track cut from \(URL(fileURLWithPath: railways.track ?? "").lastPathComponent)"
+                + (legs.straight.isEmpty ? "" : " but for \(legs.straight.joined(separator: ", "))")
         switch format {
-        case .table: output.line(Self.table(rows, utcOffset: utcOffset))
+        case .table: output.line(Self.table(rows, utcOffset: utcOffset, track: track))
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            guard let data = try? encoder.encode(rows) else { throw CommandFailure("cannot encode the report") }
+            let report = Report(track: track, legs: rows, totals: Self.totals(rows))
+            guard let data = try? encoder.encode(report) else { throw CommandFailure("cannot encode the report") }
             output.line(String(decoding: data, as: UTF8.self))
         }
         output.flush()
@@ -147,7 +215,7 @@ struct PhoneLegEvaluation {
     }
 
     /// Per leg, then the totals per algorithm and kind.
-    static func table(_ rows: [Row], utcOffset: Seconds) -> String {
+    static func table(_ rows: [Row], utcOffset: Seconds, track: String = "track drawn straight between stations") -> String {
         func share(_ part: Int, _ whole: Int) -> String { whole == 0 ? "-" : percent(Double(part) / Double(whole)) }
         var table = [
             [
@@ -167,21 +235,18 @@ struct PhoneLegEvaluation {
             ])
         }
         var totals = [["algorithm", "legs", "legs scored", "fixes", "line", "direction", "next stop", "alighting"]]
-        for algorithm in rows.map(\.algorithm).uniqued() {
-            for kind in ["all", "train", "metro"] {
-                let chosen = rows.filter { $0.algorithm == algorithm && (kind == "all" || $0.kind == kind) }
-                let sum = chosen.reduce(PhoneLegScore()) { $0 + $1.score }
-                totals.append([
-                    "\(algorithm) \(kind)", "\(chosen.count)", "\(chosen.filter { $0.score.fixes > 0 }.count)", "\(sum.fixes)",
-                    share(sum.line, sum.fixes), share(sum.direction, sum.fixes), share(sum.nextStop, sum.nextStopKnown),
-                    share(sum.alightingNamed, sum.approach),
-                ])
-            }
+        for total in Self.totals(rows) {
+            let sum = total.score
+            totals.append([
+                "\(total.algorithm) \(total.kind)", "\(total.legs)", "\(total.legsScored)", "\(sum.fixes)",
+                share(sum.line, sum.fixes), share(sum.direction, sum.fixes), share(sum.nextStop, sum.nextStopKnown),
+                share(sum.alightingNamed, sum.approach),
+            ])
         }
         return alignedTable(table) + "\n\n" + alignedTable(totals)
             + "\n\nscored from \(Int(PhoneRailLegs.warmUp)) s after each logged departure to its arrival; 'next stop' over fixes "
             + "within \(Int(PhoneRailLegs.offTrack)) m of the line; 'alighting': fixes on the last stretch whose next stop was the "
-            + "alighting station; track drawn straight between stations"
+            + "alighting station; \(track)"
     }
 }
 

@@ -1,8 +1,9 @@
 extension RailwayNetwork {
     /// A network of metro and commuter-rail `lines` (such as `docs/helsinki/rail-lines-2016.json`),
-    /// one railway per line, its track drawn straight from station to station: such a file
-    /// carries no track geometry, so a curve between two stations is off by up to a few hundred
-    /// metres, and no stretch is marked underground.
+    /// one railway per line, its track cut from the one of `shapes` that fits its stations
+    /// (`ShapeFit`; HSL's rail and metro shapes), else drawn straight from station to station:
+    /// such a file carries no track geometry, so a straight track is off by up to a few hundred
+    /// metres on a curve. No stretch is marked underground.
     ///
     /// A ring line (first station = last, Helsinki's I and P) becomes two railways, split at its
     /// station farthest from the start (near the airport, where the trains' signs change), the
@@ -18,8 +19,8 @@ extension RailwayNetwork {
     /// - Throws: `NetworkError` as `init(railways:stations:)` does (a line with a station
     ///   listed twice in a row is a duplicate station).
     /// - Complexity: O(l · s) for l lines of s stations.
-    public init(lines: [RailLine]) throws(NetworkError) {
-        let built = RailLineRailways(lines: lines)
+    public init(lines: [RailLine], shapes: [[Coordinate]] = []) throws(NetworkError) {
+        let built = RailLineRailways(lines: lines, shapes: shapes)
         try self.init(railways: built.railways, stations: built.stations)
     }
 }
@@ -32,6 +33,9 @@ public struct RailLineRailways: Sendable {
     public var stations: [Station] = []
     /// For each railway id, what its line is ("train", "metro").
     public var kinds: [String: String] = [:]
+    /// The railways whose track no shape fitted, drawn straight from station to station (all
+    /// of them when no shapes are given).
+    public var straight: [String] = []
 
     /// The railway of a metro line, for drawing (HSL's metro orange).
     static let metroColor = "#FF6319"
@@ -49,10 +53,12 @@ public struct RailLineRailways: Sendable {
         var codes: [String] { stations.map(\.code) }
     }
 
-    /// Builds the railways of `lines`.
+    /// Builds the railways of `lines`, their track cut from the one of `shapes` that fits
+    /// (`ShapeFit.track(through:shapes:)`), else straight from station to station.
     ///
-    /// - Complexity: O(l · s) for l lines of s stations.
-    public init(lines: [RailLine]) {
+    /// - Complexity: O(l · s) for l lines of s stations, plus O(l · m) for shapes of m
+    ///   vertices in all.
+    public init(lines: [RailLine], shapes: [[Coordinate]] = []) {
         var parts: [Part] = []
         // Parts by their station codes: a twin run the other way round, or the same line again.
         var byCodes: [[String]: [Int]] = [:]
@@ -82,7 +88,10 @@ public struct RailLineRailways: Sendable {
                 stations.append(Station(id: stationID, railwayID: id, name: station.name, coordinate: station.coordinate))
             }
             let reverse = part.reverseLine ?? (part.bothWays ? part.line : nil)
-            let track = Track(pieces: [(part.stations.map(\.coordinate), false)])
+            let coordinates = part.stations.map(\.coordinate)
+            let fitted = ShapeFit.track(through: coordinates, shapes: shapes)
+            if fitted == nil { straight.append(id) }
+            let track = Track(pieces: [(fitted ?? coordinates, false)])
             railways.append(
                 Railway(
                     id: id, name: id, color: part.kind == "metro" ? Self.metroColor : Self.trainColor, stationIDs: stationIDs,

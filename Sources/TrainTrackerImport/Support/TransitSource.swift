@@ -36,14 +36,16 @@ public enum TransitSource {
 
     /// Loads the dataset at `path` in `format` (detected when `nil`), with its timetable
     /// unless `timetables` is false. Rail lines look up station codes they lack in
-    /// `stationList` (Finland's `trainStations.json`) and have no timetable.
+    /// `stationList` (Finland's `trainStations.json`), take their track from the GeoJSON
+    /// lines of `trackShapes` that fit their stations (`warn` names each line drawn straight
+    /// for want of one) and have no timetable.
     ///
     /// - Throws: `ImportError` naming the file, record and field at fault; for Eki files,
     ///   the storage error's line as the problem.
     public static func load(
         path: String, format: TransitFormat? = nil, timetables: Bool = true, options: GTFSImporter.Options = .init(),
         warn: @Sendable (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil,
-        stationList: String? = nil
+        stationList: String? = nil, trackShapes: String? = nil
     ) throws(ImportError) -> TransitDataset {
         guard let format = format ?? detectFormat(at: path) else {
             var isDirectory: ObjCBool = false
@@ -63,8 +65,15 @@ public enum TransitSource {
             return try GTFSImporter.load(path: path, options: options, warn: warn)
         case .railLines:
             let lines = try RailLinesFile.lines(path: path, stationList: stationList)
+            let shapes = try trackShapes.map { path throws(ImportError) in try TrackShapesFile.shapes(path: path) } ?? []
+            let built = RailLineRailways(lines: lines, shapes: shapes)
+            if let trackShapes, !built.straight.isEmpty {
+                warn(
+                    "warning: \(trackShapes): no line fits \(built.straight.joined(separator: ", ")); drawn straight between stations"
+                )
+            }
             do {
-                return TransitDataset(network: try RailwayNetwork(lines: lines))
+                return TransitDataset(network: try RailwayNetwork(railways: built.railways, stations: built.stations))
             } catch {
                 throw ImportError(file: path, problem: error.description)
             }
@@ -88,7 +97,7 @@ extension TransitSource {
     public static func loadModel(
         path: String, format: TransitFormat? = nil, timetables: Bool = true, options: GTFSImporter.Options = .init(),
         warn: @Sendable (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil,
-        stationList: String? = nil
+        stationList: String? = nil, trackShapes: String? = nil
     ) throws(ImportError) -> TrackerModel {
         if (format ?? detectFormat(at: path)) == .eki {
             do {
@@ -100,7 +109,7 @@ extension TransitSource {
         return TrackerModel(
             dataset: try load(
                 path: path, format: format, timetables: timetables, options: options, warn: warn, progress: progress,
-                stationList: stationList))
+                stationList: stationList, trackShapes: trackShapes))
     }
 }
 

@@ -20,6 +20,8 @@ public struct PhoneRailLegs: Sendable {
     public var network: RailwayNetwork
     /// The logged rail legs, in log order.
     public var legs: [Leg]
+    /// The railways drawn straight between stations, for want of a shape that fits them.
+    public var straight: [String]
 
     /// Fixes from this long before a leg's logged departure are fed to the tracker: the rider
     /// on the platform, the train leaving.
@@ -64,12 +66,14 @@ public struct PhoneRailLegs: Sendable {
         var truth: (railway: Railway, direction: TravelDirection, stops: [(id: String, position: Meters)])?
     }
 
-    /// The rail legs of `log` (`SUBWAY` and `TRAIN` rows) with `fixes` by device, on `lines`.
+    /// The rail legs of `log` (`SUBWAY` and `TRAIN` rows) with `fixes` by device, on `lines`,
+    /// their track cut from `shapes` where one fits (`RailwayNetwork.init(lines:shapes:)`).
     ///
     /// - Throws: `NetworkError` when `lines` do not form a network.
     /// - Complexity: O(legs · (fixes + railways · stations)).
-    public init(log: [LoggedLeg], fixes: [Int: [Location]], lines: [RailLine]) throws(NetworkError) {
-        let built = RailLineRailways(lines: lines)
+    public init(log: [LoggedLeg], fixes: [Int: [Location]], lines: [RailLine], shapes: [[Coordinate]] = []) throws(NetworkError) {
+        let built = RailLineRailways(lines: lines, shapes: shapes)
+        straight = built.straight
         network = try RailwayNetwork(railways: built.railways, stations: built.stations)
         legs = []
         for logged in log where logged.kind == .rail {
