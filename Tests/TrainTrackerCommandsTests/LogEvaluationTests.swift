@@ -42,8 +42,8 @@ import TrainTrackerTestSupport
 
     // MARK: Logs written from simulated rides
 
-    /// Simulated Caltrain rides, and the log their truth makes.
-    func simulatedRides(in directory: TemporaryDirectory) throws -> (sessions: String, log: [RiderLogEvent]) {
+    /// Five simulated Caltrain rides (seed 9): their session file and their truth.
+    static func simulatedCases(in directory: TemporaryDirectory) throws -> (sessions: String, cases: [CaseTruth]) {
         let out = directory.path("cases")
         let simulate = try ToolRunner.run([
             "simulate", "--railways", SharedPaths.caltrain, "--out", out, "--count", "5", "--seed", "9", "--scenario", "caltrain",
@@ -52,7 +52,13 @@ import TrainTrackerTestSupport
         struct Cases: Decodable { var cases: [CaseTruth] }
         let truth = try JSONDecoder().decode(Cases.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/truth.json")))
         #expect(truth.cases.count == 5)
-        return (out + "/sessions.sqlite", truth.cases.flatMap { $0.riderLog() })
+        return (out + "/sessions.sqlite", truth.cases)
+    }
+
+    /// Simulated Caltrain rides, and the log their truth makes.
+    func simulatedRides(in directory: TemporaryDirectory) throws -> (sessions: String, log: [RiderLogEvent]) {
+        let (sessions, cases) = try Self.simulatedCases(in: directory)
+        return (sessions, cases.flatMap { $0.riderLog() })
     }
 
     @Test func logsOfSimulatedRidesScoreNearlyAllRightAndAWrongLineScoresWrong() throws {
@@ -262,7 +268,9 @@ import TrainTrackerTestSupport
         ])
         #expect(
             both.status != 0
-                && both.standardError.contains("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE"))
+                && both.standardError.contains(
+                    "give either --cases DIR, --recording FILE, --sessions FILE with --log FILE, or --rides FOLDER")
+        )
         let neither = try ToolRunner.run(["evaluate", "--railways", SharedPaths.caltrain])
         #expect(neither.status != 0 && neither.standardError.contains("give either --cases DIR"))
         let missing = try ToolRunner.run([

@@ -143,6 +143,12 @@ struct EvaluateCommand: ParsableCommand {
         ))
     var log: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Rides recorded with a GPX logger, scored against their notes: a folder of NAME.gpx files, each with NAME.csv (time,event,station,railway,direction) or waypoints named 'departure Shinagawa, Tokaido Line for Yokohama', 'arrival Kawasaki'.",
+            valueName: "folder"))
+    var rides: String?
+
     @Option(name: .customLong("session"), help: ArgumentHelp("With --log: use only this session (repeatable).", valueName: "id"))
     var sessionIDs: [String] = []
 
@@ -184,7 +190,19 @@ struct EvaluateCommand: ParsableCommand {
     func validate() throws {
         if holdOut != nil, recording.isEmpty { throw ValidationError("--hold-out goes with --recording") }
         try tripModel.validate(algorithms: algorithms)
-        if tripModel.parameters != nil, log != nil { throw ValidationError("--parameters goes with --cases or --recording") }
+        if tripModel.parameters != nil, log != nil || rides != nil {
+            throw ValidationError("--parameters goes with --cases or --recording")
+        }
+        if rides != nil {
+            guard caseFolders.isEmpty, recording.isEmpty, sessions == nil, log == nil, sessionIDs.isEmpty, saveCases == nil,
+                joinAfter == nil, matrix == nil, !perSession, svg == nil, !untimed, tune.isEmpty
+            else {
+                throw ValidationError(
+                    "--rides goes without --cases, --recording, --sessions, --log, --session, --save-cases, --join-after, "
+                        + "--matrix, --per-session, --svg, --untimed and --tune")
+            }
+            return try validateUTCOffset(utcOffset)
+        }
         if !recording.isEmpty {
             guard caseFolders.isEmpty, sessions == nil, log == nil, matrix == nil, !perSession else {
                 throw ValidationError("--recording goes without --cases, --sessions, --log, --matrix and --per-session")
@@ -203,7 +221,8 @@ struct EvaluateCommand: ParsableCommand {
             throw ValidationError("--join-after goes with --recording or --cases")
         }
         guard !caseFolders.isEmpty != (sessions != nil && log != nil), (sessions == nil) == (log == nil) else {
-            throw ValidationError("give either --cases DIR, --recording FILE, or --sessions FILE with --log FILE")
+            throw ValidationError(
+                "give either --cases DIR, --recording FILE, --sessions FILE with --log FILE, or --rides FOLDER")
         }
         // (--svg with a log is judged once the log is read: only a manual log is drawn.)
         guard !caseFolders.isEmpty || (!perSession && (svg == nil || log != nil) && matrix == nil && !untimed && tune.isEmpty)
@@ -247,8 +266,14 @@ struct EvaluateCommand: ParsableCommand {
                 throw CommandFailure("--svg goes with --cases, --recording or a TrafficSense manual log as --log")
             }
             return try LogEvaluation(
-                railways: railways, sessionsPath: sessions, logPath: log, sessionIDs: sessionIDs,
+                railways: railways, source: .sessions(path: sessions, log: log, ids: sessionIDs),
                 utcOffset: parseUTCOffset(utcOffset) ?? 0, algorithms: algorithms, format: format
+            ).run()
+        }
+        if let rides {
+            return try LogEvaluation(
+                railways: railways, source: .folder(path: rides), utcOffset: parseUTCOffset(utcOffset) ?? 0,
+                algorithms: algorithms, format: format
             ).run()
         }
         let tripParameters = try tripModel.load()

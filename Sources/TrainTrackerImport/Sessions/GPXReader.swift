@@ -3,9 +3,27 @@ import TrainTrackerCore
 
 /// Reads GPX 1.1 tracks: `<trk>` → `<trkseg>` → `<trkpt lat lon>` with `<time>`, `<ele>`,
 /// and speed, course and accuracy from the common extensions (`<speed>`, `<course>`,
-/// `gpxtpx:speed`, `gpxtpx:course`, `<hAcc>`, `<horizontalAccuracy>`), whatever their prefix.
+/// `gpxtpx:speed`, `gpxtpx:course`, `<hAcc>`, `<horizontalAccuracy>`), whatever their prefix;
+/// and the file's timed waypoints (`<wpt>` with `<time>` and `<name>`, `<desc>` or `<cmt>`), a
+/// GPX logger's annotations.
 enum GPXReader {
+    /// A waypoint with a time and a text: a note a rider made while logging.
+    struct Waypoint: Sendable {
+        var time: Timestamp
+        var text: String
+        /// Its place among the file's waypoints, from 1.
+        var number: Int
+    }
+
     static func read(data: Data, path: String, utcOffset: Seconds) throws(ImportError) -> [ImportedTrack] {
+        try document(data: data, path: path, utcOffset: utcOffset).tracks
+    }
+
+    /// The tracks and the timed, named waypoints of a GPX document. A waypoint without a time
+    /// or a text (a point of interest, not a note) is passed over.
+    static func document(data: Data, path: String, utcOffset: Seconds) throws(ImportError) -> (
+        tracks: [ImportedTrack], waypoints: [Waypoint]
+    ) {
         // GPX is UTF-8: anything else is refused before it is read.
         if let (line, offset) = InputFile.firstInvalidUTF8(in: data) {
             throw ImportError(file: path, location: "line \(line)", problem: "not UTF-8 text (byte \(offset))")
@@ -33,18 +51,22 @@ enum GPXReader {
         }
         let tracks = reader.tracks.filter { !$0.locations.isEmpty }
         guard !tracks.isEmpty else { throw ImportError(file: path, problem: "no track points (<trkpt>)") }
-        return tracks
+        return (tracks, reader.waypoints)
     }
 
     /// Turns the document's events into tracks; the first problem stops it.
     private final class Reader {
         let path: String
         var tracks: [ImportedTrack] = []
+        var waypoints: [Waypoint] = []
         var error: ImportError?
         var sawGPX = false
         private var inTrack = false
         private var point: (latitude: Double, longitude: Double, fields: [String: String])?
         private var pointNumber = 0
+        /// The fields of the waypoint being read, and how many have been.
+        private var waypoint: [String: String]?
+        private var waypointNumber = 0
         var text = ""
         private var depthName: [String] = []
 
@@ -89,6 +111,9 @@ enum GPXReader {
                             file: path, location: location, field: "lat", problem: "not a position (\(latitude), \(longitude))"))
                 }
                 point = (latitude, longitude, [:])
+            case "wpt" where !inTrack && point == nil:
+                waypointNumber += 1
+                waypoint = [:]
             default: break
             }
         }
@@ -100,6 +125,16 @@ enum GPXReader {
                 text = ""
             }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if var fields = waypoint {
+                if local == "wpt" {
+                    waypoint = nil
+                    finishWaypoint(fields)
+                } else if !value.isEmpty, fields[local] == nil {
+                    fields[local] = value
+                    waypoint = fields
+                }
+                return
+            }
             if var current = point {
                 if local == "trkpt" {
                     point = nil
@@ -114,6 +149,17 @@ enum GPXReader {
                 tracks[tracks.count - 1].name = value
             }
             if local == "trk" { inTrack = false }
+        }
+
+        /// Keeps a waypoint with a time and a text; a time that is not one is an error.
+        private func finishWaypoint(_ fields: [String: String]) {
+            guard let timeText = fields["time"], let note = fields["name"] ?? fields["desc"] ?? fields["cmt"] else { return }
+            guard let time = JourneyFile.timestamp(timeText, utcOffset: utcOffset) else {
+                return fail(
+                    ImportError(
+                        file: path, location: "waypoint \(waypointNumber)", field: "time", problem: "not a time '\(timeText)'"))
+            }
+            waypoints.append(Waypoint(time: time, text: note, number: waypointNumber))
         }
 
         private func finishPoint(_ point: (latitude: Double, longitude: Double, fields: [String: String])) {
