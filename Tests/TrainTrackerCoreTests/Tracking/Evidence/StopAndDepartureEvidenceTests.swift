@@ -38,6 +38,22 @@ import Testing
     }
 
     @Test(arguments: [
+        // (what, seconds between the fixes, metres covered, whether it was a stop unseen)
+        ("a movement logger's 40 s silence over 100 m", 40.0, 100.0, true),
+        ("a 12 s silence over 30 m", 12.0, 30.0, true),
+        ("close fixes are no silence", 5.0, 2.0, false),
+        ("a quiet phone's minute over 2 km: running", 60.0, 2_000.0, false),
+        ("30 s over 89 m: just under 3 m/s", 30.0, 89.0, true),
+        ("30 s over 91 m: just over 3 m/s", 30.0, 91.0, false),
+    ])
+    func silentStops(_ what: String, gap: Seconds, distance: Meters, stopped: Bool) {
+        #expect(StopEvidence().isSilentStop(gap: gap, distance: distance) == stopped, "\(what)")
+        var off = StopEvidence()
+        off.silentStopSpeed = 0
+        #expect(!off.isSilentStop(gap: gap, distance: distance), "\(what), the rule off")
+    }
+
+    @Test(arguments: [
         // (what, seconds between the fixes, metres from the station before and after, whether it counts as crossed)
         ("1 Hz fixes beside the platform", 1.0, 10.0, 10.0, true),
         ("a sparse fix at the platform", 30.0, 10.0, 600.0, false),

@@ -29,6 +29,7 @@ extension StopEvidence: EvidenceKind {
             "strayStopCost": \.strayStopCost, "patternMismatch": \.patternMismatch,
             "untimedPassProbability": \.untimedPassProbability, "minimumStop": \.minimumStop, "stationReach": \.stationReach,
             "departureGap": \.gap, "unseenStopTime": \.unseenStopTime, "fastRun": \.fastRun, "passClearance": \.passClearance,
+            "silentStopSpeed": \.silentStopSpeed,
         ]
     }
 
@@ -44,14 +45,19 @@ extension StopEvidence: EvidenceKind {
         guard let along = hypothesis.along else { return }
         let (model, fix) = (observation.model, observation.fix)
         let gap = fix.dt
+        var silentStop = false
         if let previous = hypothesis.stops.previousAlong {
             let travelled = fix.stopped ? 0 : fix.speed * fix.dt * Self.travelShare + Self.travelMargin
             cross(&hypothesis, model: model, from: previous, to: along, travelled: travelled, gap: gap)
+            if hypothesis.stops.standing == nil {
+                silentStop = self.silentStop(&hypothesis, model: model, from: previous, to: along, gap: gap)
+            }
         }
         hypothesis.stops.previousAlong = along
         switch fix.change {
         case .started:
-            hypothesis.stops.standing = along
+            // A stop the silence before this fix showed is not seen again as it ends.
+            hypothesis.stops.standing = silentStop ? nil : along
         case .ended(let duration):
             if duration >= minimumStop, let standing = hypothesis.stops.standing {
                 hypothesis.stops.departed = stop(
@@ -63,6 +69,20 @@ extension StopEvidence: EvidenceKind {
             // a walk to the platform ends the stop: not where the walk began).
             if fix.stopped, hypothesis.stops.standing != nil { hypothesis.stops.standing = along }
         }
+    }
+
+    /// A stop unseen in the silence from `previous` to `along` (`isSilentStop`), judged where
+    /// the train is after it as a stop seen to its end is. Returns whether it was one.
+    private func silentStop(
+        _ hypothesis: inout Hypothesis, model: TrackerModel, from previous: Meters, to along: Meters, gap: Seconds
+    )
+        -> Bool
+    {
+        guard silentStopSpeed > 0, isSilentStop(gap: gap, distance: hypothesis.walk.separation(previous, along)) else {
+            return false
+        }
+        _ = stop(&hypothesis, model: model, at: along, seenToItsEnd: false)
+        return true
     }
 
     /// Stations crossed between `previous` and `along` wait in `pending` until the train is
