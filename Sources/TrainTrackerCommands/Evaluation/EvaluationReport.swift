@@ -27,6 +27,7 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
     case nextStop = "next-stop"
     case eta, locked
     case lockTime = "lock-time"
+    case lockStations = "lock-stations"
 
     /// The measure's heading.
     var title: String {
@@ -38,10 +39,11 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
         case .eta: "eta ±1 min"
         case .locked: "locked"
         case .lockTime: "median lock (s)"
+        case .lockStations: "median lock (stations stopped at before it)"
         }
     }
 
-    /// The value of `score`, a share (0 ... 1) or, for the lock time, seconds.
+    /// The value of `score`, a share (0 ... 1) or, for the lock, seconds or stations.
     func value(_ score: AlgorithmScore) -> Double? {
         switch self {
         case .railway: score.railwayAccuracy
@@ -51,13 +53,18 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
         case .eta: score.etaWithinMinuteShare
         case .locked: score.lockedShare
         case .lockTime: score.medianLockTime
+        case .lockStations: score.medianLockStations
         }
     }
 
     /// The value as text: `97.3 %`, or `12 s`.
     func text(_ score: AlgorithmScore) -> String {
         guard let value = value(score) else { return "-" }
-        return self == .lockTime ? "\(Int(displaying: value)) s" : percent(value)
+        switch self {
+        case .lockTime: return "\(Int(displaying: value)) s"
+        case .lockStations: return value == value.rounded() ? "\(Int(displaying: value))" : String(format: "%.1f", value)
+        default: return percent(value)
+        }
     }
 }
 

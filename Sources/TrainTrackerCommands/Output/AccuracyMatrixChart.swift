@@ -57,13 +57,17 @@ enum AccuracyMatrixChart {
         return svg + "</svg>\n"
     }
 
-    /// Red at 80 % (or 120 s), yellow at 95 %, green from 99 % (or 30 s) on.
+    /// Red at 80 % (or 120 s, or 3 stations), yellow at 95 %, green from 99 % (or 30 s, or 1
+    /// station) on.
     private static func color(_ value: Double?, measure: EvaluationMeasure) -> String {
         guard let value else { return "#EEEEEE" }
         // 0 is as poor as it gets, 1 the target met.
         let goodness: Double
         if measure == .lockTime {
             goodness = min(max((120 - value) / 90, 0), 1)
+        } else if measure == .lockStations {
+            // Locked by the first stop: the target; three stops later: poor.
+            goodness = min(max((3 - value) / 2, 0), 1)
         } else if value >= 0.95 {
             goodness = 0.5 + min((value - 0.95) / 0.04, 1) * 0.5
         } else {

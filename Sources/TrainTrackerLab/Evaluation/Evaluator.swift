@@ -21,6 +21,9 @@ public struct CaseScore: Hashable, Sendable, Codable {
     public var locked: Bool
     /// Seconds from the first departure to that lock.
     public var lockTime: Seconds?
+    /// The stations the train stopped at after that departure and before the lock: 0 when the
+    /// answer locked before the first stop, 1 when at or after it and before the second.
+    public var lockStations: Int? = nil
     /// The algorithm's time per fix, in microseconds.
     public var microsecondsPerFix: Double
     /// Scored fixes with the right next stop, an arrival time, and the train not yet there.
@@ -73,6 +76,8 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
     public var lockedShare: Double
     /// The median lock time after the first departure, over locked sessions.
     public var medianLockTime: Seconds?
+    /// The median number of stations stopped at before the lock, over locked sessions.
+    public var medianLockStations: Double? = nil
     /// Time per fix over all cases, in microseconds.
     public var microsecondsPerFix: Double
     /// The share of arrival times (right next stop, train not yet there) within a minute of the truth.
@@ -98,6 +103,7 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
         trainAccuracy = share(\.trainCorrect)
         lockedShare = scores.isEmpty ? 0 : Double(scores.filter(\.locked).count) / Double(scores.count)
         medianLockTime = scores.compactMap(\.lockTime).median
+        medianLockStations = scores.compactMap { $0.lockStations.map(Double.init) }.median
         let weighted = scores.reduce(0.0) { $0 + $1.microsecondsPerFix * Double($1.scoredFixes) }
         microsecondsPerFix = fixes == 0 ? 0 : weighted / Double(fixes)
         let etaScored = scores.reduce(0) { $0 + $1.etaScored }
@@ -188,6 +194,7 @@ public struct Evaluator: Sendable {
         if let lockStart {
             score.locked = true
             score.lockTime = max(0, lockStart - lockFrom)
+            score.lockStations = arrivals.filter { $0.time > lockFrom && $0.time <= lockStart }.count
         }
         return score
     }

@@ -96,6 +96,25 @@ struct ScriptedTracker: TrackingAlgorithm {
         #expect(score.railwayCorrect == score.scoredFixes - wrong)
     }
 
+    @Test func theLockIsCountedInStationsStoppedAtBeforeIt() throws {
+        let ride = try ride()
+        let stops = Evaluator.arrivals(ride.truth.fixes.sorted { $0.time < $1.time })
+            .filter { $0.time > ride.truth.departure }
+        #expect(stops.count >= 3)
+        // Right from the start: locked before the first stop.
+        let atOnce = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: scripted(ride))
+        #expect(atOnce.lockStations == 0)
+        // Wrong until just after the train came to a stop at its second station.
+        var tracker = scripted(ride)
+        tracker.wrongUntil = stops[1].time + 5
+        let late = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        #expect(late.lockStations == 2)
+        #expect(AlgorithmScore(algorithm: "scripted", scores: [atOnce, late]).medianLockStations == 1)
+        // Never locked: no count.
+        tracker.silent = true
+        #expect(Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker).lockStations == nil)
+    }
+
     @Test func betweenTrainsNothingIsScoredUntilTheSecondTrainIsUnderWay() throws {
         var ride = try ride()
         // Pretend the rider got off at a third of the ride and boarded again at two thirds.
