@@ -78,7 +78,9 @@ import TrainTrackerTestSupport
         }
         let everyFix = try await localWeekday(["--tune", "passageSpanWaits=0"])
         let everyOtherFix = try await localWeekday([])
-        #expect(everyOtherFix > everyFix + 0.03, "\(everyFix) → \(everyOtherFix)")
+        // Measured 94.3 → 96.8 % (before silences counted as stops, which tell some of these
+        // locals apart by themselves: 3 points and more).
+        #expect(everyOtherFix > everyFix + 0.02, "\(everyFix) → \(everyOtherFix)")
     }
 
     /// An operator's feed made from the recording (`recording-feed`), told to the tracker
