@@ -123,9 +123,7 @@ struct PhoneLegEvaluation {
         let log = try CommandFailure.wrapping { () throws(ImportError) in
             try DiaryLogs.manualLog(path: logPath, utcOffset: utcOffset)
         }
-        let shapes = try CommandFailure.wrapping { () throws(ImportError) in
-            try railways.track.map { path throws(ImportError) in try TrackShapesFile.shapes(path: path) } ?? []
-        }
+        let shapes = try CommandFailure.wrapping { () throws(ImportError) in try TrackShapesFile.shapes(at: railways.track) }
         let fixes = try phoneFixes()
         let legs: PhoneRailLegs
         do {
@@ -133,9 +131,8 @@ struct PhoneLegEvaluation {
         } catch {
             throw CommandFailure("\(railways.railways): \(error.description)")
         }
-        if let track = railways.track, !legs.straight.isEmpty {
-            StandardError.line(
-                "warning: \(track): no line fits \(legs.straight.joined(separator: ", ")); drawn straight between stations")
+        if let warning = TrackShapesFile.straightWarning(path: railways.track, railways: legs.straight) {
+            StandardError.line(warning)
         }
         guard !legs.legs.isEmpty else { throw CommandFailure("\(logPath): no SUBWAY or TRAIN legs with both times") }
         // A log on another clock than the phones finds their fixes hours away: say so.

@@ -88,11 +88,11 @@ public enum ShapeFit {
         var from = projection.vector(to: shape[edge])
         while edge < shape.count - 1 {
             let to = projection.vector(to: shape[edge + 1])
-            let step = PlanarVector(east: to.east - from.east, north: to.north - from.north)
+            let step = to - from
             let squared = step.dot(step)
             var t = squared > 0 ? min(max(-from.dot(step) / squared, 0), 1) : 0
             if edge == start { t = max(t, fraction) }
-            let distance = PlanarVector(east: from.east + step.east * t, north: from.north + step.north * t).length
+            let distance = (from + step * t).length
             if distance <= stationReach {
                 if found.map({ distance < $0.distance }) ?? true { found = (edge, t, distance) }
             } else if found != nil {

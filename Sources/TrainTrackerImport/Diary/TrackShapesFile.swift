@@ -45,6 +45,21 @@ public enum TrackShapesFile {
         return shapes
     }
 
+    /// The shapes of the file at `path`, none without one (`--track` not given).
+    ///
+    /// - Throws: as `shapes(path:)`.
+    public static func shapes(at path: String?) throws(ImportError) -> [[Coordinate]] {
+        guard let path else { return [] }
+        return try shapes(path: path)
+    }
+
+    /// The warning that the shapes of the file at `path` fitted none of `railways`, which are
+    /// drawn straight; `nil` without shapes or when every line fitted.
+    public static func straightWarning(path: String?, railways: [String]) -> String? {
+        guard let path, !railways.isEmpty else { return nil }
+        return "warning: \(path): no line fits \(railways.joined(separator: ", ")); drawn straight between stations"
+    }
+
     private static func line(_ value: Any?, path: String, location: String) throws(ImportError) -> [Coordinate] {
         guard let positions = value as? [Any], positions.count >= 2 else {
             throw ImportError(file: path, location: location, field: "coordinates", problem: "a line needs two positions or more")

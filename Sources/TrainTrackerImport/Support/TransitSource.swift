@@ -65,13 +65,8 @@ public enum TransitSource {
             return try GTFSImporter.load(path: path, options: options, warn: warn)
         case .railLines:
             let lines = try RailLinesFile.lines(path: path, stationList: stationList)
-            let shapes = try trackShapes.map { path throws(ImportError) in try TrackShapesFile.shapes(path: path) } ?? []
-            let built = RailLineRailways(lines: lines, shapes: shapes)
-            if let trackShapes, !built.straight.isEmpty {
-                warn(
-                    "warning: \(trackShapes): no line fits \(built.straight.joined(separator: ", ")); drawn straight between stations"
-                )
-            }
+            let built = RailLineRailways(lines: lines, shapes: try TrackShapesFile.shapes(at: trackShapes))
+            if let warning = TrackShapesFile.straightWarning(path: trackShapes, railways: built.straight) { warn(warning) }
             do {
                 return TransitDataset(network: try RailwayNetwork(railways: built.railways, stations: built.stations))
             } catch {

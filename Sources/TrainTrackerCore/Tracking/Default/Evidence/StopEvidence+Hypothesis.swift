@@ -78,9 +78,7 @@ extension StopEvidence: EvidenceKind {
     )
         -> Bool
     {
-        guard silentStopSpeed > 0, isSilentStop(gap: gap, distance: hypothesis.walk.separation(previous, along)) else {
-            return false
-        }
+        guard isSilentStop(gap: gap, distance: hypothesis.walk.separation(previous, along)) else { return false }
         _ = stop(&hypothesis, model: model, at: along, seenToItsEnd: false)
         return true
     }
