@@ -29,8 +29,9 @@ struct PhoneLegEvaluation {
         line_name, vehicle_dep_stop, vehicle_arr_stop) and --railways a rail-lines file, every SUBWAY and TRAIN \
         leg is replayed from the phone's fixes (the session noted device_id N) from 60 s before its departure to \
         its arrival, and scored from 120 s after departure: the line (the logged line, or one with the same stops \
-        between the two stations), its direction, the next stop, and the alighting station as the next stop on \
-        the last stretch.
+        between the two stations), its direction, the next stop, the alighting station as the next stop on \
+        the last stretch, and when the answer locked (from then to the leg's end right; seconds after the \
+        departure and stations passed).
         """
 
     /// Whether the file at `path` is a TrafficSense manual log (its header names vehicle_dep_time).
@@ -55,6 +56,10 @@ struct PhoneLegEvaluation {
         var rightLines: [String]
         var problem: String?
         var score: PhoneLegScore
+        /// When the answer locked: seconds after the departure, and the leg's stations the
+        /// train was past then (nil when it never did).
+        var lockSeconds: Double?
+        var lockStations: Int?
         /// The score as shares of what it counts.
         var shares: Shares
     }
@@ -85,6 +90,10 @@ struct PhoneLegEvaluation {
         var legsScored: Int
         var score: PhoneLegScore
         var shares: Shares
+        /// Legs with fixes whose answer locked, and the medians over them.
+        var legsLocked: Int
+        var medianLockSeconds: Double?
+        var medianLockStations: Double?
     }
 
     /// What `--format json` prints.
@@ -102,11 +111,14 @@ struct PhoneLegEvaluation {
             for kind in ["all", "train", "metro"] {
                 let chosen = rows.filter { $0.algorithm == algorithm && (kind == "all" || $0.kind == kind) }
                 let sum = chosen.reduce(PhoneLegScore()) { $0 + $1.score }
+                let locked = chosen.filter { $0.lockSeconds != nil }
                 totals.append(
                     Total(
                         algorithm: algorithm, kind: kind, legs: chosen.count,
                         legsScored: chosen.filter { $0.score.fixes > 0 }.count,
-                        score: sum, shares: Shares(sum)))
+                        score: sum, shares: Shares(sum), legsLocked: locked.count,
+                        medianLockSeconds: locked.compactMap(\.lockSeconds).median,
+                        medianLockStations: locked.compactMap { $0.lockStations.map(Double.init) }.median))
             }
         }
         return totals
@@ -151,10 +163,12 @@ struct PhoneLegEvaluation {
                 let names = Set(leg.accepted.map(\.railwayID)).sorted()
                 var verdicts: [PhoneFixVerdict] = []
                 let score = leg.score(algorithm.makeTracker(model: model)) { verdicts.append($0) }
+                let lock = score.fixes > 0 ? PhoneLegLock(verdicts: verdicts) : nil
                 let row = Row(
                     algorithm: algorithm.rawValue, kind: leg.kind, device: leg.logged.device, logged: leg.logged.label,
                     departure: leg.logged.start.timeOfDay(utcOffset: utcOffset), from: leg.from?.name, to: leg.to?.name,
-                    rightLines: names, problem: leg.problem, score: score, shares: Shares(score))
+                    rightLines: names, problem: leg.problem, score: score, lockSeconds: lock?.seconds,
+                    lockStations: lock?.stations, shares: Shares(score))
                 rows.append(row)
                 if algorithm == algorithms.first, !verdicts.isEmpty {
                     drawn.append(PhoneLegChart.Leg(label: Self.label(row), verdicts: verdicts))
@@ -217,7 +231,7 @@ struct PhoneLegEvaluation {
         var table = [
             [
                 "algorithm", "device", "leg", "departed (\(ReplayFormatter.clockName(utcOffset)))", "from → to", "fixes", "line",
-                "direction", "next stop", "alighting",
+                "direction", "next stop", "alighting", "locked",
                 "right lines",
             ]
         ]
@@ -228,22 +242,35 @@ struct PhoneLegEvaluation {
                 "\(row.from ?? "?") → \(row.to ?? "?")".printable,
                 "\(score.fixes)", share(score.line, score.fixes), share(score.direction, score.fixes),
                 share(score.nextStop, score.nextStopKnown), "\(score.alightingNamed)/\(score.approach)",
+                Self.lockText(seconds: row.lockSeconds, stations: row.lockStations.map(Double.init)),
                 (row.problem ?? row.rightLines.joined(separator: ", ")).printable,
             ])
         }
-        var totals = [["algorithm", "legs", "legs scored", "fixes", "line", "direction", "next stop", "alighting"]]
+        var totals = [
+            ["algorithm", "legs", "legs scored", "fixes", "line", "direction", "next stop", "alighting", "locked", "median lock"]
+        ]
         for total in Self.totals(rows) {
             let sum = total.score
             totals.append([
                 "\(total.algorithm) \(total.kind)", "\(total.legs)", "\(total.legsScored)", "\(sum.fixes)",
                 share(sum.line, sum.fixes), share(sum.direction, sum.fixes), share(sum.nextStop, sum.nextStopKnown),
-                share(sum.alightingNamed, sum.approach),
+                share(sum.alightingNamed, sum.approach), "\(total.legsLocked)",
+                Self.lockText(seconds: total.medianLockSeconds, stations: total.medianLockStations),
             ])
         }
         return alignedTable(table) + "\n\n" + alignedTable(totals)
             + "\n\nscored from \(Int(PhoneRailLegs.warmUp)) s after each logged departure to its arrival; 'next stop' over fixes "
             + "within \(Int(PhoneRailLegs.offTrack)) m of the line; 'alighting': fixes on the last stretch whose next stop was the "
-            + "alighting station; \(track)"
+            + "alighting station; 'locked': after the departure, the answer named a right line the right way from then to the "
+            + "leg's end (in seconds and the leg's stations passed); \(track)"
+    }
+
+    /// "95 s, 1 station", "-" when it never locked.
+    static func lockText(seconds: Double?, stations: Double?) -> String {
+        guard let seconds else { return "-" }
+        guard let stations else { return "\(Int(seconds.rounded())) s" }
+        let count = stations == stations.rounded() ? "\(Int(stations))" : "\(stations)"
+        return "\(Int(seconds.rounded())) s, \(count) station\(stations == 1 ? "" : "s")"
     }
 }
 

@@ -62,6 +62,37 @@ public struct PhoneFixVerdict: Hashable, Sendable {
     public var outcome: Outcome
     /// The answer's railway and direction, as a rider reads them ("K to Helsinki").
     public var named: String?
+    /// How many of the leg's stations after the boarding one the train is past (along the
+    /// leg's railway), when the fix lies near it.
+    public var stationsPassed: Int?
+}
+
+/// When the answer to a logged leg locked: the first fix from the departure on after which
+/// every answer named a right line the right way to the leg's end.
+public struct PhoneLegLock: Hashable, Sendable {
+    /// Seconds after the logged departure (0: right from it).
+    public var seconds: Seconds
+    /// The leg's stations after the boarding one the train was past then (nil when the fix
+    /// lay off the leg's railway).
+    public var stations: Int?
+
+    /// A lock `seconds` after the departure, `stations` stations on.
+    public init(seconds: Seconds, stations: Int?) {
+        self.seconds = seconds
+        self.stations = stations
+    }
+
+    /// The lock of a leg's `verdicts` (in time order), or nil when its last answer is not right.
+    ///
+    /// - Complexity: O(n) in the verdicts.
+    public init?(verdicts: [PhoneFixVerdict]) {
+        let ridden = verdicts.drop { $0.secondsFromDeparture < 0 }
+        guard let last = ridden.last, last.outcome == .right else { return nil }
+        let wrong = ridden.lastIndex { $0.outcome != .right }
+        let first = ridden[wrong.map { ridden.index(after: $0) } ?? ridden.startIndex]
+        seconds = max(first.secondsFromDeparture, 0)
+        stations = first.stationsPassed
+    }
 }
 
 extension PhoneRailLegs.Leg {
@@ -96,7 +127,8 @@ extension PhoneRailLegs.Leg {
             observe?(
                 PhoneFixVerdict(
                     secondsFromDeparture: elapsed, scored: scored, outcome: outcome,
-                    named: best.map { "\($0.railwayID): \($0.directionName)" }))
+                    named: best.map { "\($0.railwayID): \($0.directionName)" },
+                    stationsPassed: along.map(stationsPassed(at:))))
             guard scored else { continue }
             score.fixes += 1
             if outcome == .right || outcome == .wrongDirection { score.line += 1 }
@@ -111,5 +143,12 @@ extension PhoneRailLegs.Leg {
             }
         }
         return score
+    }
+
+    /// How many of the leg's stations after the boarding one lie behind `along`.
+    func stationsPassed(at along: Meters) -> Int {
+        guard let truth else { return 0 }
+        let walk = TrackWalk(railway: truth.railway, direction: truth.direction)
+        return truth.stops.dropFirst().filter { walk.distanceAhead(from: $0.position, to: along) > 0 }.count
     }
 }

@@ -94,4 +94,35 @@ import Testing
         #expect(changes.contains { if case .started = $0 { true } else { false } })
         #expect(changes.last.map { if case .ended = $0 { true } else { false } } == true)
     }
+
+    @Test func jitterAboutAStandingPointIsStandingUntilTheTrainMovesOff() {
+        // An Android logger under a station roof: position and time only, one fix a second,
+        // wandering 35 m about where the train stands at up to 5.5 m/s (a 40 s circle), for
+        // 20 minutes, with one wild fix a kilometre off; then the train moves off at 0.8 m/s².
+        var state = MotionState()
+        let projection = LocalProjection(origin: origin)
+        func fix(_ east: Meters, _ north: Meters, at second: Int) -> Location {
+            Location(
+                coordinate: projection.coordinate(at: PlanarVector(east: east, north: north)),
+                timestamp: start.adding(Double(second)), horizontalAccuracy: 10)
+        }
+        for second in 0..<10 { _ = state.update(fix(0, 0, at: second)) }
+        #expect(state.isStopped)
+        var endedWhileStanding = false
+        for second in 10..<1_210 {
+            let angle = 2 * Double.pi * Double(second) / 40
+            let location =
+                second == 600 ? fix(1_000, 0, at: second) : fix(35 * Double.sin(angle), 35 * Double.cos(angle), at: second)
+            if case .ended = state.update(location) { endedWhileStanding = true }
+        }
+        #expect(!endedWhileStanding, "jitter is not a departure")
+        #expect(state.isStopped)
+        var departure: Int?
+        for second in 1..<40 where departure == nil {
+            let east = 0.4 * Double(second * second)
+            if case .ended = state.update(fix(east, 35, at: 1_210 + second)) { departure = second }
+        }
+        // 60 m and its accuracy out, twice in a row: 14 s at 0.8 m/s².
+        #expect(departure.map { $0 <= 20 } == true, "\(String(describing: departure))")
+    }
 }

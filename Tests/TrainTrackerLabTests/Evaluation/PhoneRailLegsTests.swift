@@ -1,6 +1,7 @@
 import Testing
 import TrainTrackerCore
-import TrainTrackerLab
+
+@testable import TrainTrackerLab
 
 /// What counts as right on a logged rail leg: the logged line, or one with the same stops there.
 @Suite struct PhoneRailLegsTests {
@@ -78,9 +79,31 @@ import TrainTrackerLab
         var logged = leg("L", "A", "D")
         logged.end = Timestamp(secondsSince1970: time)
         let legs = try PhoneRailLegs(log: [logged], fixes: [1: fixes], lines: lines)
-        let score = legs.legs[0].score(DefaultTracker(model: TrackerModel(network: legs.network)))
+        var verdicts: [PhoneFixVerdict] = []
+        let score = legs.legs[0].score(DefaultTracker(model: TrackerModel(network: legs.network))) { verdicts.append($0) }
         #expect(score.fixes == fixes.filter { $0.timestamp.secondsSince1970 >= 1_120 }.count)
         #expect(score.line == score.fixes && score.direction == score.fixes, "\(score)")
         #expect(score.approach > 0 && score.alightingNamed == score.approach, "\(score)")
+        // B is the first station that tells the local from the express (which passes it): the
+        // answer locks by the station after it.
+        let lock = try #require(PhoneLegLock(verdicts: verdicts))
+        #expect(lock.stations.map { $0 <= 2 } == true, "\(lock)")
+        #expect(verdicts.last?.stationsPassed == 2, "B and C are behind the train standing at D")
+    }
+
+    @Test func theLockIsTheFirstFixAfterTheLastWrongAnswer() {
+        func verdicts(_ outcomes: [PhoneFixVerdict.Outcome]) -> [PhoneFixVerdict] {
+            outcomes.enumerated().map { index, outcome in
+                PhoneFixVerdict(
+                    secondsFromDeparture: Double(index * 30 - 30), scored: index >= 5, outcome: outcome, named: nil,
+                    stationsPassed: index / 3)
+            }
+        }
+        let flip = PhoneLegLock(verdicts: verdicts([.wrongLine, .right, .wrongDirection, .right, .wrongLine, .right, .right]))
+        #expect(flip == PhoneLegLock(seconds: 120, stations: 1))
+        // Wrong before the departure only: locked from it.
+        #expect(PhoneLegLock(verdicts: verdicts([.none, .right, .right])) == PhoneLegLock(seconds: 0, stations: 0))
+        #expect(PhoneLegLock(verdicts: verdicts([.right, .right, .wrongLine])) == nil, "wrong at the end: never locked")
+        #expect(PhoneLegLock(verdicts: []) == nil)
     }
 }

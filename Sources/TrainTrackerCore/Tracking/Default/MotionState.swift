@@ -25,11 +25,16 @@ struct MotionState: Sendable, Codable {
     /// Walking speeds, in metres per second, and how long they must last.
     static let walkingSpeeds: ClosedRange<MetersPerSecond> = 0.6...2.6
     static let walkingTime: Seconds = 15
+    /// Where a stop seen without speeds stands: the mean of its good fixes and how far they
+    /// wander about it. While the fixes stay within reach of it, the phone stands, however
+    /// they jitter under a station roof (`StandingPoint.reach`).
+    private var standingPoint: StandingPoint?
 
     /// Takes a fix; returns `.started` or `.ended(duration)` when a stop begins or ends.
     ///
     /// - Complexity: O(w) for the w fixes of the window (about six), without allocating.
     mutating func update(_ location: Location) -> Change? {
+        let sincePrevious = recent.last.map { location.timestamp.seconds(since: $0.time) }
         recent.append(
             Recent(
                 time: location.timestamp, speed: location.speed, coordinate: location.coordinate,
@@ -70,8 +75,22 @@ struct MotionState: Sendable, Codable {
         let stillSince = stillByPair(location)
         let fastNow = (location.speed ?? 0) > 3 && lastTwoFast
         updateWalking(location)
-        let stoppedNow = !fastNow && (slowBySpeed || stillByPosition || stillSince != nil || isWalking)
-        defer { isStopped = stoppedNow }
+        // A stop seen without speeds lasts while the fixes, seconds apart, stay about where it
+        // began: a fix that wanders off and back is jitter, not a train creeping. (A fix tens of
+        // metres out after a longer wait is the train moving on, as `stillByPair` judges it.)
+        let standsWhereItStood =
+            isStopped && (sincePrevious ?? .infinity) <= Self.window && standingPoint?.keeps(location) == true
+        let stoppedNow =
+            !fastNow && (slowBySpeed || stillByPosition || stillSince != nil || isWalking || standsWhereItStood)
+        defer {
+            isStopped = stoppedNow
+            if stoppedNow, location.speed == nil {
+                if standingPoint == nil { standingPoint = StandingPoint(origin: location.coordinate) }
+                standingPoint?.add(location)
+            } else {
+                standingPoint = nil
+            }
+        }
         if stoppedNow, !isStopped {
             stoppedSince = stillSince ?? recent.first(where: { ($0.speed ?? 0) < 0.8 })?.time ?? location.timestamp
             return .started
@@ -144,6 +163,44 @@ extension MotionState {
         var time: Timestamp
         var coordinate: Coordinate
         var accuracy: Meters
+    }
+
+    /// Where a phone without speeds stands: the mean of the stop's good fixes, in metres east
+    /// and north of its first.
+    struct StandingPoint: Sendable, Codable {
+        var origin: Coordinate
+        private var count = 0
+        private var east = 0.0
+        private var north = 0.0
+        /// Good fixes in a row out of reach (one alone is a wild fix, not a departure).
+        private var outOfReach = 0
+        /// A standing phone's fixes may lie this far from where it stands, plus their accuracy:
+        /// a departing train is this far out 11–16 s after it moves off (0.5–1 m/s²), while
+        /// jitter under a roof seldom goes this far (simulated phones wander 5–30 m about a point
+        /// that is itself off by their error; set by hand).
+        static let reach: Meters = 60
+
+        init(origin: Coordinate) { self.origin = origin }
+
+        /// Takes a fix of the stop (a good one: within 60 m).
+        mutating func add(_ location: Location) {
+            guard (location.horizontalAccuracy ?? 20) <= 60 else { return }
+            let offset = LocalProjection(origin: origin).vector(to: location.coordinate)
+            count += 1
+            east += offset.east
+            north += offset.north
+        }
+
+        /// Whether the phone still stands here at `location`: unless it and the good fix before
+        /// lie out of reach of the point (a poor fix, over 60 m, says nothing against it).
+        mutating func keeps(_ location: Location) -> Bool {
+            let accuracy = location.horizontalAccuracy ?? 20
+            guard count > 0, accuracy <= 60 else { return true }
+            let mean = PlanarVector(east: east / Double(count), north: north / Double(count))
+            let offset = LocalProjection(origin: origin).vector(to: location.coordinate) - mean
+            outOfReach = offset.length <= Self.reach + min(accuracy, 30) ? 0 : outOfReach + 1
+            return outOfReach < 2
+        }
     }
 
     /// A run of walking-pace fixes.

@@ -60,8 +60,9 @@ extension StopEvidence: EvidenceKind {
             hypothesis.stops.standing = silentStop ? nil : along
         case .ended(let duration):
             if duration >= minimumStop, let standing = hypothesis.stops.standing {
-                hypothesis.stops.departed = stop(
-                    &hypothesis, model: model, at: gap > self.gap ? standing : along, seenToItsEnd: gap <= self.gap)
+                // (Where it stood: a phone without speeds is seen to move off only once it is
+                // tens of metres out, `MotionState.StandingPoint`.)
+                hypothesis.stops.departed = stop(&hypothesis, model: model, at: standing, seenToItsEnd: gap <= self.gap)
             }
             hypothesis.stops.standing = nil
         case nil:
