@@ -57,9 +57,9 @@ struct PhoneLegEvaluation {
         var problem: String?
         var score: PhoneLegScore
         /// When the answer locked: seconds after the departure, and the leg's stations the
-        /// train was past then (nil when it never did).
+        /// train was past then (nil when it never did; stations nil off the leg's railway).
         var lockSeconds: Double?
-        var lockStations: Int?
+        var lockStationsPassed: Int?
         /// The score as shares of what it counts.
         var shares: Shares
     }
@@ -93,7 +93,7 @@ struct PhoneLegEvaluation {
         /// Legs with fixes whose answer locked, and the medians over them.
         var legsLocked: Int
         var medianLockSeconds: Double?
-        var medianLockStations: Double?
+        var medianLockStationsPassed: Double?
     }
 
     /// What `--format json` prints.
@@ -118,7 +118,7 @@ struct PhoneLegEvaluation {
                         legsScored: chosen.filter { $0.score.fixes > 0 }.count,
                         score: sum, shares: Shares(sum), legsLocked: locked.count,
                         medianLockSeconds: locked.compactMap(\.lockSeconds).median,
-                        medianLockStations: locked.compactMap { $0.lockStations.map(Double.init) }.median))
+                        medianLockStationsPassed: locked.compactMap { $0.lockStationsPassed.map(Double.init) }.median))
             }
         }
         return totals
@@ -168,7 +168,7 @@ struct PhoneLegEvaluation {
                     algorithm: algorithm.rawValue, kind: leg.kind, device: leg.logged.device, logged: leg.logged.label,
                     departure: leg.logged.start.timeOfDay(utcOffset: utcOffset), from: leg.from?.name, to: leg.to?.name,
                     rightLines: names, problem: leg.problem, score: score, lockSeconds: lock?.seconds,
-                    lockStations: lock?.stations, shares: Shares(score))
+                    lockStationsPassed: lock?.stations, shares: Shares(score))
                 rows.append(row)
                 if algorithm == algorithms.first, !verdicts.isEmpty {
                     drawn.append(PhoneLegChart.Leg(label: Self.label(row), verdicts: verdicts))
@@ -242,7 +242,7 @@ struct PhoneLegEvaluation {
                 "\(row.from ?? "?") → \(row.to ?? "?")".printable,
                 "\(score.fixes)", share(score.line, score.fixes), share(score.direction, score.fixes),
                 share(score.nextStop, score.nextStopKnown), "\(score.alightingNamed)/\(score.approach)",
-                Self.lockText(seconds: row.lockSeconds, stations: row.lockStations.map(Double.init)),
+                Self.lockText(seconds: row.lockSeconds, stations: row.lockStationsPassed.map(Double.init)),
                 (row.problem ?? row.rightLines.joined(separator: ", ")).printable,
             ])
         }
@@ -255,7 +255,7 @@ struct PhoneLegEvaluation {
                 "\(total.algorithm) \(total.kind)", "\(total.legs)", "\(total.legsScored)", "\(sum.fixes)",
                 share(sum.line, sum.fixes), share(sum.direction, sum.fixes), share(sum.nextStop, sum.nextStopKnown),
                 share(sum.alightingNamed, sum.approach), "\(total.legsLocked)",
-                Self.lockText(seconds: total.medianLockSeconds, stations: total.medianLockStations),
+                Self.lockText(seconds: total.medianLockSeconds, stations: total.medianLockStationsPassed),
             ])
         }
         return alignedTable(table) + "\n\n" + alignedTable(totals)
@@ -268,9 +268,9 @@ struct PhoneLegEvaluation {
     /// "95 s, 1 station", "-" when it never locked.
     static func lockText(seconds: Double?, stations: Double?) -> String {
         guard let seconds else { return "-" }
-        guard let stations else { return "\(Int(seconds.rounded())) s" }
-        let count = stations == stations.rounded() ? "\(Int(stations))" : "\(stations)"
-        return "\(Int(seconds.rounded())) s, \(count) station\(stations == 1 ? "" : "s")"
+        guard let stations else { return "\(Int(displaying: seconds)) s" }
+        let count = stations == stations.rounded() ? "\(Int(displaying: stations))" : "\(stations)"
+        return "\(Int(displaying: seconds)) s, \(count) station\(stations == 1 ? "" : "s") passed"
     }
 }
 

@@ -90,7 +90,7 @@ public struct PhoneLegLock: Hashable, Sendable {
         guard let last = ridden.last, last.outcome == .right else { return nil }
         let wrong = ridden.lastIndex { $0.outcome != .right }
         let first = ridden[wrong.map { ridden.index(after: $0) } ?? ridden.startIndex]
-        seconds = max(first.secondsFromDeparture, 0)
+        seconds = first.secondsFromDeparture
         stations = first.stationsPassed
     }
 }
@@ -124,11 +124,13 @@ extension PhoneRailLegs.Leg {
                 outcome = .none
             }
             let scored = elapsed >= PhoneRailLegs.warmUp
-            observe?(
-                PhoneFixVerdict(
-                    secondsFromDeparture: elapsed, scored: scored, outcome: outcome,
-                    named: best.map { "\($0.railwayID): \($0.directionName)" },
-                    stationsPassed: along.map(stationsPassed(at:))))
+            if let observe {
+                observe(
+                    PhoneFixVerdict(
+                        secondsFromDeparture: elapsed, scored: scored, outcome: outcome,
+                        named: best.map { "\($0.railwayID): \($0.directionName)" },
+                        stationsPassed: along.flatMap(stationsPassed(at:))))
+            }
             guard scored else { continue }
             score.fixes += 1
             if outcome == .right || outcome == .wrongDirection { score.line += 1 }
@@ -145,10 +147,17 @@ extension PhoneRailLegs.Leg {
         return score
     }
 
-    /// How many of the leg's stations after the boarding one lie behind `along`.
-    func stationsPassed(at along: Meters) -> Int {
-        guard let truth else { return 0 }
+    /// How many of the leg's stations after the boarding one lie more than
+    /// `PhoneRailLegs.stationPassed` behind `along`, measured on from the boarding station (so
+    /// that a loop counts only the stations ridden past).
+    ///
+    /// - Complexity: O(s) in the leg's stations.
+    func stationsPassed(at along: Meters) -> Int? {
+        guard let truth, let boarding = truth.stops.first else { return nil }
         let walk = TrackWalk(railway: truth.railway, direction: truth.direction)
-        return truth.stops.dropFirst().filter { walk.distanceAhead(from: $0.position, to: along) > 0 }.count
+        let ridden = walk.distanceAhead(from: boarding.position, to: along)
+        return truth.stops.dropFirst().filter {
+            walk.distanceAhead(from: boarding.position, to: $0.position) + PhoneRailLegs.stationPassed < ridden
+        }.count
     }
 }

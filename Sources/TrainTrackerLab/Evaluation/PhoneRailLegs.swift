@@ -31,6 +31,9 @@ public struct PhoneRailLegs: Sendable {
     /// A logged stop that names no station is the station of the leg's kind nearest the
     /// phone's first (or last) fix of the leg, if one lies this near.
     public static let nearestStationReach: Meters = 1_000
+    /// A train is past a station once this far beyond it along the track (half a long
+    /// platform; a train standing at it is not past it). Set by hand.
+    public static let stationPassed: Meters = 100
     /// A fix farther than this from the leg's railway has no geometric truth (next stop).
     public static let offTrack: Meters = 1_000
     /// A logged leg longer than this is a slip of the log, not a ride (the Helsinki legs take

@@ -123,6 +123,32 @@ import Testing
             if case .ended = state.update(fix(east, 35, at: 1_210 + second)) { departure = second }
         }
         // 60 m and its accuracy out, twice in a row: 14 s at 0.8 m/s².
-        #expect(departure.map { $0 <= 20 } == true, "\(String(describing: departure))")
+        #expect(departure.map { (10...20).contains($0) } == true, "\(String(describing: departure))")
+    }
+
+    @Test func poorOrBrokenFixesNeitherHoldAStopForeverNorMoveWhereItStands() {
+        // A phone without speeds stands 30 s; then fixes with no usable position (NaN, an
+        // accuracy of -inf or of 200 m) come while it stands and as the train moves off.
+        var state = MotionState()
+        let projection = LocalProjection(origin: origin)
+        func fix(_ east: Meters, at second: Int, accuracy: Meters? = 10, broken: Bool = false) -> Location {
+            Location(
+                coordinate: broken
+                    ? Coordinate(latitude: .nan, longitude: .nan) : projection.coordinate(at: PlanarVector(east: east, north: 0)),
+                timestamp: start.adding(Double(second)), horizontalAccuracy: accuracy)
+        }
+        for second in 0..<30 { _ = state.update(fix(Double(second % 3), at: second)) }
+        #expect(state.isStopped)
+        _ = state.update(fix(0, at: 30, broken: true))
+        _ = state.update(fix(0, at: 31, accuracy: -.infinity))
+        _ = state.update(fix(0, at: 32, accuracy: .nan))
+        _ = state.update(fix(1, at: 33))
+        #expect(state.isStopped, "a broken fix is no departure")
+        // Moving off, seen only through 200 m fixes: the stop ends within seconds, not never.
+        var ended: Int?
+        for second in 1..<60 where ended == nil {
+            if case .ended = state.update(fix(0.4 * Double(second * second), at: 33 + second, accuracy: 200)) { ended = second }
+        }
+        #expect(ended.map { $0 <= 8 } == true, "\(String(describing: ended))")
     }
 }

@@ -43,6 +43,14 @@ import TrainTrackerTestSupport
             _ = tracker.process(fix)
             Self.shape(of: tracker.snapshot(), at: "", into: &lines)
         }
+        // The same ride from a phone without speeds, whose stops keep where they stand.
+        var speedless = DefaultTracker(model: TrackerModel(dataset: dataset))
+        for var fix in ride.fixes.map(\.location) {
+            fix.speed = nil
+            fix.course = nil
+            _ = speedless.process(fix)
+            Self.shape(of: speedless.snapshot(), at: "", into: &lines)
+        }
         let form = lines.sorted().joined(separator: "\n") + "\n"
         let version = DefaultTracker.Snapshot.currentVersion
         let file = Self.folder.appendingPathComponent("tracker-snapshot-v\(version).txt")

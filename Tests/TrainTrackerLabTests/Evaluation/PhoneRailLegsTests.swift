@@ -101,8 +101,16 @@ import TrainTrackerCore
         }
         let flip = PhoneLegLock(verdicts: verdicts([.wrongLine, .right, .wrongDirection, .right, .wrongLine, .right, .right]))
         #expect(flip == PhoneLegLock(seconds: 120, stations: 1))
-        // Wrong before the departure only: locked from it.
-        #expect(PhoneLegLock(verdicts: verdicts([.none, .right, .right])) == PhoneLegLock(seconds: 0, stations: 0))
+        // Wrong before the departure only: locked from it (not from the earlier right answers).
+        let early = verdicts([.wrongLine, .right, .right, .right, .right])
+            .map { verdict in
+                var verdict = verdict
+                verdict.secondsFromDeparture -= 60
+                return verdict
+            }
+        #expect(PhoneLegLock(verdicts: early) == PhoneLegLock(seconds: 0, stations: 1))
+        // Fixes only from 30 s after the departure, all right: locked at the first.
+        #expect(PhoneLegLock(verdicts: Array(early.suffix(1))) == PhoneLegLock(seconds: 30, stations: 1))
         #expect(PhoneLegLock(verdicts: verdicts([.right, .right, .wrongLine])) == nil, "wrong at the end: never locked")
         #expect(PhoneLegLock(verdicts: []) == nil)
     }

@@ -35,6 +35,9 @@ public struct DefaultTracker: TrackingAlgorithm {
         /// The train's speed: reported, else from the fixes; 0 when stopped.
         let speed: MetersPerSecond
         let stopped: Bool
+        /// Still of the stop, but out of reach of where a phone without speeds stood: the
+        /// train moving off (`MotionState.isLeavingStand`).
+        let leavingStand: Bool
         /// A stop that started or ended at this fix.
         let change: MotionState.Change?
         let accuracy: Meters
@@ -178,7 +181,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         let accuracy = PositionEvidence.accuracy(reported: location.horizontalAccuracy)
         let span = position.span(sinceLast: lastFix == nil ? nil : dt)
         return Fix(
-            location: location, dt: dt, speed: speed, stopped: stopped, change: change, accuracy: accuracy,
+            location: location, dt: dt, speed: speed, stopped: stopped, leavingStand: motion.isLeavingStand,
+            change: change, accuracy: accuracy,
             sigma: position.sigma(accuracy: accuracy), projection: LocalProjection(origin: location.coordinate), span: span,
             weight: position.fixWeight(span: span, speed: speed, stopped: stopped),
             offsetKept: stopped ? 1 : position.offsetKept(over: speed * dt), silentAfter: silentAfter)

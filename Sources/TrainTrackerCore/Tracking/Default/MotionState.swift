@@ -25,16 +25,18 @@ struct MotionState: Sendable, Codable {
     /// Walking speeds, in metres per second, and how long they must last.
     static let walkingSpeeds: ClosedRange<MetersPerSecond> = 0.6...2.6
     static let walkingTime: Seconds = 15
-    /// Where a stop seen without speeds stands: the mean of its good fixes and how far they
-    /// wander about it. While the fixes stay within reach of it, the phone stands, however
-    /// they jitter under a station roof (`StandingPoint.reach`).
+    /// Where a stop seen without speeds stands: the mean of its good fixes. While the fixes
+    /// stay within reach of it, the phone stands, however they jitter under a station roof
+    /// (`StandingPoint.reach`).
     private var standingPoint: StandingPoint?
+    /// Whether this fix, still of the stop, lies out of reach of where it stands: the first
+    /// of the two that end it, as the train moves off (not where it stood).
+    private(set) var isLeavingStand = false
 
     /// Takes a fix; returns `.started` or `.ended(duration)` when a stop begins or ends.
     ///
     /// - Complexity: O(w) for the w fixes of the window (about six), without allocating.
     mutating func update(_ location: Location) -> Change? {
-        let sincePrevious = recent.last.map { location.timestamp.seconds(since: $0.time) }
         recent.append(
             Recent(
                 time: location.timestamp, speed: location.speed, coordinate: location.coordinate,
@@ -78,17 +80,17 @@ struct MotionState: Sendable, Codable {
         // A stop seen without speeds lasts while the fixes, seconds apart, stay about where it
         // began: a fix that wanders off and back is jitter, not a train creeping. (A fix tens of
         // metres out after a longer wait is the train moving on, as `stillByPair` judges it.)
-        let standsWhereItStood =
-            isStopped && (sincePrevious ?? .infinity) <= Self.window && standingPoint?.keeps(location) == true
+        let speedless = location.speed == nil
+        let standsWhereItStood = isStopped && speedless && standingPoint?.keeps(location) == true
         let stoppedNow =
             !fastNow && (slowBySpeed || stillByPosition || stillSince != nil || isWalking || standsWhereItStood)
         defer {
             isStopped = stoppedNow
-            if stoppedNow, location.speed == nil {
-                if standingPoint == nil { standingPoint = StandingPoint(origin: location.coordinate) }
-                standingPoint?.add(location)
-            } else {
+            isLeavingStand = stoppedNow && speedless && (standingPoint?.outOfReach ?? 0) > 0
+            if !stoppedNow || !speedless {
                 standingPoint = nil
+            } else if standingPoint == nil {
+                standingPoint = StandingPoint(location)
             }
         }
         if stoppedNow, !isStopped {
@@ -165,41 +167,77 @@ extension MotionState {
         var accuracy: Meters
     }
 
-    /// Where a phone without speeds stands: the mean of the stop's good fixes, in metres east
-    /// and north of its first.
+    /// Where a phone without speeds stands: the mean of the stop's good fixes that held it, in
+    /// metres east and north of the first.
     struct StandingPoint: Sendable, Codable {
-        var origin: Coordinate
-        private var count = 0
-        private var east = 0.0
-        private var north = 0.0
+        private var origin: Coordinate
+        /// The good fixes the mean is over (at most `remembered`).
+        private var count = 1
+        private var meanEast: Meters = 0
+        private var meanNorth: Meters = 0
         /// Good fixes in a row out of reach (one alone is a wild fix, not a departure).
-        private var outOfReach = 0
-        /// A standing phone's fixes may lie this far from where it stands, plus their accuracy:
-        /// a departing train is this far out 11–16 s after it moves off (0.5–1 m/s²), while
-        /// jitter under a roof seldom goes this far (simulated phones wander 5–30 m about a point
-        /// that is itself off by their error; set by hand).
+        private(set) var outOfReach = 0
+        /// The last fix that held the stop, and the last fix looked at.
+        private var lastHeld: Timestamp
+        private var lastSeen: Timestamp
+        /// A standing phone's fixes may lie this far from where it stands, plus their accuracy
+        /// up to `accuracyAllowance`: a departing train is this far out 11–16 s after it moves
+        /// off (0.5–1 m/s²), while jitter under a roof seldom goes this far (simulated phones
+        /// wander 5–30 m about a point that is itself off by their error). Set by hand on
+        /// tuning seed 4242: 40 m (one fix out enough) gained little, 80 m lost 3–5 points.
         static let reach: Meters = 60
+        /// The most of a fix's accuracy added to `reach`.
+        static let accuracyAllowance: Meters = 30
+        /// A fix less accurate than this says nothing of where the phone stands, and holds the
+        /// stop for at most `longestWait` after the last fix that did (as `stillByPosition`).
+        static let goodAccuracy: Meters = 60
+        /// Fixes farther apart than this are not seconds apart: the stop is judged afresh
+        /// (`stillByPair`), and a poor fix holds it no longer than this. Set by hand (the window).
+        static let longestWait: Seconds = MotionState.window
+        /// The mean follows the latest this many good fixes (ten minutes at 1 Hz).
+        static let remembered = 600
 
-        init(origin: Coordinate) { self.origin = origin }
-
-        /// Takes a fix of the stop (a good one: within 60 m).
-        mutating func add(_ location: Location) {
-            guard (location.horizontalAccuracy ?? 20) <= 60 else { return }
-            let offset = LocalProjection(origin: origin).vector(to: location.coordinate)
-            count += 1
-            east += offset.east
-            north += offset.north
+        /// A standing point at `location`, if it is a good fix.
+        init?(_ location: Location) {
+            guard Self.isGood(location) else { return nil }
+            origin = location.coordinate
+            lastHeld = location.timestamp
+            lastSeen = location.timestamp
         }
 
-        /// Whether the phone still stands here at `location`: unless it and the good fix before
-        /// lie out of reach of the point (a poor fix, over 60 m, says nothing against it).
-        mutating func keeps(_ location: Location) -> Bool {
+        /// Whether `location` says where the phone is: a valid coordinate, an accuracy that is
+        /// a number from 0 to `goodAccuracy` (none: taken as 20 m).
+        static func isGood(_ location: Location) -> Bool {
             let accuracy = location.horizontalAccuracy ?? 20
-            guard count > 0, accuracy <= 60 else { return true }
-            let mean = PlanarVector(east: east / Double(count), north: north / Double(count))
-            let offset = LocalProjection(origin: origin).vector(to: location.coordinate) - mean
-            outOfReach = offset.length <= Self.reach + min(accuracy, 30) ? 0 : outOfReach + 1
-            return outOfReach < 2
+            return location.coordinate.isValid && accuracy.isFinite && accuracy >= 0 && accuracy <= goodAccuracy
+        }
+
+        /// Whether the phone still stands here at `location` (a fix without speed): a good fix
+        /// within reach, or the first out of it, holds the stop and joins the mean (which so
+        /// follows a wander's excursion: set by hand on seed 4242, where leaving it out lost
+        /// 4 points on jittery phones); the second good fix in a row out of reach ends it; a
+        /// poor fix holds it for `longestWait`; a fix after a longer wait is left to the other
+        /// tests.
+        mutating func keeps(_ location: Location) -> Bool {
+            let time = location.timestamp
+            defer { lastSeen = time }
+            guard time.seconds(since: lastSeen) <= Self.longestWait else {
+                outOfReach = 0
+                return false
+            }
+            guard Self.isGood(location) else { return time.seconds(since: lastHeld) <= Self.longestWait }
+            let accuracy = location.horizontalAccuracy ?? 20
+            let offset = LocalProjection(origin: origin).vector(to: location.coordinate)
+            let fromMean = offset - PlanarVector(east: meanEast, north: meanNorth)
+            let inReach = fromMean.length <= Self.reach + min(accuracy, Self.accuracyAllowance)
+            outOfReach = inReach ? 0 : min(outOfReach, 1) + 1
+            guard outOfReach < 2 else { return false }
+            lastHeld = time
+            if count < Self.remembered { count += 1 }
+            let share = 1 / Double(max(count, 1))
+            meanEast += fromMean.east * share
+            meanNorth += fromMean.north * share
+            return true
         }
     }
 

@@ -34,9 +34,9 @@ extension StopEvidence: EvidenceKind {
     }
 
     /// What the train did since the last fix, for one hypothesis: stations crossed (judged by
-    /// `CrossingEvidence` once the train is well past them), stops made. A stop that ends after
-    /// a gap in the fixes (a tunnel) is judged where the train stood, and the stations crossed in
-    /// the gap say nothing unless the train ran too fast to stop. Sets `State.departed` to the
+    /// `CrossingEvidence` once the train is well past them), stops made. A stop is judged where
+    /// the train stood, also when it ends after a gap in the fixes (a tunnel), and the stations
+    /// crossed in the gap say nothing unless the train ran too fast to stop. Sets `State.departed` to the
     /// station the train just left after a stop seen to its end, whose departure time is then
     /// known. Only the train's own progress crosses stations: a step longer than it can have
     /// travelled since the last fix is a correction of its position.
@@ -60,20 +60,21 @@ extension StopEvidence: EvidenceKind {
             hypothesis.stops.standing = silentStop ? nil : along
         case .ended(let duration):
             if duration >= minimumStop, let standing = hypothesis.stops.standing {
-                // (Where it stood: a phone without speeds is seen to move off only once it is
-                // tens of metres out, `MotionState.StandingPoint`.)
+                // Where it stood: the train is seen to move off a few metres on, or (a phone
+                // without speeds) 60 m and more on, `MotionState.StandingPoint`.
                 hypothesis.stops.departed = stop(&hypothesis, model: model, at: standing, seenToItsEnd: gap <= self.gap)
             }
             hypothesis.stops.standing = nil
         case nil:
             // Where it stands, as the fixes of the stop settle it (the rider's last place, when
-            // a walk to the platform ends the stop: not where the walk began).
-            if fix.stopped, hypothesis.stops.standing != nil { hypothesis.stops.standing = along }
+            // a walk to the platform ends the stop: not where the walk began; not the fix that
+            // lies out of reach as a phone without speeds moves off).
+            if fix.stopped, !fix.leavingStand, hypothesis.stops.standing != nil { hypothesis.stops.standing = along }
         }
     }
 
     /// A stop unseen in the silence from `previous` to `along` (`isSilentStop`), judged where
-    /// the train is after it as a stop seen to its end is. Returns whether it was one.
+    /// the train is after it (where it stood is unknown). Returns whether it was one.
     private func silentStop(
         _ hypothesis: inout Hypothesis, model: TrackerModel, from previous: Meters, to along: Meters, gap: Seconds
     )
