@@ -25,6 +25,10 @@ struct MotionState: Sendable, Codable {
     /// Walking speeds, in metres per second, and how long they must last.
     static let walkingSpeeds: ClosedRange<MetersPerSecond> = 0.6...2.6
     static let walkingTime: Seconds = 15
+    /// A fix less accurate than this says nothing of where the phone stands (set by hand).
+    static let goodAccuracy: Meters = 60
+    /// The accuracy taken for a fix that reports none (set by hand).
+    static let assumedAccuracy: Meters = 20
     /// Where a stop seen without speeds stands: the mean of its good fixes. While the fixes
     /// stay within reach of it, the phone stands, however they jitter under a station roof
     /// (`StandingPoint.reach`).
@@ -40,7 +44,7 @@ struct MotionState: Sendable, Codable {
         recent.append(
             Recent(
                 time: location.timestamp, speed: location.speed, coordinate: location.coordinate,
-                accuracy: location.horizontalAccuracy ?? 20))
+                accuracy: location.horizontalAccuracy ?? Self.assumedAccuracy))
         var drop = 0
         while drop < recent.count, location.timestamp.seconds(since: recent[drop].time) > Self.window { drop += 1 }
         if drop > 0 { recent.removeFirst(drop) }
@@ -62,12 +66,12 @@ struct MotionState: Sendable, Codable {
         let slowBySpeed = speedCount >= 1 && detectorStopped && fastest < 3
         // Staying in place: good fixes within a small circle over the window.
         var stillByPosition = false
-        if speedCount == 0, let first = recent.first(where: { $0.accuracy <= 60 }) {
+        if speedCount == 0, let first = recent.first(where: { $0.accuracy <= Self.goodAccuracy }) {
             let projection = LocalProjection(origin: first.coordinate)
             var good = 0
             var spread = 0.0
             var span: Seconds = 0
-            for item in recent where item.accuracy <= 60 {
+            for item in recent where item.accuracy <= Self.goodAccuracy {
                 good += 1
                 spread = max(spread, projection.distance(to: item.coordinate))
                 span = item.time.seconds(since: first.time)
@@ -111,9 +115,9 @@ struct MotionState: Sendable, Codable {
             previousUnspeeded = nil
             return nil
         }
-        let accuracy = location.horizontalAccuracy ?? 20
+        let accuracy = location.horizontalAccuracy ?? Self.assumedAccuracy
         defer { previousUnspeeded = Unspeeded(time: location.timestamp, coordinate: location.coordinate, accuracy: accuracy) }
-        guard let previous = previousUnspeeded, accuracy <= 60, previous.accuracy <= 60,
+        guard let previous = previousUnspeeded, accuracy <= Self.goodAccuracy, previous.accuracy <= Self.goodAccuracy,
             Self.pairSpan.contains(location.timestamp.seconds(since: previous.time))
         else { return nil }
         let still = previous.coordinate.distance(to: location.coordinate) < 12 + min(max(accuracy, previous.accuracy), 30)
@@ -188,9 +192,6 @@ extension MotionState {
         static let reach: Meters = 60
         /// The most of a fix's accuracy added to `reach`.
         static let accuracyAllowance: Meters = 30
-        /// A fix less accurate than this says nothing of where the phone stands, and holds the
-        /// stop for at most `longestWait` after the last fix that did (as `stillByPosition`).
-        static let goodAccuracy: Meters = 60
         /// Fixes farther apart than this are not seconds apart: the stop is judged afresh
         /// (`stillByPair`), and a poor fix holds it no longer than this. Set by hand (the window).
         static let longestWait: Seconds = MotionState.window
@@ -206,10 +207,11 @@ extension MotionState {
         }
 
         /// Whether `location` says where the phone is: a valid coordinate, an accuracy that is
-        /// a number from 0 to `goodAccuracy` (none: taken as 20 m).
+        /// a number from 0 to `MotionState.goodAccuracy` (none: `assumedAccuracy`). A poor fix
+        /// holds the stop for at most `longestWait` after the last fix that did.
         static func isGood(_ location: Location) -> Bool {
-            let accuracy = location.horizontalAccuracy ?? 20
-            return location.coordinate.isValid && accuracy.isFinite && accuracy >= 0 && accuracy <= goodAccuracy
+            let accuracy = location.horizontalAccuracy ?? MotionState.assumedAccuracy
+            return location.coordinate.isValid && accuracy.isFinite && accuracy >= 0 && accuracy <= MotionState.goodAccuracy
         }
 
         /// Whether the phone still stands here at `location` (a fix without speed): a good fix
@@ -226,7 +228,7 @@ extension MotionState {
                 return false
             }
             guard Self.isGood(location) else { return time.seconds(since: lastHeld) <= Self.longestWait }
-            let accuracy = location.horizontalAccuracy ?? 20
+            let accuracy = location.horizontalAccuracy ?? MotionState.assumedAccuracy
             let offset = LocalProjection(origin: origin).vector(to: location.coordinate)
             let fromMean = offset - PlanarVector(east: meanEast, north: meanNorth)
             let inReach = fromMean.length <= Self.reach + min(accuracy, Self.accuracyAllowance)
