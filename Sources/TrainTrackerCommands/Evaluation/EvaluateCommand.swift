@@ -80,7 +80,14 @@ struct EvaluateCommand: ParsableCommand {
             the expected arrival is within a minute of the true one. Locked: the answer settles on the true \
             railway and direction and \
             keeps it to the end; lock time: from the first departure (from the second train's departure \
-            after a change of trains). Several --cases folders (simulated under different conditions) are \
+            after a change of trains). Decided (--matrix decided): of the rides whose train is told apart \
+            from every other service that ran its way through its boarding place within 30 minutes \
+            (another train type of its railway, another railway with a station there) at some station of \
+            the ride, where that service calls and the train passes, passes where it calls, or has left \
+            its track, the share that settled on the true service (locked, and the true train type whenever \
+            the answer names one before the train arrives) at most one station after the last such \
+            station; JSON also counts the rides never told apart (untoldRides). \
+            Several --cases folders (simulated under different conditions) are \
             reported side by side, one condition per folder; --matrix shows one measure as scenario × condition. \
             With --realtime, the default algorithm is scored twice: without the feeds (default) and told them \
             (default-realtime).

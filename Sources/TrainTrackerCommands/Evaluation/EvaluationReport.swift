@@ -28,6 +28,7 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
     case eta, locked
     case lockTime = "lock-time"
     case lockStations = "lock-stations"
+    case decided
 
     /// The measure's heading.
     var title: String {
@@ -40,6 +41,7 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
         case .locked: "locked"
         case .lockTime: "median lock (s)"
         case .lockStations: "median lock (stations stopped at before it)"
+        case .decided: "decided within one station after the first that tells"
         }
     }
 
@@ -54,6 +56,7 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
         case .locked: score.lockedShare
         case .lockTime: score.medianLockTime
         case .lockStations: score.medianLockStations
+        case .decided: score.decidedShare
         }
     }
 

@@ -24,6 +24,16 @@ public struct CaseScore: Hashable, Sendable, Codable {
     /// The stations the train stopped at after that departure and before the lock: 0 when the
     /// answer locked before the first stop, 1 when at or after it and before the second.
     public var lockStations: Int? = nil
+    /// Whether the ride has a telling station: every other service that could be its train is
+    /// told apart at some station of the ride (`CaseTruth.Telling`).
+    public var told = false
+    /// Whether some other service calls where the train calls to the ride's end.
+    public var untold = false
+    /// The stations the train reached after the telling station and before the answer settled on
+    /// the service (the lock, and the true train type whenever it names one): 0 when it settled before
+    /// reaching the next one (or before the telling station itself); nil without a telling
+    /// station or such a lock.
+    public var stationsAfterTelling: Int? = nil
     /// The algorithm's time per fix, in microseconds.
     public var microsecondsPerFix: Double
     /// Scored fixes with the right next stop, an arrival time, and the train not yet there.
@@ -78,6 +88,13 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
     public var medianLockTime: Seconds?
     /// The median number of stations stopped at before the lock, over locked sessions.
     public var medianLockStations: Double? = nil
+    /// Rides with a telling station, and those with a service never told apart.
+    public var toldRides = 0
+    public var untoldRides = 0
+    /// The share of rides with a telling station that locked at most one station after it.
+    public var decidedShare: Double? = nil
+    /// The median stations reached after the telling station before the lock, over those rides.
+    public var medianStationsAfterTelling: Double? = nil
     /// Time per fix over all cases, in microseconds.
     public var microsecondsPerFix: Double
     /// The share of arrival times (right next stop, train not yet there) within a minute of the truth.
@@ -86,6 +103,10 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
     public var trainAccuracy: Double
     /// Their mean absolute error, in seconds.
     public var meanETAError: Seconds?
+
+    /// A ride counts as decided when it locks at most this many stations after its telling
+    /// station (issue 42's target: within one station after the first that tells).
+    public static let decidedWithin = 1
 
     /// Sums `scores` into one line.
     public init(algorithm: String, scores: [CaseScore]) {
@@ -104,6 +125,12 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
         lockedShare = scores.isEmpty ? 0 : Double(scores.filter(\.locked).count) / Double(scores.count)
         medianLockTime = scores.compactMap(\.lockTime).median
         medianLockStations = scores.compactMap { $0.lockStations.map(Double.init) }.median
+        let told = scores.filter(\.told)
+        toldRides = told.count
+        untoldRides = scores.filter(\.untold).count
+        let decided = told.filter { ($0.stationsAfterTelling ?? .max) <= Self.decidedWithin }.count
+        decidedShare = told.isEmpty ? nil : Double(decided) / Double(told.count)
+        medianStationsAfterTelling = told.compactMap { $0.stationsAfterTelling.map(Double.init) }.median
         let weighted = scores.reduce(0.0) { $0 + $1.microsecondsPerFix * Double($1.scoredFixes) }
         microsecondsPerFix = fixes == 0 ? 0 : weighted / Double(fixes)
         let etaScored = scores.reduce(0) { $0 + $1.etaScored }
@@ -144,6 +171,7 @@ public struct Evaluator: Sendable {
             focusCorrect: 0, nextStopCorrect: 0, locked: false, lockTime: nil,
             microsecondsPerFix: fixes.isEmpty ? 0 : elapsed.microseconds / Double(fixes.count))
         var lockStart: Double?
+        var serviceLockStart: Double?
         let arrivals = truth.stopArrivals.map { $0.map { ($0.station, $0.time) } } ?? Self.arrivals(timeline)
         // After a change of trains, the lock is measured from the second train's departure.
         let lockFrom = truth.transfer?.secondDeparture ?? truth.departure
@@ -155,6 +183,15 @@ public struct Evaluator: Sendable {
             let rightLine = best?.railwayID == railway && best?.directionName == direction
             if actual.time >= lockFrom {
                 if rightLine { lockStart = lockStart ?? actual.time } else { lockStart = nil }
+                // Express and local share a railway: the service is settled when its type, if named, is right.
+                // (Until the train arrives: the rider waiting on the platform after it may see another.)
+                let rightService =
+                    rightLine && (best?.trainTypeID == nil || truth.trainTypeID == nil || best?.trainTypeID == truth.trainTypeID)
+                if rightService {
+                    serviceLockStart = serviceLockStart ?? actual.time
+                } else if actual.time <= truth.arrival {
+                    serviceLockStart = nil
+                }
             }
             guard actual.time >= truth.departure + warmUp, actual.scored != false else { continue }
             // A rider between trains is on no train yet: the second ride is scored like the first.
@@ -196,7 +233,26 @@ public struct Evaluator: Sendable {
             score.lockTime = max(0, lockStart - lockFrom)
             score.lockStations = arrivals.filter { $0.time > lockFrom && $0.time <= lockStart }.count
         }
+        Self.scoreTelling(truth, lockStart: serviceLockStart, into: &score)
         return score
+    }
+
+    /// Whether the ride has a telling station, and how many stations after it the answer settled
+    /// on the service (`lockStart`: the true railway and direction, and the true train type when
+    /// it names one, from then to the end).
+    static func scoreTelling(_ truth: CaseTruth, lockStart: Double?, into score: inout CaseScore) {
+        guard let telling = truth.telling else { return }
+        guard telling.untold.isEmpty else {
+            score.untold = true
+            return
+        }
+        guard let station = telling.station, let passages = truth.passages,
+            let index = passages.firstIndex(where: { $0.station == station })
+        else { return }
+        score.told = true
+        if let lockStart {
+            score.stationsAfterTelling = passages[(index + 1)...].filter { $0.time <= lockStart }.count
+        }
     }
 
     /// When the train came to a stop at each station it stopped at, in time order.

@@ -72,6 +72,7 @@ public struct CaseGenerator: Sendable {
     public var firstServiceDay = CivilDay(daysSince1970: 20_353)  // 2025-09-22, a Monday
 
     private let bigStations: Set<String>
+    private let rivals: RivalServices
 
     /// A generator over `dataset`.
     public init(dataset: TransitDataset) {
@@ -87,6 +88,7 @@ public struct CaseGenerator: Sendable {
             if railways.count >= 3 { big.insert(station.id) }
         }
         bigStations = big
+        rivals = RivalServices(dataset: dataset)
     }
 
     /// `count` cases drawn with `seed` from the rides `filter` allows.
@@ -212,6 +214,13 @@ public struct CaseGenerator: Sendable {
             arrival: start.adding(plan.arrivalOffset).secondsSince1970,
             fixes: truths)
         truth.delay = disruption?.lateness(of: train.id)
+        let passages = plan.passages(
+            of: zip(stationIDs, positions).map { (id: $0, position: $1) }, from: positionOf[stretch[0].stationID] ?? 0,
+            to: positionOf[stretch[stretch.count - 1].stationID] ?? 0)
+        truth.passages = passages.map { CaseTruth.StopArrival(station: $0.station, time: start.adding($0.time).secondsSince1970) }
+        truth.telling = rivals.telling(
+            of: train, on: day, departure: scheduledDeparture, passages: passages.map(\.station),
+            stops: Set(stretch.map(\.stationID)))
         return SimulatedCase(sessionID: sessionID, start: start, fixes: fixes, truth: truth)
     }
 }

@@ -75,6 +75,12 @@ public struct CaseTruth: Hashable, Sendable, Codable {
     /// recording's, interpolated between positions); otherwise the evaluator finds the
     /// arrivals where the truth's train stands at a station.
     public var stopArrivals: [StopArrival]?
+    /// Every station the train reached during the ride, called at or passed, in order, with
+    /// when it did (a simulated ride's; absent in older files).
+    public var passages: [StopArrival]?
+    /// Where the train first differed from every other service that could be it (a simulated
+    /// ride's, when other services ran through its boarding place).
+    public var telling: Telling?
 
     /// The train reached `station` at `time` (seconds since 1970).
     public struct StopArrival: Hashable, Sendable, Codable {

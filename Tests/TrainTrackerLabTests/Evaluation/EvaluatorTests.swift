@@ -115,6 +115,44 @@ struct ScriptedTracker: TrackingAlgorithm {
         #expect(Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker).lockStations == nil)
     }
 
+    @Test func aRideIsDecidedWhenItLocksWithinOneStationAfterTheStationThatTells() throws {
+        // Locals boarding at a station the express calls at too: told apart at the next station.
+        let filter = RideFilter(
+            railways: [DemoNetwork.localID, DemoNetwork.expressID], trainTypes: [DemoNetwork.localID], stops: 5...6)
+        let rides = CaseGenerator(dataset: DemoRides.dataset).cases(count: 8, seed: 3, filter: filter)
+        let ride = try #require(rides.first { $0.truth.telling?.station != nil })
+        let passages = try #require(ride.truth.passages)
+        #expect(ride.truth.telling?.station == passages[1].station)
+        let before = ScriptedTracker(
+            truth: Dictionary(ride.truth.fixes.map { ($0.time, $0) }, uniquingKeysWith: { first, _ in first }),
+            railway: ride.truth.railwayID, direction: ride.truth.directionName)
+        func score(wrongUntil: Double) -> CaseScore {
+            var tracker = before
+            tracker.wrongUntil = wrongUntil
+            return Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        }
+        let atOnce = score(wrongUntil: 0)
+        let oneAfter = score(wrongUntil: passages[2].time + 5)
+        let twoAfter = score(wrongUntil: passages[3].time + 5)
+        #expect(atOnce.told && atOnce.stationsAfterTelling == 0)
+        #expect(oneAfter.stationsAfterTelling == 1)
+        #expect(twoAfter.stationsAfterTelling == 2)
+        var silent = before
+        silent.silent = true
+        let never = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: silent)
+        #expect(never.told && never.stationsAfterTelling == nil)
+        let summary = AlgorithmScore(algorithm: "scripted", scores: [atOnce, oneAfter, twoAfter, never])
+        #expect(summary.toldRides == 4 && summary.untoldRides == 0)
+        #expect(summary.decidedShare == 0.5)
+        #expect(summary.medianStationsAfterTelling == 1)
+        // A ride with a service never told apart is counted apart, not as decided or undecided.
+        var untold = ride.truth
+        untold.telling?.untold = ["Demo.Local/Demo.Semi"]
+        untold.telling?.station = nil
+        let either = Evaluator().score(fixes: ride.fixes, truth: untold, tracker: before)
+        #expect(either.untold && !either.told && either.stationsAfterTelling == nil)
+    }
+
     @Test func betweenTrainsNothingIsScoredUntilTheSecondTrainIsUnderWay() throws {
         var ride = try ride()
         // Pretend the rider got off at a third of the ride and boarded again at two thirds.

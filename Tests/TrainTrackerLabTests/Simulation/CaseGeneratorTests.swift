@@ -61,6 +61,49 @@ import TrainTrackerTestSupport
         #expect(ride.truth.departure - ride.start.secondsSince1970 == TimetabledRide.Limits().initialWait)
     }
 
+    @Test func aRideIsToldApartWhereAnotherServiceCallsDifferentlyOrLeavesItsTrack() throws {
+        let filter = RideFilter(name: "shared", railways: [DemoNetwork.localID, DemoNetwork.expressID], stops: 3...4)
+        let rides = CaseGenerator(dataset: Self.dataset).cases(count: 16, seed: 7, filter: filter)
+        #expect(rides.contains { $0.truth.railwayID == DemoNetwork.expressID && $0.truth.telling != nil })
+        #expect(rides.contains { $0.truth.railwayID == DemoNetwork.localID && $0.truth.telling != nil })
+        for ride in rides {
+            // Every station reached, called at or passed, in order.
+            let passages = try #require(ride.truth.passages)
+            #expect(passages.first?.station == ride.truth.stops.first && passages.last?.station == ride.truth.stops.last)
+            #expect(Set(ride.truth.stops).isSubset(of: passages.map(\.station)))
+            #expect(passages.map(\.time) == passages.map(\.time).sorted())
+            let name = String(ride.truth.stops[0].split(separator: ".").last ?? "")
+            let telling = ride.truth.telling
+            guard DemoNetwork.expressStops.contains(name), ride.truth.directionName == "Eastbound" else {
+                // A local boarding where the express has no station, or going the way no express
+                // goes (only locals run westbound): nothing else could be its train.
+                #expect(telling == nil, "\(ride.sessionID)")
+                continue
+            }
+            // The express is told from the local at its first call after stations the local
+            // calls at; the local from the express at the first station the express lacks.
+            #expect(telling?.untold == [], "\(ride.sessionID)")
+            #expect(telling?.station == passages[1].station, "\(ride.sessionID)")
+        }
+    }
+
+    @Test func aServiceThatCallsWhereTheTrainCallsIsNeverToldApart() throws {
+        var dataset = Self.dataset
+        var semi = try #require(dataset.timetable.trains.first { $0.id == "E1" })
+        semi.id = "S1"
+        semi.trainTypeID = "Demo.Semi"
+        semi.stops = semi.stops.map {
+            TimetableStop(stationID: $0.stationID, arrival: $0.arrival.map { $0 + 300 }, departure: $0.departure.map { $0 + 300 })
+        }
+        dataset.timetable.trains.append(semi)
+        let filter = RideFilter(railways: [DemoNetwork.expressID], trainTypes: [DemoNetwork.expressID], stops: 3...4)
+        let ride = try #require(CaseGenerator(dataset: dataset).cases(count: 1, seed: 2, filter: filter).first)
+        let telling = try #require(ride.truth.telling)
+        // The local is told apart (it calls between the express's stops); the semi never is.
+        #expect(telling.rivals == ["Demo.Express/Demo.Semi", "Demo.Local/Demo.Local"])
+        #expect(telling.untold == ["Demo.Express/Demo.Semi"] && telling.station == nil)
+    }
+
     @Test func thePhoneModelDropsSomeFixesAndReportsLikeAPhone() throws {
         let generator = CaseGenerator(dataset: Self.dataset)
         let ride = try #require(

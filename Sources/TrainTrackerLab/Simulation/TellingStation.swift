@@ -1,0 +1,190 @@
+import TrainTrackerCore
+
+extension CaseTruth {
+    /// Where a ride's train first differs from every other service that could be it: the
+    /// other train types of its railway, and the trains of other railways with a station at
+    /// its boarding place (Keihin-Tohoku and Tokaido, express and local).
+    ///
+    /// A service is told apart at the first station of the ride where it stops and the ride's
+    /// train passes, passes where the train stops, or has no station at all (its track has
+    /// left). The ride is told at the station where the last rival is told apart; a rival
+    /// that calls where the train calls to the ride's end is never told apart (`untold`).
+    public struct Telling: Hashable, Sendable, Codable {
+        /// The services that could be the train at its boarding station, as `railway/type`.
+        public var rivals: [String]
+        /// Those the ride never tells apart.
+        public var untold: [String]
+        /// The station where the last rival is told apart (a `passages` station), when every
+        /// one is.
+        public var station: String?
+
+        /// A ride's telling station.
+        public init(rivals: [String], untold: [String], station: String?) {
+            self.rivals = rivals
+            self.untold = untold
+            self.station = station
+        }
+    }
+}
+
+/// The services that could be a train at a station, with the stations each calls at: the
+/// trains of every railway with a station at the ride's boarding place that run the ride's
+/// way through it within `window` of its departure.
+struct RivalServices: Sendable {
+    /// A station of another railway counts as the same place within this distance.
+    static let samePlace: Meters = 300
+    /// A train is a rival when it calls within this long of the ride's departure.
+    static let window: Seconds = 30 * 60
+
+    let dataset: TransitDataset
+    /// The timetable's trains by railway, as indices into `dataset.timetable.trains`.
+    private let trainsByRailway: [String: [Int]]
+
+    /// The rivals in `dataset`.
+    ///
+    /// - Complexity: O(trains).
+    init(dataset: TransitDataset) {
+        self.dataset = dataset
+        trainsByRailway = Dictionary(grouping: dataset.timetable.trains.indices) { dataset.timetable.trains[$0].railwayID }
+    }
+
+    /// The railways with a station within `samePlace` of `station`, its own among them.
+    private func railways(at station: String) -> [String] {
+        guard let here = dataset.network.station(id: station) else { return [] }
+        let near = dataset.network.stations.filter { $0.coordinate.distance(to: here.coordinate) <= Self.samePlace }
+        return Set(near.map(\.railwayID)).sorted()
+    }
+
+    /// The ride's telling station: `passages` are the stations the train reaches, in order
+    /// (its boarding station first), and `stops` the ones it calls at.
+    ///
+    /// - Complexity: O(trains of `railways` · their stops + rivals · passages · stations).
+    func telling(
+        of train: TimetabledTrain, on day: CivilDay, departure: Seconds, passages: [String], stops: Set<String>
+    ) -> CaseTruth.Telling? {
+        guard let boarding = passages.first else { return nil }
+        var calls: [String: Set<String>] = [:]
+        var lines: [String: Line] = [:]
+        for railwayID in railways(at: boarding) {
+            guard let railway = dataset.network.railway(id: railwayID) else { continue }
+            let place = placeMap(of: passages, on: railway)
+            guard let boardingPlace = place[boarding] else { continue }
+            let order = Dictionary(
+                railway.stationIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            lines[railwayID] = Line(place: place, order: order)
+            let ascending = Self.ascending(passages.compactMap { place[$0] }.compactMap { order[$0] })
+            for index in trainsByRailway[railwayID] ?? [] {
+                let rival = dataset.timetable.trains[index]
+                let type = rival.trainTypeID ?? ""
+                guard !(railwayID == train.railwayID && type == (train.trainTypeID ?? "")),
+                    dataset.timetable.calendar.runs(rival.service, on: day),
+                    rival.stops.contains(where: { call in
+                        [call.arrival, call.departure].contains { $0.map { abs($0 - departure) <= Self.window } == true }
+                    }),
+                    let boardingIndex = order[boardingPlace],
+                    Self.runs(rival, through: boardingIndex, ascending: ascending, order: order)
+                else { continue }
+                calls["\(railwayID)/\(type)", default: []].formUnion(rival.stops.map(\.stationID))
+            }
+        }
+        guard !calls.isEmpty else { return nil }
+        var station: Int?
+        var untold: [String] = []
+        for (rival, called) in calls.sorted(by: { $0.key < $1.key }) {
+            let line = lines[String(rival.prefix { $0 != "/" })] ?? Line(place: [:], order: [:])
+            guard let told = line.firstDifference(of: called, from: passages, stops: stops) else {
+                untold.append(rival)
+                continue
+            }
+            station = max(station ?? told, told)
+        }
+        return CaseTruth.Telling(
+            rivals: calls.keys.sorted(), untold: untold, station: untold.isEmpty ? station.map { passages[$0] } : nil)
+    }
+
+    /// A railway seen from a ride: its station at the place of each of the ride's passages, and
+    /// the line order of its stations.
+    struct Line {
+        let place: [String: String]
+        let order: [String: Int]
+
+        /// The first passage where a service of this railway calling at `called` differs from
+        /// the ride: it has no station there (its track has left), calls where the ride passes
+        /// or passes where the ride calls, or called at a station of its own between this
+        /// passage and the last (one the ride's railway does not have).
+        func firstDifference(of called: Set<String>, from passages: [String], stops: Set<String>) -> Int? {
+            var previous: Int?
+            for (index, passage) in passages.enumerated() {
+                guard let there = place[passage], let here = order[there] else { return index }
+                if let previous, abs(here - previous) > 1,
+                    called.contains(where: { order[$0].map { min(previous, here) < $0 && $0 < max(previous, here) } == true })
+                {
+                    return index
+                }
+                if called.contains(there) != stops.contains(passage) { return index }
+                previous = here
+            }
+            return nil
+        }
+    }
+
+    /// For each of `passages`, the station of `railway` at the same place, if it has one.
+    private func placeMap(of passages: [String], on railway: Railway) -> [String: String] {
+        let network = dataset.network
+        let stations = network.stations(of: railway)
+        var place: [String: String] = [:]
+        for passage in passages {
+            guard let here = network.station(id: passage) else { continue }
+            if here.railwayID == railway.id {
+                place[passage] = passage
+            } else if let nearest = stations.min(by: {
+                $0.coordinate.distance(to: here.coordinate) < $1.coordinate.distance(to: here.coordinate)
+            }), nearest.coordinate.distance(to: here.coordinate) <= Self.samePlace {
+                place[passage] = nearest.id
+            }
+        }
+        return place
+    }
+
+    /// Whether line-order indices mostly increase (the ride's way along another railway).
+    private static func ascending(_ indices: [Int]) -> Bool? {
+        guard let first = indices.first, let last = indices.last, first != last else { return nil }
+        return last > first
+    }
+
+    /// Whether `rival` runs the ride's way through the station at `index` in line order (calling
+    /// there or passing it between two calls).
+    private static func runs(_ rival: TimetabledTrain, through index: Int, ascending: Bool?, order: [String: Int]) -> Bool {
+        let indices = rival.stops.compactMap { order[$0.stationID] }
+        guard let first = indices.first, let last = indices.last, first != last else { return false }
+        if let ascending, (last > first) != ascending { return false }
+        return (min(first, last)...max(first, last)).contains(index)
+    }
+}
+
+extension TimetabledRide {
+    /// Every station of `stations` (id and place along the track) the ride reaches, from its
+    /// first stop to its last in order, with the seconds after the ride's start when it does.
+    ///
+    /// - Complexity: O(duration in seconds + stations).
+    func passages(of stations: [(id: String, position: Meters)], from first: Meters, to last: Meters) -> [(
+        station: String, time: Seconds
+    )] {
+        let end = walk.distanceAhead(from: first, to: last)
+        let ahead = stations.map { ($0.id, walk.distanceAhead(from: first, to: $0.position)) }
+            .filter { $0.1 >= -1 && $0.1 <= end + 1 }.sorted { $0.1 < $1.1 }
+        var passages: [(station: String, time: Seconds)] = []
+        var time: Seconds = 0
+        var travelled: Meters = 0
+        for (station, distance) in ahead {
+            while travelled < distance - 1, time < duration {
+                time += 1
+                let covered = walk.distanceAhead(from: first, to: state(at: time).position)
+                // (On a loop a position a hair behind the start reads as a whole lap ahead.)
+                if covered <= end + 1 { travelled = max(travelled, covered) }
+            }
+            passages.append((station, time))
+        }
+        return passages
+    }
+}
