@@ -86,7 +86,9 @@ struct EvaluateCommand: ParsableCommand {
             the ride, where that service calls and the train passes, passes where it calls, or has left \
             its track, the share that settled on the true service (locked, and the true train type whenever \
             the answer names one before the train arrives) at most one station after the last such \
-            station; JSON also counts the rides never told apart (untoldRides). \
+            station; JSON also counts the rides never told apart (untoldRides). Railway-alike (--matrix \
+            railway-alike): the best answer names the true railway or that of a service not yet told apart \
+            from the train at that fix, where two lines cannot yet be told apart, either. \
             Several --cases folders (simulated under different conditions) are \
             reported side by side, one condition per folder; --matrix shows one measure as scenario × condition. \
             With --realtime, the default algorithm is scored twice: without the feeds (default) and told them \

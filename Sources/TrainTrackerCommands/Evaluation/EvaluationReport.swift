@@ -23,7 +23,9 @@ struct EvaluationReport {
 
 /// A measure `evaluate --matrix` shows.
 enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
-    case railway, direction, focus
+    case railway
+    case railwayAlike = "railway-alike"
+    case direction, focus
     case nextStop = "next-stop"
     case eta, locked
     case lockTime = "lock-time"
@@ -34,6 +36,7 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
     var title: String {
         switch self {
         case .railway: "railway"
+        case .railwayAlike: "railway, or one not yet told apart"
         case .direction: "direction"
         case .focus: "focus"
         case .nextStop: "next stop"
@@ -49,6 +52,7 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
     func value(_ score: AlgorithmScore) -> Double? {
         switch self {
         case .railway: score.railwayAccuracy
+        case .railwayAlike: score.railwayAlikeAccuracy
         case .direction: score.directionAccuracy
         case .focus: score.focusAccuracy
         case .nextStop: score.nextStopAccuracy

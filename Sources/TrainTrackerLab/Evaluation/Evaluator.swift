@@ -13,6 +13,9 @@ public struct CaseScore: Hashable, Sendable, Codable {
     public var railwayCorrect: Int
     /// ... the true railway and direction.
     public var directionCorrect: Int
+    /// ... the true railway, or one whose services the ride has not yet told apart from its
+    /// train (`CaseTruth.Telling`): where two lines cannot yet be told apart, either.
+    public var railwayAlikeCorrect = 0
     /// ... a station and phase the truth shows within ±20 s.
     public var focusCorrect: Int
     /// ... the true next stop (the focus station for algorithms without a next stop) within ±20 s.
@@ -79,6 +82,8 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
     public var fixes: Int
     /// Shares of scored fixes, 0 ... 1.
     public var railwayAccuracy: Double
+    /// ... naming the true railway or one not yet told apart from it.
+    public var railwayAlikeAccuracy: Double = 0
     public var directionAccuracy: Double
     public var focusAccuracy: Double
     public var nextStopAccuracy: Double
@@ -118,6 +123,7 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
             fixes == 0 ? 0 : Double(scores.reduce(0) { $0 + value($1) }) / Double(fixes)
         }
         railwayAccuracy = share(\.railwayCorrect)
+        railwayAlikeAccuracy = share(\.railwayAlikeCorrect)
         directionAccuracy = share(\.directionCorrect)
         focusAccuracy = share(\.focusCorrect)
         nextStopAccuracy = share(\.nextStopCorrect)
@@ -203,6 +209,9 @@ public struct Evaluator: Sendable {
             score.scoredFixes += 1
             let rightTrain = best?.trainID == truth.trainID && actual.railwayID == nil
             if rightTrain { score.trainCorrect += 1 }
+            if let named = best?.railwayID, named == railway || Self.stillAlike(named, truth: truth, at: actual.time) {
+                score.railwayAlikeCorrect += 1
+            }
             guard let best, best.railwayID == railway else {
                 observe?(FixVerdict(time: actual.time, railway: false, nextStop: false, train: false, railwayID: best?.railwayID))
                 continue
@@ -235,6 +244,14 @@ public struct Evaluator: Sendable {
         }
         Self.scoreTelling(truth, lockStart: serviceLockStart, into: &score)
         return score
+    }
+
+    /// Whether `railway` runs a service the ride has not told apart from its train by `time`.
+    static func stillAlike(_ railway: String, truth: CaseTruth, at time: Double) -> Bool {
+        guard truth.transfer.map({ time >= $0.secondDeparture }) ?? true, let telling = truth.telling,
+            let passages = truth.passages
+        else { return false }
+        return telling.railwaysStillAlike(at: time, passages: passages).contains(railway)
     }
 
     /// Whether the ride has a telling station, and how many stations after it the answer settled

@@ -17,12 +17,26 @@ extension CaseTruth {
         /// The station where the last rival is told apart (a `passages` station), when every
         /// one is.
         public var station: String?
+        /// Where each rival is told apart (a `passages` station; none when never), by rival.
+        public var partings: [String: String]? = nil
 
         /// A ride's telling station.
-        public init(rivals: [String], untold: [String], station: String?) {
+        public init(rivals: [String], untold: [String], station: String?, partings: [String: String]? = nil) {
             self.rivals = rivals
             self.untold = untold
             self.station = station
+            self.partings = partings
+        }
+
+        /// The railways of the rivals not yet told apart `time` seconds since 1970 into a ride
+        /// that reached `passages` when they say.
+        public func railwaysStillAlike(at time: Double, passages: [StopArrival]) -> Set<String> {
+            let reached = Dictionary(passages.map { ($0.station, $0.time) }, uniquingKeysWith: { first, _ in first })
+            return Set(
+                rivals.filter { rival in
+                    guard let station = partings?[rival] else { return untold.contains(rival) }
+                    return reached[station].map { time < $0 } ?? false
+                }.map { String($0.prefix { $0 != "/" }) })
         }
     }
 }
@@ -90,16 +104,19 @@ struct RivalServices: Sendable {
         guard !calls.isEmpty else { return nil }
         var station: Int?
         var untold: [String] = []
+        var partings: [String: String] = [:]
         for (rival, called) in calls.sorted(by: { $0.key < $1.key }) {
             let line = lines[String(rival.prefix { $0 != "/" })] ?? Line(place: [:], order: [:])
             guard let told = line.firstDifference(of: called, from: passages, stops: stops) else {
                 untold.append(rival)
                 continue
             }
+            partings[rival] = passages[told]
             station = max(station ?? told, told)
         }
         return CaseTruth.Telling(
-            rivals: calls.keys.sorted(), untold: untold, station: untold.isEmpty ? station.map { passages[$0] } : nil)
+            rivals: calls.keys.sorted(), untold: untold, station: untold.isEmpty ? station.map { passages[$0] } : nil,
+            partings: partings)
     }
 
     /// A railway seen from a ride: its station at the place of each of the ride's passages, and

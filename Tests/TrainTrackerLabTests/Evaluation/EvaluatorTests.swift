@@ -12,6 +12,8 @@ struct ScriptedTracker: TrackingAlgorithm {
     /// Answers the wrong railway before this time.
     var wrongUntil: Double = 0
     var silent = false
+    /// The railway named while wrong.
+    var wrongRailway = "Elsewhere"
     /// Answers the true arrival at the next stop this many seconds late; no arrival time when `nil`.
     var etaError: Seconds?
     /// The true arrivals, for `etaError`.
@@ -24,7 +26,7 @@ struct ScriptedTracker: TrackingAlgorithm {
         let eta = etaError.flatMap { error in arrival.map { Timestamp(secondsSince1970: $0 + error) } }
         return TrackingResult(candidates: [
             TrackingCandidate(
-                railwayID: right ? railway : "Elsewhere", direction: .ascending, directionName: direction,
+                railwayID: right ? railway : wrongRailway, direction: .ascending, directionName: direction,
                 destinationStationID: nil,
                 focusStationID: actual.station, phase: actual.phase, laterStationIDs: [], score: 1, nextStopID: actual.nextStop,
                 eta: eta)
@@ -145,6 +147,16 @@ struct ScriptedTracker: TrackingAlgorithm {
         #expect(summary.toldRides == 4 && summary.untoldRides == 0)
         #expect(summary.decidedShare == 0.5)
         #expect(summary.medianStationsAfterTelling == 1)
+        // Naming the express before the station that tells them apart is right "either way"; after it, not.
+        var express = before
+        express.wrongRailway = DemoNetwork.expressID
+        express.wrongUntil = passages[2].time + 60
+        let alike = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: express)
+        let warmUpEnd = ride.truth.departure + Evaluator().warmUp
+        let beforeParting = ride.truth.fixes.filter { $0.time >= warmUpEnd && $0.time < passages[1].time }.count
+        #expect(beforeParting > 0)
+        #expect(alike.railwayAlikeCorrect == alike.railwayCorrect + beforeParting)
+        #expect(alike.railwayAlikeCorrect < alike.scoredFixes)
         // A ride with a service never told apart is counted apart, not as decided or undecided.
         var untold = ride.truth
         untold.telling?.untold = ["Demo.Local/Demo.Semi"]
