@@ -59,7 +59,7 @@ simulate() { # network-name railways scenario-options conditions...
             --count "$count" --seed "$seed" --force $options 2>/dev/null
         folders+=(--cases "$out/$name-$condition")
     done
-    for measure in railway direction focus next-stop eta locked lock-time decided; do
+    for measure in railway railway-alike direction focus next-stop eta locked lock-time decided; do
         local picture=()
         if $svg && { [ "$measure" = railway ] || [ "$measure" = next-stop ]; }; then
             picture=(--svg "docs/conditions-$name-$measure.svg")
