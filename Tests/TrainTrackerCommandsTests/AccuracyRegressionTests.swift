@@ -49,6 +49,35 @@ import TrainTrackerTestSupport
         #expect(summary.lockedShare >= Baseline.defaultTokyoLocked)
     }
 
+    /// Keihin-Tohoku locals beside the Yamanote loop from Shinagawa to Tabata call where it calls:
+    /// the two are never told apart there, and a Tokaido train leaves the Yamanote at Shinagawa.
+    @Test func theKeihinTohokuIsNeverToldFromTheYamanoteWhereTheyRunSideBySide() throws {
+        let dataset = try Self.tokyo.get()
+        let side = [
+            "Shinagawa", "TakanawaGateway", "Tamachi", "Hamamatsucho", "Shimbashi", "Yurakucho", "Tokyo", "Kanda",
+            "Akihabara", "Okachimachi", "Ueno", "Uguisudani", "Nippori", "NishiNippori", "Tabata",
+        ]
+        let through = Set(side.map { "JR-East.KeihinTohokuNegishi.\($0)" })
+        let filter = RideFilter(
+            railways: ["JR-East.KeihinTohokuNegishi"], trainTypes: ["JR-East.Local"], throughStations: through, stops: 3...5)
+        let rides = CaseGenerator(dataset: dataset).cases(count: 12, seed: 7474, filter: filter).filter { ride in
+            ride.truth.passages?.allSatisfy { through.contains($0.station) } == true
+        }
+        try #require(!rides.isEmpty)
+        for ride in rides {
+            #expect(ride.truth.telling?.untold.contains("JR-East.Yamanote/JR-East.Local") == true, "\(ride.sessionID)")
+        }
+        let tokaido = RideFilter(
+            railways: ["JR-East.Tokaido"], throughStations: ["JR-East.Tokaido.Shimbashi"], stops: 3...4)
+        let south = CaseGenerator(dataset: dataset).cases(count: 6, seed: 7474, filter: tokaido).filter {
+            $0.truth.stops.first == "JR-East.Tokaido.Shimbashi" && $0.truth.directionName == "Outbound"
+        }
+        try #require(!south.isEmpty)
+        for ride in south {
+            #expect(ride.truth.telling?.partings?["JR-East.Yamanote/JR-East.Local"] == "JR-East.Tokaido.Shinagawa")
+        }
+    }
+
     @Test func aRiderWhoChangesTrainsIsLetGoWithinAMinuteOfTheNewDeparture() throws {
         let dataset = try Self.tokyo.get()
         let model = TrackerModel(dataset: dataset)

@@ -85,8 +85,12 @@ struct RivalServices: Sendable {
             guard let boardingPlace = place[boarding] else { continue }
             let order = Dictionary(
                 railway.stationIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            lines[railwayID] = Line(place: place, order: order)
-            let ascending = Self.ascending(passages.compactMap { place[$0] }.compactMap { order[$0] })
+            // (A loop may list its first station again at the end.)
+            let ids = railway.stationIDs
+            let count = railway.isLoop && ids.count > 1 && ids.first == ids.last ? ids.count - 1 : ids.count
+            let line = Line(place: place, order: order, count: count, isLoop: railway.isLoop)
+            lines[railwayID] = line
+            let ascending = Self.ascending(passages.compactMap { place[$0] }.compactMap { order[$0] }, line: line)
             for index in trainsByRailway[railwayID] ?? [] {
                 let rival = dataset.timetable.trains[index]
                 let type = rival.trainTypeID ?? ""
@@ -96,7 +100,7 @@ struct RivalServices: Sendable {
                         [call.arrival, call.departure].contains { $0.map { abs($0 - departure) <= Self.window } == true }
                     }),
                     let boardingIndex = order[boardingPlace],
-                    Self.runs(rival, through: boardingIndex, ascending: ascending, order: order)
+                    Self.runs(rival, through: boardingIndex, ascending: ascending, line: line)
                 else { continue }
                 calls["\(railwayID)/\(type)", default: []].formUnion(rival.stops.map(\.stationID))
             }
@@ -124,6 +128,25 @@ struct RivalServices: Sendable {
     struct Line {
         let place: [String: String]
         let order: [String: Int]
+        /// Its stations, and whether it is a loop.
+        var count = 0
+        var isLoop = false
+
+        /// How many stations on from `from` `to` lies, going forward (round a loop).
+        func forward(from: Int, to: Int) -> Int {
+            guard count > 0 else { return to - from }
+            return ((to - from) % count + count) % count
+        }
+
+        /// Whether the station at `index` lies strictly between `previous` and `here`, the short
+        /// way round on a loop.
+        func between(_ index: Int, _ previous: Int, _ here: Int) -> Bool {
+            guard isLoop else { return min(previous, here) < index && index < max(previous, here) }
+            let ahead = forward(from: previous, to: here) <= count / 2
+            let (from, to) = ahead ? (previous, here) : (here, previous)
+            let step = forward(from: from, to: index)
+            return step > 0 && step < forward(from: from, to: to)
+        }
 
         /// The first passage where a service of this railway calling at `called` differs from
         /// the ride: it has no station there (its track has left), calls where the ride passes
@@ -133,8 +156,8 @@ struct RivalServices: Sendable {
             var previous: Int?
             for (index, passage) in passages.enumerated() {
                 guard let there = place[passage], let here = order[there] else { return index }
-                if let previous, abs(here - previous) > 1,
-                    called.contains(where: { order[$0].map { min(previous, here) < $0 && $0 < max(previous, here) } == true })
+                if let previous, here != previous,
+                    called.contains(where: { order[$0].map { between($0, previous, here) } == true })
                 {
                     return index
                 }
@@ -163,19 +186,28 @@ struct RivalServices: Sendable {
         return place
     }
 
-    /// Whether line-order indices mostly increase (the ride's way along another railway).
-    private static func ascending(_ indices: [Int]) -> Bool? {
-        guard let first = indices.first, let last = indices.last, first != last else { return nil }
-        return last > first
+    /// Whether line-order indices increase (the ride's way along another railway); on a loop,
+    /// whether its first step goes forward the short way round.
+    private static func ascending(_ indices: [Int], line: Line) -> Bool? {
+        guard let first = indices.first, let last = indices.last else { return nil }
+        guard line.isLoop else { return first == last ? nil : last > first }
+        guard let second = indices.dropFirst().first(where: { $0 != first }) else { return nil }
+        return line.forward(from: first, to: second) <= line.count / 2
     }
 
     /// Whether `rival` runs the ride's way through the station at `index` in line order (calling
-    /// there or passing it between two calls).
-    private static func runs(_ rival: TimetabledTrain, through index: Int, ascending: Bool?, order: [String: Int]) -> Bool {
-        let indices = rival.stops.compactMap { order[$0.stationID] }
-        guard let first = indices.first, let last = indices.last, first != last else { return false }
-        if let ascending, (last > first) != ascending { return false }
-        return (min(first, last)...max(first, last)).contains(index)
+    /// there or passing it between two calls, round a loop the way it runs).
+    private static func runs(_ rival: TimetabledTrain, through index: Int, ascending: Bool?, line: Line) -> Bool {
+        let indices = rival.stops.compactMap { line.order[$0.stationID] }
+        guard let first = indices.first, let last = indices.last, indices.contains(where: { $0 != first }) else {
+            return false
+        }
+        let forward = Self.ascending(indices, line: line)
+        if let ascending, forward != ascending { return false }
+        guard line.isLoop else { return (min(first, last)...max(first, last)).contains(index) }
+        // Round a loop from its first call to its last, the way it runs (all of it when they meet).
+        let (from, to) = forward ?? true ? (first, last) : (last, first)
+        return first == last || line.forward(from: from, to: index) <= line.forward(from: from, to: to)
     }
 }
 
