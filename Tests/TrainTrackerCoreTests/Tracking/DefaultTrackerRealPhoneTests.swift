@@ -135,6 +135,40 @@ import TrainTrackerTestSupport
         }
     }
 
+    @Test func aReflectionAKilometreOffIsLeftOutWhereThePhoneMeasuredItStood() throws {
+        let network = try Self.straightLine()
+        let station = Self.origin.coordinate(at: PlanarVector(east: 4_000, north: 5))
+        let reflection = Self.origin.coordinate(at: PlanarVector(east: 4_900, north: 700))
+        /// Two minutes standing at a station, a fix a second; every fourth a big station's
+        /// reflection 1.1 km off that claims 40 m and no speed.
+        func stand(measuring speed: MetersPerSecond?) -> (taken: Int, kept: Bool) {
+            var tracker = DefaultTracker(model: TrackerModel(network: network))
+            var taken = 0
+            for second in 0..<120 {
+                let time = morning.adding(Double(second))
+                let reflected = second % 4 == 3
+                _ = tracker.process(
+                    reflected
+                        ? Location(coordinate: reflection, timestamp: time, horizontalAccuracy: 40)
+                        : Location(coordinate: station, timestamp: time, horizontalAccuracy: 10, speed: speed))
+                if reflected, tracker.lastFix?.coordinate == reflection { taken += 1 }
+            }
+            return (taken, tracker.lastFix?.coordinate == station)
+        }
+        // A phone that measured it stood cannot be a kilometre off a second later.
+        let measured = stand(measuring: 0)
+        #expect(measured.taken == 0 && measured.kept)
+        // Without a measured speed only the flat 2 km allowance holds (Helsinki's phones).
+        #expect(stand(measuring: nil).taken == 30)
+        // A train measured at 20 m/s: the next fix 20 m on is taken.
+        var tracker = DefaultTracker(model: TrackerModel(network: network))
+        let start = Self.origin.coordinate(at: PlanarVector(east: 1_000, north: 0))
+        let next = Self.origin.coordinate(at: PlanarVector(east: 1_020, north: 0))
+        _ = tracker.process(Location(coordinate: start, timestamp: morning, horizontalAccuracy: 5, speed: 20))
+        _ = tracker.process(Location(coordinate: next, timestamp: morning.adding(1), horizontalAccuracy: 5, speed: 20))
+        #expect(tracker.lastFix?.coordinate == next)
+    }
+
     @Test func aPhoneWithoutCourseOrSpeedStillTellsTheDirection() throws {
         let network = try Self.straightLine()
         // Westbound, a fix every 25 s, no speed, no course.

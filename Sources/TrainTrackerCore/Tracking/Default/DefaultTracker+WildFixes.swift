@@ -10,21 +10,46 @@ extension DefaultTracker {
     /// not with the fixes before (the phone really is there: a first fix that was wild, or a
     /// restored tracker on a new ride).
     static let jumpConfirmations = 3
+    /// Harder than any train (or a car on the way to the station) speeds up: from the speed a
+    /// phone measured at the last fix, no one gets farther in `t` seconds than that speed's
+    /// run plus this acceleration's. Commuter trains start at about 1 m/s².
+    static let hardestAcceleration = 3.0  // m/s²
+    /// ... plus this, and the fixes' accuracies. A standing phone's fixes 300 m to 1.5 km off
+    /// (a big station's reflections, which claim an accuracy of 20–80 m) are then wild, where
+    /// `jumpAllowance` lets them in. Set by hand; a minute after the last fix the flat bound is
+    /// the tighter one again.
+    static let startAllowance: Meters = 100
 
-    /// Whether `location` lies farther from `earlier` than anyone could have gone since.
+    /// Whether `location` lies farther from `earlier` than anyone could have gone since:
+    /// anyone at all, or, given the `speed` the phone measured at `earlier`, anyone going that
+    /// fast.
     ///
     /// - Complexity: O(1).
-    static func isImpossibleJump(to location: Location, from earlier: Location) -> Bool {
+    static func isImpossibleJump(to location: Location, from earlier: Location, speed: MetersPerSecond? = nil) -> Bool {
         let elapsed = abs(location.timestamp.seconds(since: earlier.timestamp))
-        let reach =
-            fastestTravel * elapsed + jumpAllowance + (location.horizontalAccuracy ?? 0) + (earlier.horizontalAccuracy ?? 0)
+        var travel = fastestTravel * elapsed + jumpAllowance
+        if let speed, speed.isFinite, speed >= 0 {
+            travel = min(travel, speed * elapsed + hardestAcceleration * elapsed * elapsed / 2 + startAllowance)
+        }
+        let reach = travel + (location.horizontalAccuracy ?? 0) + (earlier.horizontalAccuracy ?? 0)
         return earlier.coordinate.distance(to: location.coordinate) > reach
+    }
+
+    /// The speed that bounds the next fix: the last fix's own measured speed (a satellite
+    /// Doppler reading), or the tracker's, if higher; none when the phone measured none. A
+    /// speed worked out from positions is no bound: Helsinki's phones, which give none, move
+    /// between Wi-Fi positions 10–40 s apart faster than their last two fixes showed (a bound
+    /// from such speeds cost them 1.9 points of next stop), and a jittery phone's positions
+    /// say nothing of its speed.
+    var measuredSpeed: MetersPerSecond? {
+        guard let measured = lastFix?.speed, measured.isFinite, measured >= 0 else { return nil }
+        return max(measured, lastSpeed)
     }
 
     /// Whether to leave `location` out: it is a wild fix, unless it is the last of
     /// `jumpConfirmations` in a row that agree with one another. Keeps the wild fixes seen.
     mutating func isWild(_ location: Location) -> Bool {
-        guard let last = lastFix, Self.isImpossibleJump(to: location, from: last) else {
+        guard let last = lastFix, Self.isImpossibleJump(to: location, from: last, speed: measuredSpeed) else {
             wildFixes = []
             return false
         }
