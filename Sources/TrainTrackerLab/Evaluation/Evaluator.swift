@@ -176,8 +176,7 @@ public struct Evaluator: Sendable {
             sessionID: truth.sessionID, scenario: truth.scenario, scoredFixes: 0, railwayCorrect: 0, directionCorrect: 0,
             focusCorrect: 0, nextStopCorrect: 0, locked: false, lockTime: nil,
             microsecondsPerFix: fixes.isEmpty ? 0 : elapsed.microseconds / Double(fixes.count))
-        var lockStart: Double?
-        var serviceLockStart: Double?
+        var locks = LockWatch()
         let arrivals = truth.stopArrivals.map { $0.map { ($0.station, $0.time) } } ?? Self.arrivals(timeline)
         // After a change of trains, the lock is measured from the second train's departure.
         let lockFrom = truth.transfer?.secondDeparture ?? truth.departure
@@ -186,18 +185,8 @@ public struct Evaluator: Sendable {
             let best = result.best
             let railway = actual.railwayID ?? truth.railwayID
             let direction = actual.directionName ?? truth.directionName
-            let rightLine = best?.railwayID == railway && best?.directionName == direction
             if actual.time >= lockFrom {
-                if rightLine { lockStart = lockStart ?? actual.time } else { lockStart = nil }
-                // Express and local share a railway: the service is settled when its type, if named, is right.
-                // (Until the train arrives: the rider waiting on the platform after it may see another.)
-                let rightService =
-                    rightLine && (best?.trainTypeID == nil || truth.trainTypeID == nil || best?.trainTypeID == truth.trainTypeID)
-                if rightService {
-                    serviceLockStart = serviceLockStart ?? actual.time
-                } else if actual.time <= truth.arrival {
-                    serviceLockStart = nil
-                }
+                locks.observe(best, railway: railway, direction: direction, at: actual.time, truth: truth)
             }
             guard actual.time >= truth.departure + warmUp, actual.scored != false else { continue }
             // A rider between trains is on no train yet: the second ride is scored like the first.
@@ -218,58 +207,38 @@ public struct Evaluator: Sendable {
             }
             score.railwayCorrect += 1
             if best.directionName == direction { score.directionCorrect += 1 }
-            let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
-            if window.contains(where: { $0.station == best.focusStationID && $0.phase == best.phase }) { score.focusCorrect += 1 }
-            let nextStop = best.nextStopID ?? best.focusStationID
-            let rightStop = window.contains { $0.nextStop == nextStop }
-            if rightStop { score.nextStopCorrect += 1 }
-            var verdict = FixVerdict(
-                time: actual.time, railway: true, nextStop: rightStop, train: rightTrain, railwayID: best.railwayID)
-            // The arrival time, while the train is on its way to the right next stop.
-            if let eta = best.eta, actual.nextStop == nextStop, actual.nextStopPhase != .now,
-                let arrival = Self.arrival(at: nextStop, after: actual.time, in: arrivals)
-            {
-                let error = abs(eta.secondsSince1970 - arrival)
-                score.etaScored += 1
-                score.etaAbsoluteError += error
-                if error <= Self.arrivalTolerance { score.etaWithinMinute += 1 }
-                verdict.arrival = ArrivalVerdict(ahead: arrival - actual.time, error: eta.secondsSince1970 - arrival)
-            }
+            // (Judged whether or not anyone observes: the verdict counts into the score.)
+            let verdict = judge(best, at: actual, rightTrain: rightTrain, timeline: timeline, arrivals: arrivals, into: &score)
             observe?(verdict)
         }
-        if let lockStart {
-            score.locked = true
-            score.lockTime = max(0, lockStart - lockFrom)
-            score.lockStations = arrivals.filter { $0.time > lockFrom && $0.time <= lockStart }.count
-        }
-        Self.scoreTelling(truth, lockStart: serviceLockStart, into: &score)
+        locks.record(into: &score, from: lockFrom, arrivals: arrivals, truth: truth)
         return score
     }
 
-    /// Whether `railway` runs a service the ride has not told apart from its train by `time`.
-    static func stillAlike(_ railway: String, truth: CaseTruth, at time: Double) -> Bool {
-        guard truth.transfer.map({ time >= $0.secondDeparture }) ?? true, let telling = truth.telling,
-            let passages = truth.passages
-        else { return false }
-        return telling.railwaysStillAlike(at: time, passages: passages).contains(railway)
-    }
-
-    /// Whether the ride has a telling station, and how many stations after it the answer settled
-    /// on the service (`lockStart`: the true railway and direction, and the true train type when
-    /// it names one, from then to the end).
-    static func scoreTelling(_ truth: CaseTruth, lockStart: Double?, into score: inout CaseScore) {
-        guard let telling = truth.telling else { return }
-        guard telling.untold.isEmpty else {
-            score.untold = true
-            return
+    /// The focus, next stop and arrival time of `best`, an answer that named the true railway
+    /// at the fix `actual`, into `score`; the fix's verdict.
+    private func judge(
+        _ best: TrackingCandidate, at actual: TruthFix, rightTrain: Bool, timeline: [TruthFix],
+        arrivals: [(station: String, time: Double)], into score: inout CaseScore
+    ) -> FixVerdict {
+        let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
+        if window.contains(where: { $0.station == best.focusStationID && $0.phase == best.phase }) { score.focusCorrect += 1 }
+        let nextStop = best.nextStopID ?? best.focusStationID
+        let rightStop = window.contains { $0.nextStop == nextStop }
+        if rightStop { score.nextStopCorrect += 1 }
+        var verdict = FixVerdict(
+            time: actual.time, railway: true, nextStop: rightStop, train: rightTrain, railwayID: best.railwayID)
+        // The arrival time, while the train is on its way to the right next stop.
+        if let eta = best.eta, actual.nextStop == nextStop, actual.nextStopPhase != .now,
+            let arrival = Self.arrival(at: nextStop, after: actual.time, in: arrivals)
+        {
+            let error = abs(eta.secondsSince1970 - arrival)
+            score.etaScored += 1
+            score.etaAbsoluteError += error
+            if error <= Self.arrivalTolerance { score.etaWithinMinute += 1 }
+            verdict.arrival = ArrivalVerdict(ahead: arrival - actual.time, error: eta.secondsSince1970 - arrival)
         }
-        guard let station = telling.station, let passages = truth.passages,
-            let index = passages.firstIndex(where: { $0.station == station })
-        else { return }
-        score.told = true
-        if let lockStart {
-            score.stationsAfterTelling = passages[(index + 1)...].filter { $0.time <= lockStart }.count
-        }
+        return verdict
     }
 
     /// When the train came to a stop at each station it stopped at, in time order.
