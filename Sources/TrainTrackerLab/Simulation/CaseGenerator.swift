@@ -80,12 +80,8 @@ public struct CaseGenerator: Sendable {
         // Big stations: several railways' stations within 300 m of each other.
         let network = dataset.network
         var big = Set<String>()
-        for station in network.stations {
-            let projection = LocalProjection(origin: station.coordinate)
-            let railways = Set(
-                network.stations.lazy.filter { abs($0.coordinate.latitude - station.coordinate.latitude) < 0.003 }
-                    .filter { projection.distance(to: $0.coordinate) <= 300 }.map(\.railwayID))
-            if railways.count >= 3 { big.insert(station.id) }
+        for station in network.stations where network.railwaysWithStations(within: 300, of: station.coordinate).count >= 3 {
+            big.insert(station.id)
         }
         bigStations = big
         rivals = RivalServices(dataset: dataset)

@@ -65,8 +65,7 @@ struct RivalServices: Sendable {
     /// The railways with a station within `samePlace` of `station`, its own among them.
     private func railways(at station: String) -> [String] {
         guard let here = dataset.network.station(id: station) else { return [] }
-        let near = dataset.network.stations.filter { $0.coordinate.distance(to: here.coordinate) <= Self.samePlace }
-        return Set(near.map(\.railwayID)).sorted()
+        return dataset.network.railwaysWithStations(within: Self.samePlace, of: here.coordinate).sorted()
     }
 
     /// The ride's telling station: `passages` are the stations the train reaches, in order
@@ -82,9 +81,9 @@ struct RivalServices: Sendable {
         for railwayID in railways(at: boarding) {
             guard let railway = dataset.network.railway(id: railwayID) else { continue }
             let place = placeMap(of: passages, on: railway)
-            guard let boardingPlace = place[boarding] else { continue }
             let order = Dictionary(
                 railway.stationIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            guard let boardingPlace = place[boarding], let boardingIndex = order[boardingPlace] else { continue }
             // (A loop may list its first station again at the end.)
             let ids = railway.stationIDs
             let count = railway.isLoop && ids.count > 1 && ids.first == ids.last ? ids.count - 1 : ids.count
@@ -99,7 +98,6 @@ struct RivalServices: Sendable {
                     rival.stops.contains(where: { call in
                         [call.arrival, call.departure].contains { $0.map { abs($0 - departure) <= Self.window } == true }
                     }),
-                    let boardingIndex = order[boardingPlace],
                     Self.runs(rival, through: boardingIndex, ascending: ascending, line: line)
                 else { continue }
                 calls["\(railwayID)/\(type)", default: []].formUnion(rival.stops.map(\.stationID))
@@ -235,5 +233,19 @@ extension TimetabledRide {
             passages.append((station, time))
         }
         return passages
+    }
+}
+
+extension RailwayNetwork {
+    /// The railways with a station within `distance` of `coordinate` (on a local plane).
+    ///
+    /// - Complexity: O(stations).
+    func railwaysWithStations(within distance: Meters, of coordinate: Coordinate) -> Set<String> {
+        let projection = LocalProjection(origin: coordinate)
+        // (A degree of latitude is 111 km: a cheap test first.)
+        let latitudeSpan = distance / 100_000
+        return Set(
+            stations.lazy.filter { abs($0.coordinate.latitude - coordinate.latitude) < latitudeSpan }
+                .filter { projection.distance(to: $0.coordinate) <= distance }.map(\.railwayID))
     }
 }
