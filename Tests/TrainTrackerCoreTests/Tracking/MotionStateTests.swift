@@ -126,6 +126,31 @@ import Testing
         #expect(departure.map { (10...20).contains($0) } == true, "\(String(describing: departure))")
     }
 
+    @Test func aPoorFixWithoutSpeedIsNoDepartureOfAPhoneThatMeasuredItStood() {
+        // A phone measuring 0 m/s every 20 s at a big station; 12 s after each, a position
+        // 290 m off that claims 300 m and no speed (a cell or Wi-Fi position).
+        var state = MotionState()
+        let projection = LocalProjection(origin: origin)
+        func fix(at second: Int, stray: Bool) -> Location {
+            stray
+                ? Location(
+                    coordinate: projection.coordinate(at: PlanarVector(east: 0, north: 290)),
+                    timestamp: start.adding(Double(second)),
+                    horizontalAccuracy: 300)
+                : Location(coordinate: origin, timestamp: start.adding(Double(second)), horizontalAccuracy: 15, speed: 0)
+        }
+        var changes: [MotionState.Change?] = []
+        for second in stride(from: 0, to: 300, by: 20) {
+            changes.append(state.update(fix(at: second, stray: false)))
+            changes.append(state.update(fix(at: second + 12, stray: true)))
+        }
+        #expect(state.isStopped)
+        #expect(!changes.contains { if case .ended = $0 { true } else { false } }, "no stray fix ended the stop")
+        // The phone goes quiet (it logs on movement); a stray fix a minute and a half after the
+        // last measured speed holds the stop no longer.
+        if case .ended = state.update(fix(at: 385, stray: true)) {} else { Issue.record("the stop outlasted its hold") }
+    }
+
     @Test func poorOrBrokenFixesNeitherHoldAStopForeverNorMoveWhereItStands() {
         // A phone without speeds stands 30 s; then fixes with no usable position (NaN, an
         // accuracy of -inf or of 200 m) come while it stands and as the train moves off.

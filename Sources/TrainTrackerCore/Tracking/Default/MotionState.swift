@@ -36,6 +36,15 @@ struct MotionState: Sendable, Codable {
     /// Whether this fix, still of the stop, lies out of reach of where it stands: the first
     /// of the two that end it, as the train moves off (not where it stood).
     private(set) var isLeavingStand = false
+    /// The last fix whose measured speed held the stop.
+    private var lastHeldBySpeed: Timestamp?
+    /// On a phone that measures speed, a fix that says nothing of where the phone is or how
+    /// fast it goes (poorer than `goodAccuracy`, no speed) holds a stop for this long after the
+    /// last speed that did: standing in a big station such a phone now and then logs a
+    /// position hundreds of metres off with an accuracy to match, and a movement logger writes
+    /// its standing fixes up to half a minute apart. (Set by hand: twice that half minute. A
+    /// phone that never measures speed is held by where it stands, `StandingPoint`.)
+    static let poorFixHold: Seconds = 60
 
     /// Takes a fix; returns `.started` or `.ended(duration)` when a stop begins or ends.
     ///
@@ -86,10 +95,14 @@ struct MotionState: Sendable, Codable {
         // metres out after a longer wait is the train moving on, as `stillByPair` judges it.)
         let speedless = location.speed == nil
         let standsWhereItStood = isStopped && speedless && standingPoint?.keeps(location) == true
-        let stoppedNow =
-            !fastNow && (slowBySpeed || stillByPosition || stillSince != nil || isWalking || standsWhereItStood)
+        let heldByFix = slowBySpeed || stillByPosition || stillSince != nil || isWalking || standsWhereItStood
+        let heldThroughPoorFix =
+            isStopped && speedless && !StandingPoint.isGood(location)
+            && lastHeldBySpeed.map { (0...Self.poorFixHold).contains(location.timestamp.seconds(since: $0)) } == true
+        let stoppedNow = !fastNow && (heldByFix || heldThroughPoorFix)
         defer {
             isStopped = stoppedNow
+            lastHeldBySpeed = !stoppedNow ? nil : slowBySpeed ? location.timestamp : lastHeldBySpeed
             isLeavingStand = stoppedNow && speedless && (standingPoint?.outOfReach ?? 0) > 0
             if !stoppedNow || !speedless {
                 standingPoint = nil

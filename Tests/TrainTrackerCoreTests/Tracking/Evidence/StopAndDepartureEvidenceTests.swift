@@ -37,6 +37,23 @@ import Testing
         #expect(StopEvidence().mayHaveStoppedUnseen(gap: gap, distance: distance) == mayHaveStopped, "\(what)")
     }
 
+    /// (what, metres on from where it stood, measured speed, seconds since the fix before,
+    /// seconds since it moved off)
+    static let datedDepartures: [(String, Meters, MetersPerSecond?, Seconds, Seconds?)] = [
+        ("100 m on at 10 m/s after a 30 s silence: 20 s ago", 100, 10, 30, 20),
+        ("a fix a second, 0.5 m on at 1 m/s: below a moving-off speed", 0.5, 1, 1, nil),
+        ("4 m on at 4 m/s a second later: before the fix that saw it stand", 4, 4, 1, nil),
+        ("2 m on at 4 m/s a second later", 2, 4, 1, 1),
+        ("no measured speed", 100, nil, 30, nil),
+        ("a broken speed", 100, .nan, 30, nil),
+        ("300 m on at 10 m/s: before the fix that saw it stand", 300, 10, 30, nil),
+    ]
+
+    @Test(arguments: datedDepartures)
+    func departuresDatedBySpeed(_ what: String, distance: Meters, speed: MetersPerSecond?, gap: Seconds, ago: Seconds?) {
+        #expect(StopEvidence().timeSinceMovingOff(distance: distance, speed: speed, gap: gap) == ago, "\(what)")
+    }
+
     @Test(arguments: [
         // (what, seconds between the fixes, metres covered, whether it was a stop unseen)
         ("a movement logger's 40 s silence over 100 m", 40.0, 100.0, true),

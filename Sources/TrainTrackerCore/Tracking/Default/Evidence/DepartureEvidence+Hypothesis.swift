@@ -18,7 +18,7 @@ extension DepartureEvidence: EvidenceKind {
     func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
         let model = observation.model
         guard model.hasTimetable, let station = hypothesis.stops.departed else { return }
-        let time = observation.fix.location.timestamp
+        let time = observation.fix.location.timestamp.adding(-hypothesis.stops.departedAgo)
         let likelihood =
             hypothesis.trains.trips.isEmpty
             ? firstDeparture(&hypothesis, model: model, live: observation.live, station: station, at: time)

@@ -13,8 +13,10 @@ extension StopEvidence: EvidenceKind {
         /// Where the train was at the previous fix (stations in between were crossed).
         var previousAlong: Meters?
         /// The station the train left at this fix, after a stop seen to its end: its departure
-        /// time is known (`DepartureEvidence`).
+        /// time is known (`DepartureEvidence`) ...
         var departed: Int?
+        /// ... this long before the fix (`StopEvidence.timeSinceMovingOff`).
+        var departedAgo: Seconds = 0
 
         /// The rider left the train: its stops say nothing about the next.
         mutating func forgetTrain() {
@@ -61,8 +63,14 @@ extension StopEvidence: EvidenceKind {
         case .ended(let duration):
             if duration >= minimumStop, let standing = hypothesis.stops.standing {
                 // Where it stood: the train is seen to move off a few metres on, or (a phone
-                // without speeds) 60 m and more on, `MotionState.StandingPoint`.
-                hypothesis.stops.departed = stop(&hypothesis, model: model, at: standing, seenToItsEnd: gap <= self.gap)
+                // without speeds) 60 m and more on, `MotionState.StandingPoint`. When it moved
+                // off: as the fix's speed and the distance run say, even after a silence (a
+                // phone that logs only on movement), else at the fix.
+                let ago = timeSinceMovingOff(
+                    distance: hypothesis.walk.separation(standing, along), speed: fix.location.speed, gap: gap)
+                hypothesis.stops.departed = stop(
+                    &hypothesis, model: model, at: standing, seenToItsEnd: gap <= self.gap || ago != nil)
+                hypothesis.stops.departedAgo = ago ?? 0
             }
             hypothesis.stops.standing = nil
         case nil:

@@ -42,6 +42,9 @@ public struct StopEvidence: Hashable, Sendable {
     /// of seeds 4242 and 6007: 1.5 m/s lost up to 1.2 points of railway, 5 m/s scored as 3.
     /// 0 turns it off.
     public var silentStopSpeed: MetersPerSecond = 3
+    /// The least measured speed that dates a departure (`timeSinceMovingOff`): below it the
+    /// train may still be creeping off. (Set by hand: a train is past a walking pace.)
+    static let movingOffSpeed: MetersPerSecond = 3
     /// The stops a hypothesis remembers.
     static let rememberedStops = 6
     /// The most a train can have travelled since the last fix, as a share of its speed times
@@ -72,6 +75,16 @@ public struct StopEvidence: Hashable, Sendable {
     /// unseen.
     public func isSilentStop(gap: Seconds, distance: Meters) -> Bool {
         gap > self.gap && gap >= minimumStop && distance < silentStopSpeed * gap
+    }
+
+    /// How long before a fix that finds the train `distance` metres on from where it stood,
+    /// running at `speed` (measured), it moved off: 2 · distance / speed, as for an even
+    /// acceleration from rest. Nil without a measured speed of at least `movingOffSpeed`, or
+    /// when that is longer than `gap` (the fix before saw the train stand).
+    public func timeSinceMovingOff(distance: Meters, speed: MetersPerSecond?, gap: Seconds) -> Seconds? {
+        guard let speed, speed.isFinite, speed >= Self.movingOffSpeed, distance.isFinite, distance >= 0 else { return nil }
+        let ago = 2 * distance / speed
+        return ago <= gap ? ago : nil
     }
 
     /// Whether a station crossed between two fixes `before` and `after` metres from it counts
