@@ -40,6 +40,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         let leavingStand: Bool
         /// A stop that started or ended at this fix.
         let change: MotionState.Change?
+        /// Seconds since the last fix that saw the train stand (`dt` when none did).
+        let sinceSeenStanding: Seconds
         let accuracy: Meters
         /// The fix's error against a drawn track.
         let sigma: Meters
@@ -182,7 +184,11 @@ public struct DefaultTracker: TrackingAlgorithm {
         let span = position.span(sinceLast: lastFix == nil ? nil : dt)
         return Fix(
             location: location, dt: dt, speed: speed, stopped: stopped, leavingStand: motion.isLeavingStand,
-            change: change, accuracy: accuracy,
+            change: change,
+            sinceSeenStanding: motion.lastSeenStanding.map {
+                max(Self.shortestWait, location.timestamp.seconds(since: $0))
+            } ?? dt,
+            accuracy: accuracy,
             sigma: position.sigma(accuracy: accuracy), projection: LocalProjection(origin: location.coordinate), span: span,
             weight: position.fixWeight(span: span, speed: speed, stopped: stopped),
             offsetKept: stopped ? 1 : position.offsetKept(over: speed * dt), silentAfter: silentAfter)

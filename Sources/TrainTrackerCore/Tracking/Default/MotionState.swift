@@ -38,6 +38,9 @@ struct MotionState: Sendable, Codable {
     private(set) var isLeavingStand = false
     /// The last fix whose measured speed held the stop.
     private var lastHeldBySpeed: Timestamp?
+    /// The last fix that saw the train stand (by its speed or its place, not a poor fix held
+    /// through), kept after the stop ends: the departure lies after it.
+    private(set) var lastSeenStanding: Timestamp?
     /// On a phone that measures speed, a fix that says nothing of where the phone is or how
     /// fast it goes (poorer than `goodAccuracy`, no speed) holds a stop for this long after the
     /// last speed that did: standing in a big station such a phone now and then logs a
@@ -98,11 +101,12 @@ struct MotionState: Sendable, Codable {
         let heldByFix = slowBySpeed || stillByPosition || stillSince != nil || isWalking || standsWhereItStood
         let heldThroughPoorFix =
             isStopped && speedless && !StandingPoint.isGood(location)
-            && lastHeldBySpeed.map { (0...Self.poorFixHold).contains(location.timestamp.seconds(since: $0)) } == true
+            && lastHeldBySpeed.map { (-Self.window...Self.poorFixHold).contains(location.timestamp.seconds(since: $0)) } == true
         let stoppedNow = !fastNow && (heldByFix || heldThroughPoorFix)
         defer {
             isStopped = stoppedNow
             lastHeldBySpeed = !stoppedNow ? nil : slowBySpeed ? location.timestamp : lastHeldBySpeed
+            if stoppedNow, heldByFix { lastSeenStanding = location.timestamp }
             isLeavingStand = stoppedNow && speedless && (standingPoint?.outOfReach ?? 0) > 0
             if !stoppedNow || !speedless {
                 standingPoint = nil
@@ -221,7 +225,8 @@ extension MotionState {
 
         /// Whether `location` says where the phone is: a valid coordinate, an accuracy that is
         /// a number from 0 to `MotionState.goodAccuracy` (none: `assumedAccuracy`). A poor fix
-        /// holds the stop for at most `longestWait` after the last fix that did.
+        /// holds the stop for at most `longestWait` after the last fix that did (on a phone that
+        /// also measures speeds, `MotionState.poorFixHold` after the last speed that did).
         static func isGood(_ location: Location) -> Bool {
             let accuracy = location.horizontalAccuracy ?? MotionState.assumedAccuracy
             return location.coordinate.isValid && accuracy.isFinite && accuracy >= 0 && accuracy <= MotionState.goodAccuracy

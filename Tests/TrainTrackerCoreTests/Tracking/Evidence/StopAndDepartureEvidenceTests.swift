@@ -47,6 +47,10 @@ import Testing
         ("no measured speed", 100, nil, 30, nil),
         ("a broken speed", 100, .nan, 30, nil),
         ("300 m on at 10 m/s: before the fix that saw it stand", 300, 10, 30, nil),
+        ("100 m on at 10 m/s, the fix that saw it stand 20 s before: just then", 100, 10, 20, 20),
+        ("3 m on at exactly 3 m/s", 3, 3, 5, 2),
+        ("2 km on at 25 m/s after a four-minute tunnel: run at speed since", 2_000, 25, 240, nil),
+        ("an endless distance", .infinity, 10, 30, nil),
     ]
 
     @Test(arguments: datedDepartures)

@@ -44,6 +44,7 @@ extension StopEvidence: EvidenceKind {
     /// travelled since the last fix is a correction of its position.
     func observe(_ hypothesis: inout Hypothesis, _ observation: Observation) {
         hypothesis.stops.departed = nil
+        hypothesis.stops.departedAgo = 0
         guard let along = hypothesis.along else { return }
         let (model, fix) = (observation.model, observation.fix)
         let gap = fix.dt
@@ -65,11 +66,13 @@ extension StopEvidence: EvidenceKind {
                 // Where it stood: the train is seen to move off a few metres on, or (a phone
                 // without speeds) 60 m and more on, `MotionState.StandingPoint`. When it moved
                 // off: as the fix's speed and the distance run say, even after a silence (a
-                // phone that logs only on movement), else at the fix.
+                // phone that logs only on movement), else at the fix; either after the last fix
+                // that saw it stand (not a poor fix held through).
+                let sinceStanding = fix.sinceSeenStanding
                 let ago = timeSinceMovingOff(
-                    distance: hypothesis.walk.separation(standing, along), speed: fix.location.speed, gap: gap)
-                hypothesis.stops.departed = stop(
-                    &hypothesis, model: model, at: standing, seenToItsEnd: gap <= self.gap || ago != nil)
+                    distance: hypothesis.walk.separation(standing, along), speed: fix.location.speed, gap: sinceStanding)
+                let seenToItsEnd = sinceStanding <= self.gap || ago != nil
+                hypothesis.stops.departed = stop(&hypothesis, model: model, at: standing, seenToItsEnd: seenToItsEnd)
                 hypothesis.stops.departedAgo = ago ?? 0
             }
             hypothesis.stops.standing = nil
@@ -131,17 +134,23 @@ extension StopEvidence: EvidenceKind {
     private func stop(_ hypothesis: inout Hypothesis, model: TrackerModel, at position: Meters, seenToItsEnd: Bool) -> Int? {
         hypothesis.stops.positions.append(position)
         if hypothesis.stops.positions.count > Self.rememberedStops { hypothesis.stops.positions.removeFirst() }
-        let walk = hypothesis.walk
-        let positions = model.network.stationAlongTrack[hypothesis.line.railway]
-        let nearest = positions.enumerated().min { walk.separation($0.element, position) < walk.separation($1.element, position) }
-        guard let nearest, walk.separation(nearest.element, position) <= stationReach else {
+        guard let nearest = station(near: position, hypothesis, model: model) else {
             hypothesis.charge(.stops, -strayStopCost)
             return nil
         }
-        if !hypothesis.stops.pending.contains(where: { $0.station == nearest.offset }) {
-            record(&hypothesis, model: model, station: nearest.offset, stopped: true)
+        if !hypothesis.stops.pending.contains(where: { $0.station == nearest }) {
+            record(&hypothesis, model: model, station: nearest, stopped: true)
         }
-        return seenToItsEnd ? nearest.offset : nil
+        return seenToItsEnd ? nearest : nil
+    }
+
+    /// The station of the hypothesis's railway nearest `position`, if within `stationReach`.
+    private func station(near position: Meters, _ hypothesis: Hypothesis, model: TrackerModel) -> Int? {
+        let walk = hypothesis.walk
+        let positions = model.network.stationAlongTrack[hypothesis.line.railway]
+        let nearest = positions.enumerated().min { walk.separation($0.element, position) < walk.separation($1.element, position) }
+        guard let nearest, walk.separation(nearest.element, position) <= stationReach else { return nil }
+        return nearest.offset
     }
 
     /// Evidence from stopping at, or passing, station `station`: the likelihood under the

@@ -43,8 +43,14 @@ public struct StopEvidence: Hashable, Sendable {
     /// 0 turns it off.
     public var silentStopSpeed: MetersPerSecond = 3
     /// The least measured speed that dates a departure (`timeSinceMovingOff`): below it the
-    /// train may still be creeping off. (Set by hand: a train is past a walking pace.)
+    /// train may still be creeping off. (Set by hand: the speed below which a train is taken
+    /// as not between stations, as `silentStopSpeed` and `PassageEvidence.minimumSpeed` do.)
     static let movingOffSpeed: MetersPerSecond = 3
+    /// The least acceleration, in m/s², a departure dated by its speed implies: a train moves
+    /// off at 0.5–1 m/s², and one that seems slower has run at speed since (2 km on at
+    /// 25 m/s after a four-minute tunnel would date it 160 s back, 50 s before it left at
+    /// 0.5 m/s²). Set by hand.
+    static let slowestMovingOff = 0.3
     /// The stops a hypothesis remembers.
     static let rememberedStops = 6
     /// The most a train can have travelled since the last fix, as a share of its speed times
@@ -79,10 +85,14 @@ public struct StopEvidence: Hashable, Sendable {
 
     /// How long before a fix that finds the train `distance` metres on from where it stood,
     /// running at `speed` (measured), it moved off: 2 · distance / speed, as for an even
-    /// acceleration from rest. Nil without a measured speed of at least `movingOffSpeed`, or
-    /// when that is longer than `gap` (the fix before saw the train stand).
+    /// acceleration from rest. Nil without a measured speed of at least `movingOffSpeed`, when
+    /// that acceleration (speed² / 2 · distance) is below `slowestMovingOff` (the train has run
+    /// at speed since: when it left is unknown), or when it is longer than `gap` (the seconds
+    /// since a fix saw the train stand or creep).
     public func timeSinceMovingOff(distance: Meters, speed: MetersPerSecond?, gap: Seconds) -> Seconds? {
-        guard let speed, speed.isFinite, speed >= Self.movingOffSpeed, distance.isFinite, distance >= 0 else { return nil }
+        guard let speed, speed.isFinite, speed >= Self.movingOffSpeed, distance.isFinite, distance >= 0,
+            speed * speed >= 2 * distance * Self.slowestMovingOff
+        else { return nil }
         let ago = 2 * distance / speed
         return ago <= gap ? ago : nil
     }
