@@ -134,23 +134,17 @@ extension StopEvidence: EvidenceKind {
     private func stop(_ hypothesis: inout Hypothesis, model: TrackerModel, at position: Meters, seenToItsEnd: Bool) -> Int? {
         hypothesis.stops.positions.append(position)
         if hypothesis.stops.positions.count > Self.rememberedStops { hypothesis.stops.positions.removeFirst() }
-        guard let nearest = station(near: position, hypothesis, model: model) else {
-            hypothesis.charge(.stops, -strayStopCost)
-            return nil
-        }
-        if !hypothesis.stops.pending.contains(where: { $0.station == nearest }) {
-            record(&hypothesis, model: model, station: nearest, stopped: true)
-        }
-        return seenToItsEnd ? nearest : nil
-    }
-
-    /// The station of the hypothesis's railway nearest `position`, if within `stationReach`.
-    private func station(near position: Meters, _ hypothesis: Hypothesis, model: TrackerModel) -> Int? {
         let walk = hypothesis.walk
         let positions = model.network.stationAlongTrack[hypothesis.line.railway]
         let nearest = positions.enumerated().min { walk.separation($0.element, position) < walk.separation($1.element, position) }
-        guard let nearest, walk.separation(nearest.element, position) <= stationReach else { return nil }
-        return nearest.offset
+        guard let nearest, walk.separation(nearest.element, position) <= stationReach else {
+            hypothesis.charge(.stops, -strayStopCost)
+            return nil
+        }
+        if !hypothesis.stops.pending.contains(where: { $0.station == nearest.offset }) {
+            record(&hypothesis, model: model, station: nearest.offset, stopped: true)
+        }
+        return seenToItsEnd ? nearest.offset : nil
     }
 
     /// Evidence from stopping at, or passing, station `station`: the likelihood under the

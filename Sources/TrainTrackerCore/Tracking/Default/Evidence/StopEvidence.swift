@@ -43,9 +43,8 @@ public struct StopEvidence: Hashable, Sendable {
     /// 0 turns it off.
     public var silentStopSpeed: MetersPerSecond = 3
     /// The least measured speed that dates a departure (`timeSinceMovingOff`): below it the
-    /// train may still be creeping off. (Set by hand: the speed below which a train is taken
-    /// as not between stations, as `silentStopSpeed` and `PassageEvidence.minimumSpeed` do.)
-    static let movingOffSpeed: MetersPerSecond = 3
+    /// train may still be creeping off. (The tracker's own moving speed, `DefaultTracker.movingSpeed`.)
+    static let movingOffSpeed = DefaultTracker.movingSpeed
     /// The least acceleration, in m/s², a departure dated by its speed implies: a train moves
     /// off at 0.5–1 m/s², and one that seems slower has run at speed since (2 km on at
     /// 25 m/s after a four-minute tunnel would date it 160 s back, 50 s before it left at
