@@ -6,21 +6,26 @@
 # Writes .build/load/NAME.json (the load's report) and NAME.svg (its timeline).
 # Usage: scripts/load.sh NAME [--store postgres|sqlite] [--instances 1|2] [--phones N]
 #        [--seconds S] [--upload-every S] [--split affinity|round-robin] [--kill-after S]
-#        [--devices N] [--riders-per-train N] [--publish]
+#        [--devices N] [--riders-per-train N] [--publish] [--sessions FILE --clock-from TIME]
 # Riders as sensors: --devices gives the phones N device tokens in turn, --riders-per-train
 # puts that many phones on each train, --publish runs the servers' realtime clock from the
 # rides' own day (serve --realtime-clock-from, so their fixes count as live riders) and reads
-# both published feeds every second during the run (status, bytes and time to NAME.feed.txt).
+# both published feeds every second during the run (status, bytes and time to NAME.feed.txt;
+# each feed read kept in NAME.feeds/, for gtfs-rt-validator). --sessions rides the sessions of
+# a file instead of simulated Tokyo rides (RAILWAYS=... names their network; --clock-from
+# their day, with --publish).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: scripts/load.sh NAME [options]}
 shift
 store=postgres instances=2 phones=2000 seconds=30 every=5 split=affinity kill_after=
-devices=1 riders=1 publish=
+devices=1 riders=1 publish= sessions= clock_from=2025-09-22T06:00:00Z
 while [ $# -gt 0 ]; do
     case "$1" in
     --publish) publish=1; shift; continue ;;
     --devices) devices=$2 ;;
+    --sessions) sessions=$2 ;;
+    --clock-from) clock_from=$2 ;;
     --riders-per-train) riders=$2 ;;
     --store) store=$2 ;;
     --instances) instances=$2 ;;
@@ -60,7 +65,7 @@ servers=()
 for index in $(seq 1 "$instances"); do
     "$tool" serve --railways "$railways" --db "$db" --port 0 --log-level warning \
         --open-sessions-per-device 100000 --sessions-per-device-per-day 1000000 --requests-per-token 10000 \
-        ${publish:+--realtime-clock-from 2025-09-22T06:00:00Z} \
+        ${publish:+--realtime-clock-from "$clock_from"} \
         2> "$work/serve-$index.log" &
     pids+=($!)
     until grep -q "listening on" "$work/serve-$index.log"; do
@@ -71,15 +76,20 @@ for index in $(seq 1 "$instances"); do
 done
 "$tool" load --railways "$railways" "${servers[@]}" --split "$split" "${tokens[@]}" --admin-token "$admin" \
     --phones "$phones" --seconds "$seconds" --upload-every "$every" --verify --timeline "$out/$name.svg" \
-    --riders-per-train "$riders" ${publish:+--shared} > "$out/$name.json" 2> "$work/load.log" &
+    --riders-per-train "$riders" ${publish:+--shared} ${sessions:+--sessions "$sessions"} \
+    > "$out/$name.json" 2> "$work/load.log" &
 load=$!
 if [ -n "$publish" ]; then
     # A consumer of the published feed: both feeds every second while the load runs.
     url=$(echo "${servers[1]}")
+    rm -rf "$out/$name.feeds" && mkdir -p "$out/$name.feeds/trip-updates" "$out/$name.feeds/vehicle-positions"
     (
+        read=0
         while kill -0 "$load" 2> /dev/null; do
+            read=$((read + 1))
             for feed in trip-updates vehicle-positions; do
-                curl -s -o "$work/$feed.pb" -w "$feed %{http_code} %{size_download} %{time_total}\n" \
+                curl -s -o "$out/$name.feeds/$feed/$(printf %05d $read).pb" \
+                    -w "$feed %{http_code} %{size_download} %{time_total}\n" \
                     -H "Authorization: Bearer $admin" "$url/v1/realtime/$feed"
             done
             sleep 1

@@ -267,7 +267,7 @@ actor LiveSessions {
         let now = board.now()
         let rider = LiveBoard.Rider(session: id, device: live.device ?? "session:\(id)")
         let trips = board.live(for: rider, at: now)
-        var last: (result: TrackingResult, time: Timestamp)?
+        var last: (result: TrackingResult, fix: Location)?
         for (index, fix) in fixes.enumerated() {
             let time = fix.location.timestamp
             // (Dated no later than the fix: the tracker takes a feed made after a fix for one it could not have known.)
@@ -275,14 +275,14 @@ actor LiveSessions {
             live.tracker.live = fresh ? trips.map { $0.dated(min($0.timestamp, time)) } : nil
             let result = live.tracker.process(fix.location)
             live.lastTimestamp = time
-            last = (result, time)
+            last = (result, fix.location)
             guard !live.listeners.isEmpty || index == fixes.count - 1 else { continue }
             let sources = board.delaySources(ofTrip: result.best?.trainID, for: rider)
             let answer = LiveAnswer(result, session: id, fix: fix, delaySource: sources.viewer, deviceSource: sources.device)
             live.latest = answer
             for listener in live.listeners.values { listener.continuation.yield(.answer(answer)) }
         }
-        if let last { board.record(rider: rider, answer: last.result, at: last.time, now: now) }
+        if let last { board.record(rider: rider, answer: last.result, for: last.fix, now: now) }
     }
 
     /// `rebuilt` in place of `live`: `live`'s listeners carry on, and hear its latest answer.

@@ -16,7 +16,7 @@ public enum AccessRole: String, Hashable, Sendable, CaseIterable {
 public struct AccessGrant: Hashable, Sendable {
     /// The role the token carries.
     public var role: AccessRole
-    /// The device's name (for an admin, the name given or "admin").
+    /// The device's name (for an admin or a reader, the name given, else "admin" or "reader").
     public var name: String
 
     /// A grant of `role` to `name`.

@@ -156,4 +156,16 @@ import TrainTrackerTestSupport
         let badExpiry = try ToolRunner.run(["token", "create", "--db", db, "--admin", "--expires-in", "1e300d"])
         #expect(badExpiry.status != 0 && badExpiry.standardError.contains("--expires-in"))
     }
+
+    /// A reader's token is named "reader" unless named otherwise (it was "admin").
+    @Test func readersAreNamedReaders() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("sessions.sqlite")
+        _ = try LiveServerTests.token(["--reader"], db: db)
+        _ = try LiveServerTests.token(["--reader", "--name", "transit-app"], db: db)
+        _ = try LiveServerTests.token(["--admin"], db: db)
+        let rows = try ToolRunner.run(["token", "list", "--db", db]).standardOutput.split(separator: "\n").dropFirst()
+            .map { $0.split(separator: "\t").map(String.init) }
+        #expect(Set(rows.map { "\($0[1]) \($0[2])" }) == ["reader reader", "reader transit-app", "admin admin"])
+    }
 }

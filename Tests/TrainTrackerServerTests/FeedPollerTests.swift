@@ -66,14 +66,16 @@ import TrainTrackerTestSupport
             let second = await poller.pollOnce(source: 0, url: realtime.sources[0], client: http, validators: &validators[0])
             #expect(second == .unchanged, "the same feed again costs a 304")
             let garbage = await poller.pollOnce(source: 1, url: realtime.sources[1], client: http, validators: &validators[1])
-            guard case .failed(let problem) = garbage else { throw FeedPollerFailure("read garbage: \(garbage)") }
+            guard case .failed(.unreadable, let problem) = garbage else { throw FeedPollerFailure("read garbage: \(garbage)") }
             #expect(problem.contains("not a GTFS-realtime feed") && problem.contains("/garbage") && !problem.contains("secret"))
             let down = await poller.pollOnce(source: 2, url: realtime.sources[2], client: http, validators: &validators[2])
-            #expect(down == .failed("HTTP 503"))
+            #expect(down == .failed(.status, "HTTP 503"))
             let moved = await poller.pollOnce(
                 source: 2, url: "http://127.0.0.1:\(port)/moved", client: http, validators: &validators[2])
-            #expect(moved == .failed("HTTP 302"), "a redirect is not followed (it could lead inside)")
-            board.failed(source: 2)
+            #expect(
+                moved == .failed(.status, "HTTP 302: a redirect to an internal address (169.254.169.254), not followed"),
+                "a redirect to a cloud's metadata address is not followed")
+            board.failed(source: 2, because: .status)
             try await http.shutdown()
             let metrics = board.metricsText(at: Self.now)
             let label = "http://127.0.0.1:\(port)"
@@ -83,6 +85,7 @@ import TrainTrackerTestSupport
                 "traintracker_realtime_feed_unknown_trips{source=\"\(label)/feed\"} 2.0",
                 "traintracker_realtime_feed_off_track_vehicles{source=\"\(label)/feed\"} 0.0",
                 "traintracker_realtime_feed_failures{source=\"\(label)/down\"} 1.0",
+                "traintracker_realtime_feed_failed_polls_total{source=\"\(label)/down\",reason=\"status\"} 1",
             ] {
                 #expect(metrics.contains(line + "\n"), "\(line) in:\n\(metrics)")
             }
@@ -106,13 +109,15 @@ import TrainTrackerTestSupport
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: FeedPoller.clientConfiguration)
             var validators = FeedPoller.Validators()
             let future = await poller.pollOnce(source: 0, url: realtime.sources[0], client: http, validators: &validators)
-            guard case .failed(let problem) = future else { throw FeedPollerFailure("read a feed from the future: \(future)") }
+            guard case .failed(.ahead, let problem) = future else {
+                throw FeedPollerFailure("read a feed from the future: \(future)")
+            }
             #expect(problem.contains("ahead of this server's clock"), "\(problem)")
             #expect(board.sources[0].feed == nil, "nothing stored")
             // (A short deadline: the drip never ends, however busy the machine.)
             poller.timeout = 1
             let drip = await poller.pollOnce(source: 1, url: realtime.sources[1], client: http, validators: &validators)
-            #expect(drip == .failed("no whole answer within 1 s"))
+            #expect(drip == .failed(.timeout, "no whole answer within 1 s"))
             try await http.shutdown()
         }
     }

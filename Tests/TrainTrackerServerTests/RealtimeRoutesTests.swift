@@ -77,10 +77,12 @@ import TrainTrackerTestSupport
 
     /// Riders (phone token, session id, first batch) on the same train, uploading `fixes` in
     /// batches of `size` side by side, each from its first batch on, the clock 5 s after each
-    /// batch's last fix; each rider's last answer.
+    /// batch's last fix; each rider's last answer. `afterEach` is given the clock after each
+    /// batch.
     static func ride(
         _ fixes: [RecordedFix], riders: [(phone: String, session: String, joins: Int)], clock: TestClock,
-        client: some TestClientProtocol, numberedFrom offset: Int = 0, batch size: Int = 10
+        client: some TestClientProtocol, numberedFrom offset: Int = 0, batch size: Int = 10,
+        afterEach: (Timestamp) async throws -> Void = { _ in }
     ) async throws -> [[String: Any]] {
         for rider in riders {
             _ = try await client.execute(
@@ -98,6 +100,7 @@ import TrainTrackerTestSupport
                     body: ServerRoutesTests.body(batch.map(\.location), from: offset + start, prefix: rider.session))
                 results[number] = try #require(try ServerRoutesTests.object(response.body)["result"] as? [String: Any])
             }
+            try await afterEach(clock.now)
         }
         return results
     }
@@ -193,6 +196,13 @@ import TrainTrackerTestSupport
             try await client.execute(uri: "/v1/realtime/trains", method: .get, headers: ServerRoutesTests.headers(fixture.reader))
             {
                 #expect($0.status == .forbidden)
+            }
+            // Told what a reader may read, not what a device may write.
+            for uri in ["/v1/sessions", "/metrics"] {
+                try await client.execute(uri: uri, method: .get, headers: ServerRoutesTests.headers(fixture.reader)) {
+                    #expect($0.status == .forbidden, "\(uri)")
+                    #expect(String(buffer: $0.body).contains("a reader token reads only the published feed"), "\(uri)")
+                }
             }
         }
     }

@@ -11,7 +11,7 @@ import TrainTrackerStorage
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
-        abstract: "Stream simulated phones at 1 Hz to a running server and measure it.",
+        abstract: "Stream phones at 1 Hz (simulated rides, or the rides of a session file) to a running server and measure it.",
         discussion: """
             Each phone has its own session and records one fix a second along a real ride; it uploads \
             every --upload-every seconds what it recorded since the last upload, phones spread evenly \
@@ -46,6 +46,12 @@ struct LoadCommand: AsyncParsableCommand {
             "A device token (the phones upload with it); repeat it for several devices, phones taking them in turn.",
             valueName: "token"))
     var deviceToken: [String]
+
+    @Option(
+        help: ArgumentHelp(
+            "A session file whose rides the phones ride (a fix a second, at the rides' own times); default: simulated rides on a few busy lines.",
+            valueName: "path"))
+    var sessions: String?
 
     @Option(help: "Phones riding each train together (at one place along the ride), for riders as sensors.")
     var ridersPerTrain = 1
@@ -87,7 +93,7 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let rides = try Self.rides(on: try railways.load())
+        let rides = try sessions.map(Self.rides(in:)) ?? Self.rides(on: try railways.load())
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -240,6 +246,37 @@ struct LoadCommand: AsyncParsableCommand {
         }
         guard !rides.isEmpty else { throw CommandFailure("no railway to simulate rides on") }
         return rides
+    }
+
+    /// The rides of session file `path`, each a fix a second from its first fix's time (the
+    /// last fix at or before each second; at most a day of them).
+    static func rides(in path: String) throws -> [[Location]] {
+        let rides = try CommandFailure.wrapping { () throws(StorageError) -> [[Location]] in
+            let database = try SessionDatabase.open(path: path)
+            var rides: [[Location]] = []
+            for summary in try database.sessions() {
+                rides.append(try database.fixes(sessionID: summary.session.id).fixes.map(\.location))
+            }
+            return rides
+        }.compactMap(Self.oneASecond)
+        guard !rides.isEmpty else { throw CommandFailure("\(path): no session with fixes over at least two seconds") }
+        return rides
+    }
+
+    /// `fixes` (in time order) as a fix a second from the first's time: each second the last fix
+    /// at or before it, dated then. Nil for fewer than two seconds' worth.
+    static func oneASecond(_ fixes: [Location]) -> [Location]? {
+        guard let first = fixes.first?.timestamp, let last = fixes.last?.timestamp else { return nil }
+        let span = Int(flooring: last.seconds(since: first), within: 0...86_400)
+        guard span >= 1 else { return nil }
+        var next = 0
+        return (0...span).map { second in
+            let time = first.adding(Double(second))
+            while next + 1 < fixes.count, fixes[next + 1].timestamp <= time { next += 1 }
+            var fix = fixes[next]
+            fix.timestamp = time
+            return fix
+        }
     }
 
     /// The most sessions or bytes one server's stats may claim (a petabyte): 64 servers'

@@ -124,6 +124,12 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "count"))
     var realtimeShareRiders = 1
 
+    @Option(
+        help: ArgumentHelp(
+            "A rider counts for its train once its tracker has named it, at least 90 % sure, for this long.",
+            valueName: "seconds"))
+    var realtimeSteadySeconds = 300.0
+
     @Flag(help: "Anyone may read the published feed (/v1/realtime/...); without, an admin's or a reader's token.")
     var realtimePublic = false
 
@@ -150,6 +156,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...86_400).contains(realtimeEvery) else { throw ValidationError("--realtime-every must be 1 to 86400 seconds") }
         guard (1...86_400).contains(realtimeMaxAge) else {
             throw ValidationError("--realtime-max-age must be 1 to 86400 seconds")
+        }
+        guard (0...3_600).contains(realtimeSteadySeconds) else {
+            throw ValidationError("--realtime-steady-seconds must be 0 to 3600 seconds")
         }
         guard (1...1_000).contains(realtimeMinRiders) else { throw ValidationError("--realtime-min-riders must be 1 to 1000") }
         guard (0...1_000).contains(realtimeShareRiders) else {
@@ -245,6 +254,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.realtime.pollSeconds = realtimeEvery
         settings.realtime.maximumAge = realtimeMaxAge
         settings.realtime.minimumRiders = realtimeMinRiders
+        settings.realtime.riderSteadiness = realtimeSteadySeconds
         settings.realtime.sharingRiders = realtimeShareRiders
         settings.realtime.isPublic = realtimePublic
         if let start = realtimeClockFrom.flatMap(Timestamp.init(parsing:)) {

@@ -38,8 +38,8 @@ struct TokenCommand: ParsableCommand {
         @Flag(help: "A reader token: reads the published GTFS-realtime feed (/v1/realtime/...) and nothing else.")
         var reader = false
 
-        @Option(help: ArgumentHelp("The admin's name, for the record.", valueName: "name"))
-        var name = "admin"
+        @Option(help: ArgumentHelp("An admin's or reader's name, for the record (default: admin or reader).", valueName: "name"))
+        var name: String?
 
         @Option(
             help: ArgumentHelp(
@@ -58,7 +58,7 @@ struct TokenCommand: ParsableCommand {
                     throw ValidationError("--device needs a name of 1 to 64 bytes on one line, not starting with 'admin:'")
                 }
             }
-            guard name.utf8.count <= 64, !name.contains(where: \.isNewline) else {
+            if let name, name.utf8.count > 64 || name.contains(where: \.isNewline) {
                 throw ValidationError("--name must be at most 64 bytes on one line")
             }
             if let expiresIn, Self.seconds(expiresIn) == nil {
@@ -68,7 +68,8 @@ struct TokenCommand: ParsableCommand {
 
         func run() async throws {
             let grant =
-                device.map { AccessGrant(role: .device, name: $0) } ?? AccessGrant(role: reader ? .reader : .admin, name: name)
+                device.map { AccessGrant(role: .device, name: $0) }
+                ?? AccessGrant(role: reader ? .reader : .admin, name: name ?? (reader ? "reader" : "admin"))
             let now = Timestamp.now
             let expiry = expiresIn.flatMap(Self.seconds).map { now.adding($0) }
             let store = try await SessionStores.open(db)

@@ -21,6 +21,9 @@ public struct RiderTrains: Sendable {
         /// else the fixes' own times).
         var since: Timestamp
         var heard: Timestamp
+        /// Whether its fix lay where the train runs (`TrackerModel.isAboard`): a rider away
+        /// from its train names it without counting for it.
+        var aboard = true
     }
 
     /// A rider's answer counts this long after its fix.
@@ -30,16 +33,22 @@ public struct RiderTrains: Sendable {
     public var steadiness: Seconds
     /// An answer less sure of its line than this (`TrackingCandidate.confidence`) names no train.
     public var minimumConfidence: Double
+    /// A fix dated up to this far ahead of the time asked about counts as now: phones' clocks
+    /// are seconds off either way (`LiveBoard.record` takes fixes as far ahead).
+    public var clockAllowance: Seconds
     /// The latest sighting per rider.
     private var sightings: [String: Sighting] = [:]
 
     /// No riders yet; an answer counts `freshness` seconds (default 120), once its train has
     /// been named for `steadiness` seconds (default 300) at least `minimumConfidence` sure
-    /// (default 0.9).
-    public init(freshness: Seconds = 120, steadiness: Seconds = 300, minimumConfidence: Double = 0.9) {
+    /// (default 0.9); a fix up to `clockAllowance` (default 5 s) ahead counts as now.
+    public init(
+        freshness: Seconds = 120, steadiness: Seconds = 300, minimumConfidence: Double = 0.9, clockAllowance: Seconds = 5
+    ) {
         self.freshness = freshness
         self.steadiness = steadiness
         self.minimumConfidence = minimumConfidence
+        self.clockAllowance = clockAllowance
     }
 
     /// How many riders have a sighting (fresh or not).
@@ -50,9 +59,12 @@ public struct RiderTrains: Sendable {
     /// time): its best candidate's train and delay, when it names both at least
     /// `minimumConfidence` sure of the line, become the rider's sighting; any other answer
     /// clears it (the rider may have left the train). Steadiness is timed by when the answers
-    /// were heard: a device cannot shorten it by sending fixes dated in the past.
+    /// were heard: a device cannot shorten it by sending fixes dated in the past. A sighting
+    /// whose fix `isAboard(trip, delay)` denies (a rider away from where that train runs)
+    /// keeps its steadiness but counts for no train until a fix lies there again.
     public mutating func record(
-        rider: String, device: String? = nil, answer: TrackingResult, at time: Timestamp, heard: Timestamp? = nil
+        rider: String, device: String? = nil, answer: TrackingResult, at time: Timestamp, heard: Timestamp? = nil,
+        isAboard: (_ tripID: String, _ delay: Seconds) -> Bool = { _, _ in true }
     ) {
         // (An older fix, from a replay, does not replace a newer one.)
         if let known = sightings[rider], known.time > time { return }
@@ -65,7 +77,8 @@ public struct RiderTrains: Sendable {
         let heard = heard ?? time
         let since = sightings[rider].flatMap { $0.tripID == trip ? $0.since : nil } ?? heard
         sightings[rider] = Sighting(
-            tripID: trip, delay: delay, time: time, device: device ?? rider, since: since, heard: heard)
+            tripID: trip, delay: delay, time: time, device: device ?? rider, since: since, heard: heard,
+            aboard: isAboard(trip, delay))
     }
 
     /// Forgets rider `rider` (its session ended).
@@ -78,14 +91,16 @@ public struct RiderTrains: Sendable {
         sightings = sightings.filter { time.seconds(since: $0.value.time) <= freshness }
     }
 
-    /// The fresh, steady sightings at `time`, by trip: each one's device and delay.
+    /// The fresh, steady sightings at `time` of riders where their trains run, by trip: each
+    /// one's device and delay. A fix dated up to `clockAllowance` after `time` is fresh.
     ///
     /// - Complexity: O(R) for R riders.
     public func riders(at time: Timestamp) -> [String: [(device: String, delay: Seconds)]] {
         var byTrip: [String: [(device: String, delay: Seconds)]] = [:]
-        for sighting in sightings.values {
+        for sighting in sightings.values where sighting.aboard {
             let age = time.seconds(since: sighting.time)
-            guard age >= 0, age <= freshness, sighting.heard.seconds(since: sighting.since) >= steadiness else { continue }
+            guard age >= -clockAllowance, age <= freshness, sighting.heard.seconds(since: sighting.since) >= steadiness
+            else { continue }
             byTrip[sighting.tripID, default: []].append((sighting.device, sighting.delay))
         }
         return byTrip

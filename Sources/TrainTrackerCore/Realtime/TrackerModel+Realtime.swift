@@ -55,3 +55,34 @@ extension TrackerModel {
         tripIndex[tripID].map { network.railways[LineDirection(index: Int($0.line)).railway].id }
     }
 }
+
+extension TrackerModel {
+    /// A rider's fix farther than its accuracy plus this from its train's track is not on
+    /// that train. Set by hand: the tracks of Tokyo's and Caltrain's data lie within tens of
+    /// metres of the trains' own GPS; 200 m leaves room for a platform and a poor map.
+    public static let aboardTrackReach: Meters = 200
+    /// ... nor one farther than its accuracy plus this from where the train is, by its
+    /// timetable and the delay the rider's tracker gives it (`progress(ofTrip:delay:at:)`,
+    /// which runs evenly between calls). Set by hand: a minute's running at 25 m/s.
+    public static let aboardPlaceReach: Meters = 1_500
+    /// A fix's claimed accuracy widens both reaches by at most this much: a phone that
+    /// knows only its cell says nothing of the train.
+    public static let aboardAccuracyCredit: Meters = 500
+
+    /// Whether a rider at `fix` can be aboard trip `tripID` running `delay` seconds late:
+    /// within `aboardTrackReach` (plus the fix's accuracy) of the trip's track and, while
+    /// the timetable has the trip running then, within `aboardPlaceReach` (plus the
+    /// accuracy) of the train's place. False for a trip the timetable lacks.
+    ///
+    /// - Complexity: O(log V + C) for the track's V vertices and the trip's C calls.
+    public func isAboard(trip tripID: String, delay: Seconds, fix: Location) -> Bool {
+        guard let place = tripIndex[tripID] else { return false }
+        let claimed = fix.horizontalAccuracy ?? 0
+        let accuracy = claimed.isFinite ? min(max(claimed, 0), Self.aboardAccuracyCredit) : 0
+        let railway = network.railways[LineDirection(index: Int(place.line)).railway]
+        guard railway.track.polyline.projection(of: fix.coordinate, within: Self.aboardTrackReach + accuracy) != nil
+        else { return false }
+        guard let progress = progress(ofTrip: tripID, delay: delay, at: fix.timestamp) else { return true }
+        return progress.coordinate.distance(to: fix.coordinate) <= Self.aboardPlaceReach + accuracy
+    }
+}

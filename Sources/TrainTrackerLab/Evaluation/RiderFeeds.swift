@@ -14,20 +14,23 @@ public enum RiderFeeds {
         rides: [(rider: String, fixes: [RecordedFix])], model: TrackerModel, period: Seconds = RecordingFeeds.defaultPeriod,
         minimumRiders: Int = 1
     ) -> [RealtimeFeed] {
-        var answers: [(time: Timestamp, rider: String, result: TrackingResult)] = []
+        var answers: [(fix: Location, rider: String, result: TrackingResult)] = []
         for ride in rides {
             var tracker = DefaultTracker(model: model)
-            for fix in ride.fixes { answers.append((fix.location.timestamp, ride.rider, tracker.process(fix.location))) }
+            for fix in ride.fixes { answers.append((fix.location, ride.rider, tracker.process(fix.location))) }
         }
-        answers.sort { $0.time < $1.time }
-        guard let first = answers.first?.time, let last = answers.last?.time, period > 0 else { return [] }
+        answers.sort { $0.fix.timestamp < $1.fix.timestamp }
+        guard let first = answers.first?.fix.timestamp, let last = answers.last?.fix.timestamp, period > 0 else { return [] }
         var riders = RiderTrains()
         var feeds: [RealtimeFeed] = []
         var next = 0
         var time = Timestamp(secondsSince1970: (first.secondsSince1970 / period).rounded(.up) * period)
         while time <= last.adding(period) {
-            while next < answers.count, answers[next].time <= time {
-                riders.record(rider: answers[next].rider, answer: answers[next].result, at: answers[next].time)
+            while next < answers.count, answers[next].fix.timestamp <= time {
+                let fix = answers[next].fix
+                riders.record(rider: answers[next].rider, answer: answers[next].result, at: fix.timestamp) {
+                    model.isAboard(trip: $0, delay: $1, fix: fix)
+                }
                 next += 1
             }
             var feed = RealtimeFeed(timestamp: time)
@@ -40,8 +43,8 @@ public enum RiderFeeds {
             feeds.append(feed)
             time = time.adding(period)
             // Nothing fresh: on to the feed before the next answer.
-            if feed.trips.isEmpty, next < answers.count, answers[next].time > time {
-                time = Timestamp(secondsSince1970: (answers[next].time.secondsSince1970 / period).rounded(.up) * period)
+            if feed.trips.isEmpty, next < answers.count, answers[next].fix.timestamp > time {
+                time = Timestamp(secondsSince1970: (answers[next].fix.timestamp.secondsSince1970 / period).rounded(.up) * period)
             }
         }
         return feeds

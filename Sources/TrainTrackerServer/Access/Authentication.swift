@@ -123,8 +123,13 @@ struct RequireAdmin: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard try context.requireGrant().role == .admin else {
-            throw HTTPError(.forbidden, message: "a device token can only write its own sessions")
+        let role = try context.requireGrant().role
+        guard role == .admin else {
+            throw HTTPError(
+                .forbidden,
+                message: role == .reader
+                    ? "a reader token reads only the published feed (/v1/realtime/...)"
+                    : "a device token can only write its own sessions")
         }
         return try await next(request, context)
     }

@@ -30,6 +30,20 @@ final class LiveBoard: Sendable {
         var unknownTrips = 0
         /// Vehicle positions of the latest feed far from their trips' tracks.
         var offTrackVehicles = 0
+        /// Entities of the latest feed left out, by reason (`RealtimeFeedReader.Reading.skipped`).
+        var skipped: [String: Int] = [:]
+        /// Failed polls since the server started, by reason.
+        var failedPolls: [FeedPoller.PollFailure: Int] = [:]
+    }
+
+    /// Whether a source's latest feed is told to trackers.
+    enum Freshness: String, Sendable {
+        /// No feed read yet.
+        case none
+        /// Read, and no older than `--realtime-max-age`.
+        case fresh
+        /// Read, and aged out: no longer told to trackers.
+        case stale
     }
 
     /// What every session is told, rebuilt at most every `rebuildSeconds`.
@@ -90,7 +104,8 @@ final class LiveBoard: Sendable {
         state = Mutex(
             State(
                 sources: settings.sources.map { Source(label: Self.label(of: $0)) },
-                riders: RiderTrains(freshness: settings.riderFreshness)))
+                riders: RiderTrains(
+                    freshness: settings.riderFreshness, steadiness: settings.riderSteadiness, clockAllowance: Self.clockSkew)))
     }
 
     /// A source's URL as it may be shown (`LiveFeedLabel`).
@@ -101,8 +116,8 @@ final class LiveBoard: Sendable {
 
     // MARK: Operator feeds
 
-    /// Source `index` was read at `now`.
-    func received(_ feed: RealtimeFeed, source index: Int, at now: Timestamp) {
+    /// Source `index` was read at `now`, leaving out `skipped` entities by reason.
+    func received(_ feed: RealtimeFeed, source index: Int, at now: Timestamp, skipped: [String: Int] = [:]) {
         let resolved = LiveTrips(feed, model: model)
         state.withLock { state in
             guard state.sources.indices.contains(index) else { return }
@@ -120,6 +135,7 @@ final class LiveBoard: Sendable {
             state.sources[index].failures = 0
             state.sources[index].unknownTrips = resolved.unknownTrips
             state.sources[index].offTrackVehicles = resolved.offTrackVehicles
+            state.sources[index].skipped = skipped
             state.reads += 1
             state.changed = true
         }
@@ -134,12 +150,13 @@ final class LiveBoard: Sendable {
         }
     }
 
-    /// A poll of source `index` failed; returns the failures in a row.
+    /// A poll of source `index` failed for `reason`; returns the failures in a row.
     @discardableResult
-    func failed(source index: Int) -> Int {
+    func failed(source index: Int, because reason: FeedPoller.PollFailure) -> Int {
         state.withLock { state in
             guard state.sources.indices.contains(index) else { return 0 }
             state.sources[index].failures += 1
+            state.sources[index].failedPolls[reason, default: 0] += 1
             return state.sources[index].failures
         }
     }
@@ -155,17 +172,30 @@ final class LiveBoard: Sendable {
         }
     }
 
+    /// How source `index`'s latest feed stands at `now`, and in how many seconds it ages out
+    /// (while fresh).
+    func freshness(ofSource index: Int, at now: Timestamp) -> (Freshness, untilStale: Seconds?) {
+        state.withLock { state in
+            guard state.sources.indices.contains(index), let feed = state.sources[index].feed else { return (.none, nil) }
+            guard settings.isFresh(feed.timestamp, at: now) else { return (.stale, nil) }
+            return (.fresh, settings.maximumAge - now.seconds(since: feed.timestamp))
+        }
+    }
+
     // MARK: Riders
 
-    /// Rider `rider`'s tracker answered `answer` for a fix at `fixTime`; counted only for a
-    /// fix at most `RealtimeSettings.freshestFix` old at `now`.
-    func record(rider: Rider, answer: TrackingResult, at fixTime: Timestamp, now: Timestamp) {
-        let age = now.seconds(since: fixTime)
+    /// Rider `rider`'s tracker answered `answer` for `fix`; counted only for a fix at most
+    /// `RealtimeSettings.freshestFix` old at `now` (or `clockSkew` ahead), and for its train
+    /// only while the fix lies where that train runs (`TrackerModel.isAboard`).
+    func record(rider: Rider, answer: TrackingResult, for fix: Location, now: Timestamp) {
+        let age = now.seconds(since: fix.timestamp)
         // (A fix from the future would start its steadiness early and stand until then.)
         guard age <= settings.freshestFix, age >= -Self.clockSkew else { return }
         state.withLock { state in
             let before = state.riders.trip(of: rider.session)
-            state.riders.record(rider: rider.session, device: rider.device, answer: answer, at: fixTime, heard: now)
+            state.riders.record(rider: rider.session, device: rider.device, answer: answer, at: fix.timestamp, heard: now) {
+                model.isAboard(trip: $0, delay: $1, fix: fix)
+            }
             if before != state.riders.trip(of: rider.session) || before != nil { state.changed = true }
         }
     }
@@ -319,52 +349,5 @@ final class LiveBoard: Sendable {
             state.published = (now, feed)
             return feed
         }
-    }
-}
-
-extension LiveBoard {
-    /// The feeds' freshness for `/metrics`, in the Prometheus text format: per source its age
-    /// (by its header; -1 before the first read), its failures in a row, the trips it reports
-    /// and those the timetable lacks; and the riders seen and trains published.
-    func metricsText(at now: Timestamp) -> String {
-        var text = ""
-        let sources = sources
-        let families: [(name: String, help: String, value: (Source) -> Double)] = [
-            (
-                "traintracker_realtime_feed_age_seconds", "Age of each operator feed's latest message (-1: none read).",
-                { source in source.feed.map { now.seconds(since: $0.timestamp) } ?? -1 }
-            ),
-            ("traintracker_realtime_feed_failures", "Failed polls in a row.", { Double($0.failures) }),
-            ("traintracker_realtime_feed_trips", "Trip updates in the latest message.", { Double($0.feed?.trips.count ?? 0) }),
-            (
-                "traintracker_realtime_feed_unknown_trips", "Trips of the latest message the timetable lacks.",
-                { Double($0.unknownTrips) }
-            ),
-            (
-                "traintracker_realtime_feed_off_track_vehicles",
-                "Vehicle positions of the latest message off their trips' tracks (ignored: they place no train).",
-                { Double($0.offTrackVehicles) }
-            ),
-        ]
-        for family in families where !sources.isEmpty {
-            text += "# HELP \(family.name) \(family.help)\n# TYPE \(family.name) gauge\n"
-            for source in sources {
-                text += "\(family.name){source=\"\(Self.prometheusEscaped(source.label))\"} \(family.value(source))\n"
-            }
-        }
-        let riders = ridersByTrip(at: now)
-        let published = riders.values.filter { Set($0.map(\.device)).count >= settings.minimumRiders }.count
-        text += "# HELP traintracker_realtime_riders Riders whose tracker names a train now.\n"
-        text +=
-            "# TYPE traintracker_realtime_riders gauge\ntraintracker_realtime_riders \(riders.values.map(\.count).reduce(0, +))\n"
-        text += "# HELP traintracker_realtime_published_trains Trains enough riders agree on to be published.\n"
-        text += "# TYPE traintracker_realtime_published_trains gauge\ntraintracker_realtime_published_trains \(published)\n"
-        return text
-    }
-
-    /// `text` as a Prometheus label value: backslash, quote and newline escaped.
-    static func prometheusEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
     }
 }

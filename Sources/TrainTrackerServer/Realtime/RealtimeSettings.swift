@@ -24,6 +24,8 @@ public struct RealtimeSettings: Sendable {
     public var isPublic = false
     /// A rider's answer counts this long after its fix.
     public var riderFreshness: Seconds = 120
+    /// A rider counts for a train once its tracker has named it, sure of the line, this long.
+    public var riderSteadiness: Seconds = 300
     /// A feed counts for fixes at most this old when they reach the server (older ones, an
     /// upload of a day's recording, are tracked as if no feed had been read).
     public var freshestFix: Seconds = 120

@@ -1,8 +1,8 @@
 import TrainTrackerCore
 
 /// `GET /v1/realtime/trains`: every train the server knows of right now, for the viewer's
-/// map: those riders are on (with how many riders, any number: an admin sees sessions
-/// anyway) and those the operators' fresh feeds report, each with its delay, where it came
+/// map: those riders are on and those the operators' fresh feeds report (each with how many
+/// riders are on it, any number: an admin sees sessions anyway), its delay, where it came
 /// from, and its position (the feed's vehicle position, else its timetable and delay).
 struct TrainsMap {
     let board: LiveBoard
@@ -13,6 +13,9 @@ struct TrainsMap {
         let model = board.model
         var trains: [String] = []
         var seen = Set<String>()
+        let riders = board.ridersByTrip(at: now)
+        // (Riders on a train an operator reports are counted too: 0 when none are.)
+        func count(_ trip: String) -> Int { Set(riders[trip]?.map(\.device) ?? []).count }
         for source in board.sources {
             guard let feed = source.feed, board.settings.isFresh(feed.timestamp, at: now) else { continue }
             // (A position far from its trip's track is not drawn: the train is drawn where its
@@ -28,19 +31,19 @@ struct TrainsMap {
                 let place =
                     positions[report.tripID].map { ($0.coordinate, $0.bearing) }
                     ?? progress.map { ($0.coordinate, Optional($0.bearing)) }
-                trains.append(entry(report.tripID, delay: delay, source: .feed, riders: nil, place: place))
+                trains.append(entry(report.tripID, delay: delay, source: .feed, riders: count(report.tripID), place: place))
             }
         }
-        for (trip, riders) in board.ridersByTrip(at: now).sorted(by: { $0.key < $1.key }) where !seen.contains(trip) {
-            guard let delay = RiderTrains.agreedDelay(riders, minimumRiders: 1) else { continue }
+        for (trip, seenBy) in riders.sorted(by: { $0.key < $1.key }) where !seen.contains(trip) {
+            guard let delay = RiderTrains.agreedDelay(seenBy, minimumRiders: 1) else { continue }
             let place = model.progress(ofTrip: trip, delay: delay, at: now).map { ($0.coordinate, Optional($0.bearing)) }
-            trains.append(entry(trip, delay: delay, source: .riders, riders: Set(riders.map(\.device)).count, place: place))
+            trains.append(entry(trip, delay: delay, source: .riders, riders: count(trip), place: place))
         }
         return "{\"trains\":" + JSONObjectWriter.array(trains) + "}"
     }
 
     private func entry(
-        _ trip: String, delay: Seconds, source: DelaySource, riders: Int?, place: (Coordinate, Degrees?)?
+        _ trip: String, delay: Seconds, source: DelaySource, riders: Int, place: (Coordinate, Degrees?)?
     ) -> String {
         var object = JSONObjectWriter()
         object.string("trip", trip)
