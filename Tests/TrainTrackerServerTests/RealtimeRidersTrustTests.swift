@@ -38,8 +38,16 @@ import TrainTrackerTestSupport
             let left = try #require(fixes.dropFirst(30).first).location.timestamp
             var stillPublished: [Seconds] = []
             let away = fixes.dropFirst(30).prefix(10).map { Self.east($0, by: 1_000) }
+            // Off the track, the riders' trackers still name the train: only the rule keeps it out.
+            let named = try await Routes.ride(
+                Array(away.prefix(1)), riders: riders, clock: fixture.clock, client: client, numberedFrom: 30, batch: 1
+            ) { now in
+                let feed = try await Routes.feed(client, "trip-updates", token: fixture.reader)
+                if feed.trips.contains(where: { $0.tripID == truth.trainID }) { stillPublished.append(now.seconds(since: left)) }
+            }
+            #expect(named.allSatisfy { $0["train"] as? String == truth.trainID }, "\(named)")
             _ = try await Routes.ride(
-                Array(away), riders: riders, clock: fixture.clock, client: client, numberedFrom: 30, batch: 1
+                Array(away.dropFirst()), riders: riders, clock: fixture.clock, client: client, numberedFrom: 31, batch: 1
             ) { now in
                 let feed = try await Routes.feed(client, "trip-updates", token: fixture.reader)
                 if feed.trips.contains(where: { $0.tripID == truth.trainID }) { stillPublished.append(now.seconds(since: left)) }

@@ -72,11 +72,12 @@ extension TrackerModel {
     /// Whether a rider at `fix` can be aboard trip `tripID` running `delay` seconds late:
     /// within `aboardTrackReach` (plus the fix's accuracy) of the trip's track and, while
     /// the timetable has the trip running then, within `aboardPlaceReach` (plus the
-    /// accuracy) of the train's place. False for a trip the timetable lacks.
+    /// accuracy) of the train's place. False for a trip the timetable lacks or a delay that is
+    /// no number.
     ///
     /// - Complexity: O(log V + C) for the track's V vertices and the trip's C calls.
     public func isAboard(trip tripID: String, delay: Seconds, fix: Location) -> Bool {
-        guard let place = tripIndex[tripID] else { return false }
+        guard delay.isFinite, let place = tripIndex[tripID] else { return false }
         let claimed = fix.horizontalAccuracy ?? 0
         let accuracy = claimed.isFinite ? min(max(claimed, 0), Self.aboardAccuracyCredit) : 0
         let railway = network.railways[LineDirection(index: Int(place.line)).railway]

@@ -18,12 +18,23 @@ extension FeedPoller {
 
     /// A poll follows at most this many redirects.
     static let mostRedirects = 3
+    /// A redirect's body is read up to this many bytes (and dropped).
+    static let largestRedirectBody = 65_536
 
     /// Polls source `index` once, conditionally on `validators` (updated from the answer),
     /// and hands a feed read to the board: a feed dated ahead of the server's clock by more
     /// than a clock's error, or older than `--realtime-max-age`, is a failure, never stored
-    /// (the feed read before stays in use).
+    /// (the feed read before stays in use). A failure is counted on the board, by reason.
     func pollOnce(source index: Int, url: String, client: HTTPClient, validators: inout Validators) async -> Outcome {
+        let outcome = await attempt(source: index, url: url, client: client, validators: &validators)
+        if case .failed(let reason, _) = outcome { board.failed(source: index, because: reason) }
+        return outcome
+    }
+
+    /// `pollOnce` but for counting its failure.
+    private func attempt(source index: Int, url: String, client: HTTPClient, validators: inout Validators) async
+        -> Outcome
+    {
         let label = LiveBoard.label(of: url)
         do {
             guard
@@ -121,6 +132,8 @@ extension FeedPoller {
                 status: response.status.code, etag: response.headers.first(name: "ETag"),
                 lastModified: response.headers.first(name: "Last-Modified"))
             if [301, 302, 303, 307, 308].contains(answer.status) {
+                // (A redirect's short body read, so its connection may serve the next request.)
+                _ = try? await response.body.collect(upTo: largestRedirectBody)
                 switch redirectTarget(response.headers.first(name: "Location"), from: location) {
                 case .success(let next) where hop < mostRedirects:
                     location = next
@@ -140,40 +153,41 @@ extension FeedPoller {
     }
 
     /// Where a redirect from `current` to `location` leads, when it may be followed: an http
-    /// or https URL, on the same host, or on another whose name is not a loopback, link-local,
-    /// private or unspecified address (a feed's server cannot send the poller to the machine's
-    /// own services or a cloud's metadata address; a name that resolves to one is not caught).
+    /// or https URL (never https to http), on the same host; or on another host given by a
+    /// name, not an address in any spelling (`10.0.0.1`, `2130706433`, `0x7f.1`, `[::1]`), nor
+    /// `localhost`. A feed's server cannot send the poller to the machine's own services or a
+    /// cloud's metadata address by number; a name that resolves to one is not caught.
     static func redirectTarget(_ location: String?, from current: String) -> Result<String, RealtimeError> {
         guard let location, let base = URL(string: current), let target = URL(string: location, relativeTo: base)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = target.host?.lowercased(),
             !host.isEmpty
         else { return .failure(RealtimeError("a redirect to no http or https URL, not followed")) }
-        let sameHost = base.host?.lowercased() == host
-        guard sameHost || !isInternal(host: host) else {
-            return .failure(RealtimeError("a redirect to an internal address (\(host)), not followed"))
+        guard !(base.scheme?.lowercased() == "https" && scheme == "http") else {
+            return .failure(RealtimeError("a redirect from https to http, not followed"))
+        }
+        // (A host is letters, digits, '-', '.', '_' and an IPv6 literal's ':': anything else, a
+        // newline decoded from %0A say, would reach the log.)
+        guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._:".contains($0)) }) else {
+            return .failure(RealtimeError("a redirect to a host name with characters no host name has, not followed"))
+        }
+        guard base.host?.lowercased() == host || !isAddressOrLocal(host: host) else {
+            return .failure(RealtimeError("a redirect to another host given by address (\(host)), not followed"))
         }
         return .success(target.absoluteString)
     }
 
-    /// Whether `host` names this machine or a private network: `localhost`, or an address in
-    /// 0/8, 10/8, 127/8, 169.254/16, 172.16/12, 192.168/16, `::`, `::1`, fc00::/7 or fe80::/10.
-    static func isInternal(host: String) -> Bool {
-        let name = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if name == "localhost" || name.hasSuffix(".localhost") { return true }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map { UInt8($0) }
-        if parts.count == 4, parts.allSatisfy({ $0 != nil }) {
-            let octets = parts.compactMap { $0 }
-            switch (octets[0], octets[1]) {
-            case (0, _), (10, _), (127, _), (169, 254), (192, 168): return true
-            case (172, let second): return (16...31).contains(second)
-            default: return false
-            }
+    /// Whether `host` is an address rather than a name, in any spelling a resolver takes (an
+    /// IPv6 literal; an IPv4 address in dotted, shortened, decimal, octal or hexadecimal
+    /// parts), or names this machine (`localhost`, `*.localhost`, a trailing dot or not).
+    static func isAddressOrLocal(host: String) -> Bool {
+        var name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        while name.hasSuffix(".") { name.removeLast() }
+        if name.isEmpty || name.contains(":") || name == "localhost" || name.hasSuffix(".localhost") { return true }
+        // inet_aton's parts: each a decimal, 0-led octal or 0x-led hexadecimal number.
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+            let digits = part.hasPrefix("0x") ? part.dropFirst(2) : part[...]
+            return !part.isEmpty && digits.allSatisfy { part.hasPrefix("0x") ? $0.isHexDigit : $0.isNumber }
         }
-        guard name.contains(":") else { return false }
-        let lowered = name.lowercased()
-        return lowered == "::" || lowered == "::1" || lowered.hasPrefix("fc") || lowered.hasPrefix("fd")
-            || lowered.hasPrefix("fe8") || lowered.hasPrefix("fe9") || lowered.hasPrefix("fea") || lowered.hasPrefix("feb")
-            || lowered.hasPrefix("::ffff:")
     }
 
     /// What `work` returns, or nil once `limit` seconds have passed (`work` is cancelled then).

@@ -83,8 +83,10 @@ struct FeedPoller: Service {
             case .unchanged:
                 logger.debug("realtime feed unchanged", metadata: ["source": .string(label)])
             case .failed(let reason, let problem):
-                let failures = board.failed(source: index, because: reason)
-                wait = Self.backoff(failures: failures, settings: board.settings)
+                let failures = board.sources.indices.contains(index) ? board.sources[index].failures : 0
+                // (A feed that arrives stale or ahead comes from a server that answers: polled as
+                // usual, its next feed is read as soon as it is fresh.)
+                if ![.stale, .ahead].contains(reason) { wait = Self.backoff(failures: failures, settings: board.settings) }
                 logger.warning(
                     "realtime feed failed",
                     metadata: [

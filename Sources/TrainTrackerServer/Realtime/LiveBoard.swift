@@ -191,10 +191,13 @@ final class LiveBoard: Sendable {
         let age = now.seconds(since: fix.timestamp)
         // (A fix from the future would start its steadiness early and stand until then.)
         guard age <= settings.freshestFix, age >= -Self.clockSkew else { return }
+        // (Worked out before taking the lock: every upload passes here.)
+        let best = answer.best
+        let aboard = best?.trainID.flatMap { trip in best?.delaySeconds.map { model.isAboard(trip: trip, delay: $0, fix: fix) } }
         state.withLock { state in
             let before = state.riders.trip(of: rider.session)
             state.riders.record(rider: rider.session, device: rider.device, answer: answer, at: fix.timestamp, heard: now) {
-                model.isAboard(trip: $0, delay: $1, fix: fix)
+                _, _ in aboard ?? false
             }
             if before != state.riders.trip(of: rider.session) || before != nil { state.changed = true }
         }
