@@ -32,14 +32,14 @@ extension TrackerModel {
 }
 
 extension TrackerModel {
-    /// Whether `coordinate` is within `delayReach` of trip `tripID`'s track (false for a trip
-    /// the timetable lacks).
+    /// Whether `coordinate` is within `reach` (by default `delayReach`) of trip `tripID`'s
+    /// track (false for a trip the timetable lacks).
     ///
     /// - Complexity: O(log V) for the track's V vertices.
-    public func isNearTrack(ofTrip tripID: String, _ coordinate: Coordinate) -> Bool {
+    public func isNearTrack(ofTrip tripID: String, _ coordinate: Coordinate, within reach: Meters = delayReach) -> Bool {
         guard let place = tripIndex[tripID] else { return false }
         let railway = network.railways[LineDirection(index: Int(place.line)).railway]
-        return railway.track.polyline.projection(of: coordinate, within: Self.delayReach) != nil
+        return railway.track.polyline.projection(of: coordinate, within: reach) != nil
     }
 
     /// The name riders know trip `tripID` by (GTFS `trip_short_name`, else the id), if the
@@ -77,12 +77,11 @@ extension TrackerModel {
     ///
     /// - Complexity: O(log V + C) for the track's V vertices and the trip's C calls.
     public func isAboard(trip tripID: String, delay: Seconds, fix: Location) -> Bool {
-        guard delay.isFinite, let place = tripIndex[tripID] else { return false }
         let claimed = fix.horizontalAccuracy ?? 0
         let accuracy = claimed.isFinite ? min(max(claimed, 0), Self.aboardAccuracyCredit) : 0
-        let railway = network.railways[LineDirection(index: Int(place.line)).railway]
-        guard railway.track.polyline.projection(of: fix.coordinate, within: Self.aboardTrackReach + accuracy) != nil
-        else { return false }
+        guard delay.isFinite, isNearTrack(ofTrip: tripID, fix.coordinate, within: Self.aboardTrackReach + accuracy) else {
+            return false
+        }
         guard let progress = progress(ofTrip: tripID, delay: delay, at: fix.timestamp) else { return true }
         return progress.coordinate.distance(to: fix.coordinate) <= Self.aboardPlaceReach + accuracy
     }

@@ -83,7 +83,7 @@ struct FeedPoller: Service {
             case .unchanged:
                 logger.debug("realtime feed unchanged", metadata: ["source": .string(label)])
             case .failed(let reason, let problem):
-                let failures = board.sources.indices.contains(index) ? board.sources[index].failures : 0
+                let failures = board.sources.dropFirst(index).first?.failures ?? 0
                 // (A feed that arrives stale or ahead comes from a server that answers: polled as
                 // usual, its next feed is read as soon as it is fresh.)
                 if ![.stale, .ahead].contains(reason) { wait = Self.backoff(failures: failures, settings: board.settings) }
