@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces docs/accuracy.md: simulates the named scenarios (10 rides each, seed 2026) on
+# Reproduces docs/experiments/2026-11-22-default-against-eki.md: simulates the named scenarios (10 rides each, seed 2026) on
 # the Tokyo network with the mini-tokyo-3d timetables and on Caltrain, then scores the
 # algorithms on them.
 # Usage: scripts/accuracy.sh [algorithm ...]   (default: eki)

@@ -2,7 +2,7 @@
 """How well can anyone predict a recorded train's arrival at its next stop? Scores simple
 predictors on the real rides of a recording, with the truth `evaluate --save-cases` writes,
 so the tracker's own arrival times (`evaluate --recording`, the table by minutes ahead) can be
-read against them. docs/realtime.md, "Arrival times", reports the figures.
+read against them. docs/experiments/2026-11-26-arrival-time-ceiling.md reports the figures.
 
 Usage:
   traintracker evaluate --railways GTFS --recording FILE --save-cases CASES

@@ -5,7 +5,7 @@ interpolated between the two positions either side, a minute apart (`RecordedRid
 a train that brakes and stands within that minute is timed late. This writes copies of a
 simulated cases folder (whose truth is exact, a fix every second with a good phone) whose
 truth times every stop's arrival that way, so `evaluate` scores the same answers against
-both. docs/realtime.md, "Arrival times", reports the figures.
+both. docs/experiments/2026-11-27-arrival-truth-resolution.md reports the figures.
 
 Usage:
   traintracker simulate --railways GTFS --scenario caltrain --phone good --out CASES ...

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The accuracy matrix of docs/accuracy.md: simulates every scenario under each condition
+# The accuracy matrix (docs/accuracy.md, the phone kinds; docs/experiments/ for each seed): simulates every scenario under each condition
 # (phones, maps, days, riders, urban canyons) on Tokyo and Caltrain, then scores the
 # algorithms on all of them in one table per measure, with a heat map per network.
 # Usage: scripts/conditions.sh SEED [COUNT] [algorithm ...]   (default: 3 rides per scenario; default eki)

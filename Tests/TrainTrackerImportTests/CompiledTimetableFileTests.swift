@@ -103,3 +103,28 @@ import TrainTrackerTestSupport
         #expect(try RailwayDatabase.loadModel(path: path).compiledTimetable() == current.compiledTimetable())
     }
 }
+
+extension CompiledTimetableFileTests {
+    /// NYC's 1 and 2 (1,990 trips of a real feed): read back from the compiled file, every trip
+    /// is found by its id on its railway and named as the feed names it, as the dictionary of
+    /// strings did that the packed names replaced.
+    @Test func everyTripOfARealFeedIsFoundByItsIdAndNamedAsTheFeedNamesIt() throws {
+        let dataset = try GTFSImporter.load(path: SharedPaths.nycSubway)
+        #expect(dataset.timetable.trains.count > 1_000)
+        let directory = try TemporaryDirectory()
+        let path = directory.path("nyc.sqlite")
+        try RailwayDatabase.write(dataset, to: path)
+        let model = try RailwayDatabase.loadModel(path: path)
+        var first: [String: (railway: String, name: String)] = [:]
+        for train in dataset.timetable.trains where first[train.id] == nil {
+            let number = train.number.flatMap { $0.isEmpty ? nil : $0 }
+            first[train.id] = (train.railwayID, number ?? train.id)
+        }
+        for (id, expected) in first {
+            #expect(model.railwayID(ofTrip: id) == expected.railway, "\(id)")
+            #expect(model.tripName(id) == expected.name, "\(id)")
+        }
+        #expect(model.tripName("no such trip") == nil)
+        #expect(model.tripName(String(first.keys.sorted()[0].dropLast())) == nil)
+    }
+}

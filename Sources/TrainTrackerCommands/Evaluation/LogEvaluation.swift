@@ -30,7 +30,7 @@ struct LogEvaluation {
     static let discussion = """
         With --sessions and --log, recorded rides are scored against the rider's own log instead: a \
         GroundTruthLogger SQLite file (table events: id, timestamp in local time, category, notes) or a CSV \
-        with the header time,event,station,railway,direction (see docs/accuracy.md). Each event goes to the \
+        with the header time,event,station,railway,direction (see docs/evaluating.md). Each event goes to the \
         session whose fixes cover it (of several, the one nearest the logged station). A departure is right when most answers from 30 to 120 s after it name \
         the logged line and direction; an arrival is right when most answers in the leg before it (from 30 s \
         after the previous departure, or the last 120 s) give its station as the next stop; Now: the time from \

@@ -5,8 +5,12 @@ import RealModule
 /// stop detector.
 public struct DecaySpeedFilter: SpeedFilter {
     /// The age at which a reading counts half.
+    /// Set by hand on 2026-11-22; the filters were compared on simulated seed 2026's rides
+    /// (docs/motion.md, "Measured"), their constants not tuned.
     public var halfLife: Seconds = 4
     /// Readings older than this are dropped.
+    /// Set by hand on 2026-11-22; the filters were compared on simulated seed 2026's rides
+    /// (docs/motion.md, "Measured"), their constants not tuned.
     public var maximumAge: Seconds = 30
     private var recent = RecentSpeeds()
 

@@ -4,6 +4,8 @@
 /// quarters. Its stops come from the shared stop detector, like every filter's.
 public struct ExponentialSpeedFilter: SpeedFilter {
     /// The weight of the newest reading.
+    /// Set by hand on 2026-11-22; the filters were compared on simulated seed 2026's rides
+    /// (docs/motion.md, "Measured"), their constants not tuned.
     public var alpha = 0.75
     private var smoothed: MetersPerSecond?
     private var stops = StopDetector()

@@ -10,8 +10,12 @@ import RealModule
 /// fixes that jump (a Wi-Fi position 500 m off, claiming 20 m) give no 300 km/h spike.
 public struct KalmanSpeedFilter: SpeedFilter {
     /// How hard the vehicle may accelerate, m/s² (process noise).
+    /// Set by hand on 2026-11-22; the filters were compared on simulated seed 2026's rides
+    /// (docs/motion.md, "Measured"), their constants not tuned.
     public var acceleration = 1.0
     /// The error of a reported speed, m/s.
+    /// Set by hand on 2026-11-22; the filters were compared on simulated seed 2026's rides
+    /// (docs/motion.md, "Measured"), their constants not tuned.
     public var speedError: MetersPerSecond = 1
     /// What the positions, a vehicle's acceleration and the fastest train allow.
     public var bound = SpeedBound()

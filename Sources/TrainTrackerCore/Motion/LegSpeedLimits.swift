@@ -5,14 +5,19 @@
 ///     limits.limit(for: .rail, line: nil)   // 45 m/s
 public struct LegSpeedLimits: Hashable, Sendable {
     /// Standing: the drift of a phone at rest.
+    /// Set by hand on 2026-11-24; the reason is not recorded.
     public var stay: MetersPerSecond = 2
     /// On foot or by bike.
+    /// Set by hand on 2026-11-24; the reason is not recorded.
     public var walking: MetersPerSecond = 12
     /// A road vehicle on a motorway (130 km/h); a vehicle leg gets the faster of this and `rail`.
+    /// Set by hand on 2026-11-24 from the vehicle's top speed given above; not measured.
     public var road: MetersPerSecond = 36
     /// A commuter or regional train (160 km/h).
+    /// Set by hand on 2026-11-24 from the vehicle's top speed given above; not measured.
     public var rail: MetersPerSecond = 45
     /// A metro (90 km/h).
+    /// Set by hand on 2026-11-24 from the vehicle's top speed given above; not measured.
     public var metro: MetersPerSecond = 25
 
     /// The defaults.

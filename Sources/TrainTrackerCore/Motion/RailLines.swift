@@ -63,23 +63,40 @@ public struct RailLegName: Hashable, Sendable {
 public enum RailLineNaming {
     /// How far from a station a named leg may start or end: station entrances, long platforms
     /// and the fix before the doors closed.
+    /// Set by hand on 2026-11-22 with the first diary; the reason for 400 m is not recorded.
     public static let stationReach: Meters = 400
     /// How near a station a halt (see `haltRadius`) is a stop there.
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let dwellRadius: Meters = 150
     /// A leg ran through a station it came this near without a stop, if a fix came within
     /// `observedGap` of its closest approach (a sparser leg could have stopped unseen).
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let passRadius: Meters = 150
     /// See `passRadius`.
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let observedGap: Seconds = 15
     /// What a stop the line does not make, or a stop it makes that the leg ran through, costs.
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let stopMismatch: Meters = 250
     /// Lines whose fit is this close to the best one are named together.
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let ambiguity: Meters = 30
     /// A leg whose fixes lie farther than this, on average, from a line's stops is not on it.
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let worstFit: Meters = 600
     /// A line is longer than the leg's fixes by up to this share (curves between fixes) ...
+    /// (Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.)
     public static let detourShare = 1.5
     /// ... plus this much, before the extra counts against it (the other way round a ring).
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let detourAllowance: Meters = 1_000
 
     /// The line of each of `legs` that is rail (nil for the others), by stations within
@@ -145,10 +162,16 @@ public enum RailLineNaming {
 
     /// A halt: fixes within this distance of the first (or its accuracy, if worse, up to
     /// `haltRadiusLimit`) ...
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let haltRadius: Meters = 30
     /// See `haltRadius`.
+    /// (Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.)
     public static let haltRadiusLimit: Meters = 60
     /// ... for at least this long.
+    /// Set by hand on 2026-11-24 with the rail-line naming, not among the cross-validated
+    /// thresholds; the reason is not recorded.
     public static let haltTime: Seconds = 15
 
     /// Where the fixes halt: the first fix of each halt.

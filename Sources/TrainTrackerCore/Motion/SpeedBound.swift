@@ -10,15 +10,20 @@
 public struct SpeedBound: Sendable {
     /// The hardest any vehicle a phone rides in keeps accelerating, m/s²: trains and buses
     /// manage 1–1.5, a car going from 0 to 100 km/h in 14 s about 2.
+    /// Set by hand on 2026-11-24 from what the vehicles a phone rides can do; not measured.
     public var physicalAcceleration = 2.0
     /// The fastest ground transport a phone rides (a high-speed train, 360 km/h).
+    /// Set by hand on 2026-11-24 from what the vehicles a phone rides can do; not measured.
     public var physicalMaximum: MetersPerSecond = 100
     /// The positions that bound the speed are at least this far apart in time.
+    /// Set by hand on 2026-11-24; the reason is not recorded.
     public var supportSpan: Seconds = 5
     /// How long fixes are kept to bound the speed (the last `keptFixes` whatever their age).
+    /// Both set by hand on 2026-11-24; the reason is not recorded.
     static let supportWindow: Seconds = 60
     static let keptFixes = 3
     /// The longest stretch of accelerating a rise in speed may be put down to, seconds.
+    /// Set by hand on 2026-11-24; the reason is not recorded.
     static let accelerationSpan: Seconds = 15
     private var recent: [Location] = []
     private var recentStart = 0

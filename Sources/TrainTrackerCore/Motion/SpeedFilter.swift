@@ -54,14 +54,21 @@ public enum SpeedFilterName: String, CaseIterable, Hashable, Sendable {
 /// row above 1 m/s. Readings in between neither start nor break a stop.
 public struct StopDetector: Hashable, Sendable, Codable {
     /// Below this a reading counts as standing.
+    /// Set by hand on 2026-11-22 with the speed filters; not tuned, and the reason is not recorded.
     public var stillSpeed: MetersPerSecond = 0.5
     /// Above this a reading counts as moving.
+    /// Set by hand on 2026-11-22 with the speed filters; not tuned, and the reason is not recorded.
     public var movingSpeed: MetersPerSecond = 1
     /// Standing readings needed in a row ...
+    /// (Set by hand on 2026-11-22 with the speed filters; not tuned, and the reason is not
+    /// recorded.)
     public var stillReadings = 3
     /// ... and the time they must span.
+    /// Set by hand on 2026-11-22 with the speed filters; not tuned, and the reason is not recorded.
     public var stillSpan: Seconds = 2
     /// Two standing readings this far apart also make a stop (a phone sampling sparsely).
+    /// Set by hand on 2026-11-22 with the speed filters for a phone sampling every ten seconds; not
+    /// tuned.
     public var sparseSpan: Seconds = 8
 
     private var stillSince: Timestamp?

@@ -46,8 +46,10 @@ public struct TrackingModeMachine: Sendable {
     private var slowSince: Timestamp?
     private var fastSince: Timestamp?
     /// How long the speed must stay at or above the fast speed.
+    /// Set by hand: the travel-diary recorder's own default (2026-11-22), not tuned here.
     static let fastHold: Seconds = 20
     /// An activity sample older than this is not used.
+    /// Set by hand on 2026-11-24; the reason for a minute is not recorded.
     static let freshActivity: Seconds = 60
 
     /// A machine starting in `activelyMoving`.

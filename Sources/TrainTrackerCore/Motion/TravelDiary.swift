@@ -178,6 +178,8 @@ public enum TravelDiary {
     }
 
     /// How far from a station a halt is not at the station.
+    /// Set by hand on 2026-11-24, not among the cross-validated thresholds; the reason for 300 m is
+    /// not recorded.
     static let haltStationDistance: Meters = 300
 
     /// How many times the fixes halt (see ``RailLineNaming/halts(in:)``) farther than

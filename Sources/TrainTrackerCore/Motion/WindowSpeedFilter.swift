@@ -18,8 +18,12 @@ struct RecentSpeeds: Sendable {
 /// alone), with the quick stop detector: standing reads as 0.
 public struct WindowSpeedFilter: SpeedFilter {
     /// How old a reading may be.
+    /// Set by hand on 2026-11-22; the filters were compared on simulated seed 2026's rides
+    /// (docs/motion.md, "Measured"), their constants not tuned.
     public var maximumAge: Seconds = 15
     /// How many readings the mean needs.
+    /// Set by hand on 2026-11-22; the filters were compared on simulated seed 2026's rides
+    /// (docs/motion.md, "Measured"), their constants not tuned.
     public var minimumCount = 3
     private var recent = RecentSpeeds()
 

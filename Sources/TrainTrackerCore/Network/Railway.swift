@@ -78,6 +78,10 @@ public struct Track: Sendable {
     public init(pieces: [(coordinates: [Coordinate], isUnderground: Bool)]) {
         var coordinates: [Coordinate] = []
         var underground: [Bool] = []
+        // Room for every vertex at once: grown by appending, the track's arrays took up to twice that.
+        let vertices = pieces.reduce(0) { $0 + $1.coordinates.count }
+        coordinates.reserveCapacity(vertices)
+        underground.reserveCapacity(vertices)
         for piece in pieces where !piece.coordinates.isEmpty {
             for coordinate in piece.coordinates where coordinate != coordinates.last {
                 if !coordinates.isEmpty { underground.append(piece.isUnderground) }

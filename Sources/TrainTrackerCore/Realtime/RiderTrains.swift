@@ -26,15 +26,21 @@ public struct RiderTrains: Sendable {
         var aboard = true
     }
 
-    /// A rider's answer counts this long after its fix.
+    /// A rider's answer counts this long after its fix. Default 120 s, set by hand on
+    /// 2026-11-25; the reason for two minutes is not recorded.
     public var freshness: Seconds
     /// A rider counts for a train only once its tracker has named it, sure of the line, for
-    /// this long: a tracker still making up its mind would pass its first guess on.
+    /// this long: a tracker still making up its mind would pass its first guess on. Default
+    /// 300 s, tuned by hand on 2026-11-25 on Caltrain's recording and a simulated seed: 0, 300
+    /// and 600 s gave late riders 99.2, 99.4 and 99.4 % railway.
     public var steadiness: Seconds
     /// An answer less sure of its line than this (`TrackingCandidate.confidence`) names no train.
+    /// Default 0.9, tuned by hand on 2026-11-25 on the same data: it alone mended the
+    /// recording's Express late riders (90.2 → 98.7 %).
     public var minimumConfidence: Double
     /// A fix dated up to this far ahead of the time asked about counts as now: phones' clocks
-    /// are seconds off either way (`LiveBoard.record` takes fixes as far ahead).
+    /// are seconds off either way (`LiveBoard.record` takes fixes as far ahead). Default 5 s,
+    /// set by hand to the server's allowance for phones' clocks.
     public var clockAllowance: Seconds
     /// The latest sighting per rider.
     private var sightings: [String: Sighting] = [:]

@@ -1,5 +1,7 @@
 extension TrackerModel {
     /// A position this far from its trip's track says nothing about the trip's delay.
+    /// Set by hand on 2026-11-25 with the first GTFS-realtime rules; the reason for 500 m is
+    /// not recorded.
     public static let delayReach: Meters = 500
 
     /// How late trip `tripID` of the timetable is, if its train is at `coordinate` at `time`:
@@ -46,8 +48,7 @@ extension TrackerModel {
     /// timetable has the trip.
     public func tripName(_ tripID: String) -> String? {
         guard let place = tripIndex[tripID] else { return nil }
-        let labels = timetable.tripLabels[Int(place.line)]
-        return labels.indices.contains(Int(place.trip)) ? labels[Int(place.trip)].name : nil
+        return timetable.tripNames[line: LineDirection(index: Int(place.line)), trip: Int(place.trip)]?.name
     }
 
     /// The id of the railway trip `tripID` runs on, if the timetable has the trip.
@@ -59,14 +60,18 @@ extension TrackerModel {
 extension TrackerModel {
     /// A rider's fix farther than its accuracy plus this from its train's track is not on
     /// that train. Set by hand: the tracks of Tokyo's and Caltrain's data lie within tens of
-    /// metres of the trains' own GPS; 200 m leaves room for a platform and a poor map.
+    /// metres of the trains' own GPS; 200 m leaves room for a platform and a poor map. Set
+    /// before the rule was measured on Caltrain's recordings, not tuned
+    /// (docs/experiments/2026-11-28-riders-aboard-rule.md).
     public static let aboardTrackReach: Meters = 200
     /// ... nor one farther than its accuracy plus this from where the train is, by its
     /// timetable and the delay the rider's tracker gives it (`progress(ofTrip:delay:at:)`,
-    /// which runs evenly between calls). Set by hand: a minute's running at 25 m/s.
+    /// which runs evenly between calls). Set by hand: a minute's running at 25 m/s; set
+    /// before the rule was measured, not tuned.
     public static let aboardPlaceReach: Meters = 1_500
     /// A fix's claimed accuracy widens both reaches by at most this much: a phone that
-    /// knows only its cell says nothing of the train.
+    /// knows only its cell says nothing of the train. Set by hand on 2026-11-28 with the two
+    /// reaches; not tuned.
     public static let aboardAccuracyCredit: Meters = 500
 
     /// Whether a rider at `fix` can be aboard trip `tripID` running `delay` seconds late:

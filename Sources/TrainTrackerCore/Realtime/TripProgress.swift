@@ -27,6 +27,8 @@ public struct TripProgress: Hashable, Sendable {
 
 extension TrackerModel {
     /// A train this long before its first departure or after its last arrival is not running.
+    /// Set by hand on 2026-11-25 with the published riders' feed; the reason for ten minutes
+    /// is not recorded.
     public static let progressMargin: Seconds = 600
 
     /// Where trip `tripID` is at `time` when it runs `delay` seconds late, and its times at the

@@ -9,12 +9,14 @@
 ///     sightings.reported(trip, of: line, before: now)   // true once any feed up to now reported it
 public struct TripSightings: Sendable {
     /// A report further back than this says nothing of today's run (a trip runs once a day).
+    /// Set by hand on 2026-11-26; the reason for three hours is not recorded.
     public static let lookback: Seconds = 3 * 3_600
     /// A report within this long of the last one kept for its trip is not kept (feeds come
-    /// every few seconds from several sources; one a minute says as much).
+    /// every few seconds from several sources; one a minute says as much). Set by hand; not tuned.
     static let spacing: Seconds = 60
     /// A report dated this far after the time it is pruned at is dropped (a clock gone wrong
-    /// would otherwise hide the trip's later reports).
+    /// would otherwise hide the trip's later reports). Set by hand on 2026-11-26; the reason
+    /// for a minute is not recorded.
     static let aheadOfNow: Seconds = 60
 
     /// A trip of a line.

@@ -42,6 +42,7 @@ public struct SightQuery: Hashable, Sendable {
     /// Eye altitude above sea level; nil: ground elevation plus `eyeHeight`.
     public var altitude: Meters?
     /// The eye's height above the ground, when `altitude` is nil.
+    /// Set by hand on 2026-11-22: a standing person's eye; not measured.
     public var eyeHeight: Meters = 1.6
     /// Degrees clockwise from true north.
     public var heading: Degrees
@@ -54,12 +55,16 @@ public struct SightQuery: Hashable, Sendable {
     /// The view's width over its height.
     public var aspectRatio = 4.0 / 3.0
     /// The march step along the line, metres.
+    /// Set by hand on 2026-11-22; the reason for 10 m is not recorded.
     public var step: Meters = 10
     /// The farthest the line is followed, metres.
+    /// Set by hand on 2026-11-22; the reason for 50 km is not recorded.
     public var maximumDistance: Meters = 50_000
     /// Atmospheric refraction coefficient k: over the curved earth the line rises by
     /// (1 − k)·d²/(2R) at distance d; 0 turns the earth model off (the flat model of the
     /// original app).
+    /// Set by hand on 2026-11-22 to the usual coefficient of terrestrial refraction; not measured
+    /// here.
     public var refraction = 0.13
 
     /// A query looking along `heading` at `pitch` from `observer`.

@@ -3,7 +3,11 @@
 /// beyond). The tracker answers by it and the simulator's ground truth is written by it, so
 /// the two can never disagree on the rule itself.
 package struct FocusRule: Sendable {
+    /// A station this near is `now`. Set by hand on 2026-11-22 to the published algorithm's
+    /// visiting radius (`EkiParameters.visitingRadius`); not tuned.
     package static let nowRadius: Meters = 200
+    /// The next station ahead this near is `soon`. Set by hand on 2026-11-22 to the published
+    /// algorithm's approaching radius (`EkiParameters.approachingRadius`); not tuned.
     package static let soonDistance: Meters = 500
 
     /// (station id, along-track position) in line order.

@@ -9,8 +9,11 @@
 /// - Complexity: O(t · log c) per fix for the t trips of the day with c calls each.
 public struct ScheduleMatcher: TrackingAlgorithm {
     /// The most one fix costs a trip (seconds).
+    /// Set by hand on 2026-11-27 for the untuned baseline; the reason for 15 minutes is not
+    /// recorded.
     public static let cap: Seconds = 900
     /// A fix farther than this from a trip's track is not at a place of it (costs the cap).
+    /// Set by hand on 2026-11-27 for the untuned baseline; the reason for 1 km is not recorded.
     static let reach: Meters = 1_000
 
     private let model: TrackerModel
@@ -84,11 +87,11 @@ public struct ScheduleMatcher: TrackingAlgorithm {
         let next =
             calls.first { positions.indices.contains($0) && walk.separation(along, positions[$0]) <= FocusRule.nowRadius }
             ?? calls.first { positions.indices.contains($0) && walk.distanceAhead(from: along, to: positions[$0]) > 0 }
-        let label = model.timetable.tripLabels[line: line][Int(key.trip)]
+        let label = model.timetable.tripNames[line: line, trip: Int(key.trip)]
         var candidate = model.candidate(on: line, at: along, score: 0)
         candidate.nextStopID = next.map { network.stations[stations[$0]].id }
-        candidate.trainID = label.id
-        candidate.train = label.name
+        candidate.trainID = label?.id
+        candidate.train = label?.name
         return candidate
     }
 }

@@ -29,6 +29,7 @@ public struct TripModelFit: Sendable {
     /// positive) or by a step in seconds (a signed time).
     public var fittedNames: [(name: String, signed: Bool)] = Self.fitted
     /// Rounds of the search; each narrows the steps.
+    /// Set by hand on 2026-11-27; the reason for three is not recorded.
     public var rounds = 3
 
     /// The constants the likelihood of the true trip tells.
@@ -45,6 +46,8 @@ public struct TripModelFit: Sendable {
     /// others (`tellingScore`) ...
     public var tellingNames: [(name: String, signed: Bool)] = Self.telling
     /// ... and the rounds of that search (0: the likelihood's fit alone).
+    /// Set by hand on 2026-11-27: with two, held out on Caltrain's six days, the train was named on
+    /// 97.7 → 98.7 % of fixes; the reason for not more is not recorded.
     public var tellingRounds = 2
 
     /// The constants that shape how one trip is told from another: timing, the delay's walk
@@ -55,6 +58,7 @@ public struct TripModelFit: Sendable {
     ]
     /// A fix whose true trip holds less than this share of the belief counts as if it held
     /// this much: one hopeless ride does not outweigh the others.
+    /// Set by hand on 2026-11-27; the reason for 10⁻³ is not recorded.
     public static let shareFloor = 1e-3
 
     /// A fit of `rides` on `model`.

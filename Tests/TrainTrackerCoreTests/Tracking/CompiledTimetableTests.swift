@@ -148,6 +148,28 @@ import TrainTrackerTestSupport
         },
     ]
 
+    /// A part refused (its trips read, then bytes after its end) leaves nothing behind: the
+    /// same part read again gives the model the file describes, every trip named as before.
+    @Test func aPartRefusedAndReadAgainLeavesNoTripBehind() throws {
+        let parts = Self.built.compiledTimetable()
+        var reader = try CompiledTimetableReader(network: Self.network, header: parts[0])
+        let line = try #require(
+            parts.indices.dropFirst().first { index in
+                Self.built.timetable.tripNames.count(line: LineDirection(index: index - 1)) > 0
+            })
+        for part in parts[1..<line] { try reader.add(part) }
+        #expect(throws: CompiledTimetableError.self) { try reader.add(parts[line] + [0]) }
+        for part in parts[line...] { try reader.add(part) }
+        let read = try reader.model(calendar: Self.built.calendar, zone: Self.built.zone)
+        #expect(read.compiledTimetable() == parts)
+        let key = LineDirection(index: line - 1)
+        #expect(read.timetable.tripNames.count(line: key) == Self.built.timetable.tripNames.count(line: key))
+        #expect(read.timetable.tripNames.count == Self.built.timetable.tripNames.count)
+        #expect(read.timetable.tripNames[line: key, trip: 0] == Self.built.timetable.tripNames[line: key, trip: 0])
+        let id = try #require(Self.built.timetable.tripNames.id(line: key, trip: 0))
+        #expect(read.tripIndex[id].map { [$0.line, $0.trip] } == [Int32(line - 1), 0])
+    }
+
     @Test(arguments: breakages)
     func brokenBytesNameThePartAndTheProblem(_ breakage: Breakage) {
         let parts = breakage.breaking(Self.built.compiledTimetable())

@@ -1,13 +1,21 @@
 extension DefaultTracker {
     /// The fastest a train runs, for arrival times: 100 m/s (360 km/h), whatever a phone says.
+    /// Set by hand on 2026-11-22 from the fastest trains' 360 km/h; not measured.
     static let fastestTrain: MetersPerSecond = 100
     /// Arrival times take the train as running at least this fast ...
+    /// (Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.)
     static let slowestCruise: MetersPerSecond = 12
     /// ... and add the time braking and starting cost: the cruising speed over this (in m/s²).
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     static let brakingAllowance = 1.8
     /// A stop nearer than this is reached now.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     static let arrivedWithin: Meters = 30
     /// A station is the next stop when the train more likely stops there than not.
+    /// Set by hand on 2026-11-22: an even chance.
     static let nextStopChance = 0.5
     /// The answer names at most this many candidates.
     static let answerCandidates = 8
@@ -34,9 +42,10 @@ extension DefaultTracker {
         for candidate in hypothesis.trains.trips where best.map({ candidate.logWeight > $0.logWeight }) ?? true {
             best = candidate
         }
-        let labels = model.timetable.tripLabels[line: hypothesis.line]
-        guard let best, labels.indices.contains(Int(best.trip)) else { return nil }
-        return (labels[Int(best.trip)], best)
+        guard let best, let label = model.timetable.tripNames[line: hypothesis.line, trip: Int(best.trip)] else {
+            return nil
+        }
+        return (label, best)
     }
 
     /// How long the followed train `followed` of `line` has left to station `slot` from

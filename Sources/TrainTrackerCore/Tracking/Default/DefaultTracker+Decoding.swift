@@ -1,7 +1,11 @@
 extension DefaultTracker {
     /// A hypothesis out of reach for this many fixes in a row ...
+    /// (Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.)
     static let forgottenAfterFixes = 30
     /// ... and this far below the switch cost behind the leader, is forgotten.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     static let forgottenMargin: Nats = 1
 
     /// The decoding step: of the weighed hypotheses, the far-away are forgotten and the scores

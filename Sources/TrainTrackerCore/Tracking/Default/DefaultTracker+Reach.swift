@@ -19,9 +19,9 @@ extension DefaultTracker {
         let radius = parameters.position.searchRadius(sigma: fix.sigma)
         let polylines = model.network.trackPolylines
         // The grid lists the railways within its margin; a wider reach asks every railway.
-        let asked: [Int32] =
+        let asked: ArraySlice<Int32> =
             radius <= RailwayGrid.margin
-            ? model.grid.railways(near: fix.location.coordinate) : (0..<Int32(polylines.count)).map { $0 }
+            ? model.grid.railways(near: fix.location.coordinate) : ArraySlice(0..<Int32(polylines.count))
         for railway in asked {
             let index = Int(railway)
             let polyline = polylines[index]

@@ -2,22 +2,29 @@ extension DefaultTracker {
     /// Faster than anyone rides between two fixes (a Shinkansen runs at up to 89 m/s): a fix
     /// farther from the last than this allows is a phone's wild fix (Helsinki's phones show
     /// Wi-Fi positions 27 km off with an accuracy of 36 m, again and again within a ride).
+    /// Set by hand on 2026-11-25 for Helsinki phone 3's Wi-Fi positions 27 km off; the Caltrain
+    /// recording and seed 1709 scored exactly as before.
     static let fastestTravel: MetersPerSecond = 120
     /// Allowed between any two fixes on top of their accuracies and `fastestTravel`: a fused
     /// provider's jump from cell towers to satellites.
+    /// Set by hand on 2026-11-25 with `fastestTravel`; the reason for 2 km is not recorded.
     static let jumpAllowance: Meters = 2_000
     /// A wild fix is taken after all once this many fixes in a row agree with one another and
     /// not with the fixes before (the phone really is there: a first fix that was wild, or a
     /// restored tracker on a new ride).
+    /// Set by hand on 2026-11-25 with `fastestTravel`; the reason for three is not recorded.
     static let jumpConfirmations = 3
     /// Harder than any train (or a car on the way to the station) speeds up: from the speed a
     /// phone measured at the last fix, no one gets farther in `t` seconds than that speed's
     /// run plus this acceleration's. Commuter trains start at about 1 m/s².
+    /// (Chosen by hand on 2026-11-28, on simulated seeds 6363 and 7474, reported on fresh seed
+    /// 9191.)
     static let hardestAcceleration = 3.0  // m/s²
     /// ... plus this, and the fixes' accuracies. A standing phone's fixes 300 m to 1.5 km off
     /// (a big station's reflections, which claim an accuracy of 20–80 m) are then wild, where
     /// `jumpAllowance` lets them in. Set by hand; a minute after the last fix the flat bound is
     /// the tighter one again.
+    /// Chosen on simulated seeds 6363 and 7474 (2026-11-28).
     static let startAllowance: Meters = 100
 
     /// Whether `location` lies farther from `earlier` than anyone could have gone since:

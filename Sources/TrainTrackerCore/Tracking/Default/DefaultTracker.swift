@@ -135,6 +135,8 @@ public struct DefaultTracker: TrackingAlgorithm {
     }
 
     /// A feed made this long before a fix no longer speaks for the trains.
+    /// Set by hand on 2026-11-25 with the first GTFS-realtime rules; the reason for ten minutes is
+    /// not recorded.
     public static let liveFeedLongest: Seconds = 600
 
     /// `live`, if it was made at most `liveFeedLongest` before `time` (and not after it).
@@ -145,13 +147,21 @@ public struct DefaultTracker: TrackingAlgorithm {
     }
 
     /// With a fix that gives no speed, and is this inaccurate, the last speed holds.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     static let speedFromFixesAccuracy: Meters = 50
     /// The time since the last fix is taken as at least this (two fixes of one second).
+    /// (Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.)
     static let shortestWait: Seconds = 0.1
     /// ... and as this at the first fix.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     static let firstWait: Seconds = 1
     /// A speed below this, from a train that ran faster than `movingSpeed` at the last fix and
     /// is not stopped, is a phone's lone 0.0: the last speed holds.
+    /// Both set by hand on 2026-11-22 with the first default tracker, developed on simulated seed
+    /// 2026; the reason is not recorded.
     static let loneZeroSpeed: MetersPerSecond = 0.5
     static let movingSpeed: MetersPerSecond = 3
 
@@ -247,9 +257,13 @@ public struct DefaultTracker: TrackingAlgorithm {
     }
 
     /// A reported vehicle position this old still says where its train is now.
+    /// Set by hand on 2026-11-25 after a security review of the live rules; the reason for two
+    /// minutes is not recorded.
     static let vehicleFreshness: Seconds = 120
     /// A reported train further than this ahead of (or any way behind) a hypothesis's last
     /// position is another train: its report does not move the hypothesis.
+    /// Set by hand on 2026-11-25 after a security review of the live rules; the reason for 10 km is
+    /// not recorded.
     static let reportedReach: Meters = 10_000
 
     /// Where the train `hypothesis` follows is at `time` by an operator's feed `live` (riders'
@@ -267,9 +281,8 @@ public struct DefaultTracker: TrackingAlgorithm {
         if let vehicle = report.vehicle, abs(time.seconds(since: vehicle.time)) <= Self.vehicleFreshness {
             place = vehicle.coordinate
         } else if let delay = report.delay {
-            let labels = model.timetable.tripLabels[line: hypothesis.line]
-            if labels.indices.contains(Int(followed.trip)) {
-                place = model.progress(ofTrip: labels[Int(followed.trip)].id, delay: delay, at: time)?.coordinate
+            if let id = model.timetable.tripNames.id(line: hypothesis.line, trip: Int(followed.trip)) {
+                place = model.progress(ofTrip: id, delay: delay, at: time)?.coordinate
             }
         }
         guard let place, let projection = railway.track.polyline.projection(of: place, within: TrackerModel.delayReach)

@@ -6,6 +6,8 @@ struct MotionState: Sendable, Codable {
     private var previousUnspeeded: Unspeeded?
     /// Two fixes without speed this far apart in time, or farther, staying in place mean a stop
     /// (a sparse phone's fixes seldom fill the window).
+    /// Set by hand on 2026-11-23 for sparse phones on simulated seed 307; the reason for these
+    /// bounds is not recorded.
     static let pairSpan: ClosedRange<Seconds> = 5...120
     /// Recent fixes: time, speed (reported or `nil`), position.
     private var recent: [Recent] = []
@@ -14,6 +16,8 @@ struct MotionState: Sendable, Codable {
     /// When the current stop began.
     private(set) var stoppedSince: Timestamp?
     /// The window looked at.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     static let window: Seconds = 6
     /// Stops from the reported speeds (three slow readings over two seconds, never a lone 0.0).
     private var stops = StopDetector()
@@ -23,11 +27,14 @@ struct MotionState: Sendable, Codable {
     /// The run of walking speeds: when it began, when the last one came, how many.
     private var walkingRun: WalkingRun?
     /// Walking speeds, in metres per second, and how long they must last.
+    /// Both set by hand on 2026-11-22 with the walked-away rule; the reason is not recorded.
     static let walkingSpeeds: ClosedRange<MetersPerSecond> = 0.6...2.6
     static let walkingTime: Seconds = 15
     /// A fix less accurate than this says nothing of where the phone stands (set by hand).
+    /// Written with the first default tracker on 2026-11-22; the reason for 60 m is not recorded.
     static let goodAccuracy: Meters = 60
     /// The accuracy taken for a fix that reports none (set by hand).
+    /// Written with the first default tracker on 2026-11-22; the reason for 20 m is not recorded.
     static let assumedAccuracy: Meters = 20
     /// Where a stop seen without speeds stands: the mean of its good fixes. While the fixes
     /// stay within reach of it, the phone stands, however they jitter under a station roof
@@ -208,11 +215,15 @@ extension MotionState {
         /// tuning seed 4242: 40 m (one fix out enough) gained little, 80 m lost 3–5 points.
         static let reach: Meters = 60
         /// The most of a fix's accuracy added to `reach`.
+        /// Set by hand: the still-by-position test's allowance of the first default tracker
+        /// (2026-11-22), whose reason is not recorded.
         static let accuracyAllowance: Meters = 30
         /// Fixes farther apart than this are not seconds apart: the stop is judged afresh
         /// (`stillByPair`), and a poor fix holds it no longer than this. Set by hand (the window).
         static let longestWait: Seconds = MotionState.window
         /// The mean follows the latest this many good fixes (ten minutes at 1 Hz).
+        /// Set by hand on 2026-11-28 as a bound on the running mean; the reason for ten minutes is
+        /// not recorded.
         static let remembered = 600
 
         /// A standing point at `location`, if it is a good fix.

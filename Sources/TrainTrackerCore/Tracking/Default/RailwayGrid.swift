@@ -1,3 +1,5 @@
+import Algorithms
+
 /// A uniform grid over the network: for each cell, the railways whose track passes within
 /// `margin` of it. A fix then asks only those railways how far they are, instead of all.
 struct RailwayGrid: Sendable {
@@ -10,7 +12,13 @@ struct RailwayGrid: Sendable {
     private static let largestBoxCells = 64
 
     private let frame: Frame
-    private let cells: [Int64: [Int32]]
+    /// The cells some track passes near, as `Frame.key`s in increasing order; cell
+    /// `cellKeys[i]` lists the railways `railwayLists[listStarts[i]..<listStarts[i + 1]]`, in
+    /// increasing order. (On Tokyo, 0.6 MB; as a dictionary of arrays it was 2.1 MB, and the
+    /// sets it was built from 3 MB more.)
+    private let cellKeys: [Int64]
+    private let listStarts: [Int32]
+    private let railwayLists: [Int32]
 
     init(network: RailwayNetwork) {
         let box = network.boundingBox
@@ -24,39 +32,62 @@ struct RailwayGrid: Sendable {
         let frame = Frame(
             origin: box.southWest, degreesPerCellLatitude: Self.cellSize / projection.metersPerDegreeLatitude,
             degreesPerCellLongitude: Self.cellSize / max(north.metersPerDegreeLongitude, 1))
-        let marginLatitude = Self.margin / projection.metersPerDegreeLatitude
-        let marginLongitude = Self.margin / max(north.metersPerDegreeLongitude, 1)
-        var cells: [Int64: Set<Int32>] = [:]
+        var entries: [(cell: Int64, railway: Int32)] = []
         for (railway, polyline) in network.trackPolylines.enumerated() {
-            let vertices = polyline.coordinates
-            for index in vertices.indices {
-                let from = vertices[index]
-                let to = vertices[min(index + 1, vertices.count - 1)]
-                let (row0, column0) = frame.cell(
-                    latitude: min(from.latitude, to.latitude) - marginLatitude,
-                    longitude: min(from.longitude, to.longitude) - marginLongitude)
-                let (row1, column1) = frame.cell(
-                    latitude: max(from.latitude, to.latitude) + marginLatitude,
-                    longitude: max(from.longitude, to.longitude) + marginLongitude)
-                if (row1 - row0 + 1) * (column1 - column0 + 1) <= Self.largestBoxCells {
-                    for row in row0...row1 {
-                        for column in column0...column1 {
-                            cells[Frame.key(row, column), default: []].insert(Int32(railway))
-                        }
-                    }
-                } else {
-                    for key in frame.cellsAlong(from: from, to: to) { cells[key, default: []].insert(Int32(railway)) }
-                }
+            for cell in Self.cells(near: polyline.coordinates, frame: frame, projection: projection, north: north) {
+                entries.append((cell, Int32(clamping: railway)))
             }
         }
+        entries.sort { ($0.cell, $0.railway) < ($1.cell, $1.railway) }
+        var keys: [Int64] = []
+        var starts: [Int32] = []
+        for (index, entry) in entries.enumerated() where keys.last != entry.cell {
+            keys.append(entry.cell)
+            starts.append(Int32(clamping: index))
+        }
+        starts.append(Int32(clamping: entries.count))
         self.frame = frame
-        self.cells = cells.mapValues { $0.sorted() }
+        cellKeys = keys
+        listStarts = starts
+        railwayLists = entries.map(\.railway)
     }
 
-    /// The railways whose track may lie within `margin` of `coordinate`.
-    func railways(near coordinate: Coordinate) -> [Int32] {
+    /// The cells within `margin` of the track through `vertices`, each once.
+    private static func cells(
+        near vertices: [Coordinate], frame: Frame, projection: LocalProjection, north: LocalProjection
+    ) -> Set<Int64> {
+        let marginLatitude = Self.margin / projection.metersPerDegreeLatitude
+        let marginLongitude = Self.margin / max(north.metersPerDegreeLongitude, 1)
+        var cells = Set<Int64>()
+        for index in vertices.indices {
+            let from = vertices[index]
+            let to = vertices[min(index + 1, vertices.count - 1)]
+            let (row0, column0) = frame.cell(
+                latitude: min(from.latitude, to.latitude) - marginLatitude,
+                longitude: min(from.longitude, to.longitude) - marginLongitude)
+            let (row1, column1) = frame.cell(
+                latitude: max(from.latitude, to.latitude) + marginLatitude,
+                longitude: max(from.longitude, to.longitude) + marginLongitude)
+            if (row1 - row0 + 1) * (column1 - column0 + 1) <= Self.largestBoxCells {
+                for row in row0...row1 {
+                    for column in column0...column1 { cells.insert(Frame.key(row, column)) }
+                }
+            } else {
+                cells.formUnion(frame.cellsAlong(from: from, to: to))
+            }
+        }
+        return cells
+    }
+
+    /// The railways whose track may lie within `margin` of `coordinate`, in increasing order.
+    ///
+    /// - Complexity: O(log cells).
+    func railways(near coordinate: Coordinate) -> ArraySlice<Int32> {
         let (row, column) = frame.cell(latitude: coordinate.latitude, longitude: coordinate.longitude)
-        return cells[Frame.key(row, column)] ?? []
+        let key = Frame.key(row, column)
+        let index = cellKeys.partitioningIndex { $0 >= key }
+        guard index < cellKeys.count, cellKeys[index] == key else { return [] }
+        return railwayLists[Int(listStarts[index])..<Int(listStarts[index + 1])]
     }
 
     /// Where the cells lie: the south-west corner and the size of a cell in degrees.

@@ -60,7 +60,8 @@ extension TrackerModel {
             part.bools(pattern.runs)
         }
         part.count(trips.count)
-        for (trip, label) in zip(trips, timetable.tripLabels[line: line]) {
+        for (index, trip) in trips.enumerated() {
+            let label = timetable.tripNames[line: line, trip: index] ?? TripLabel(id: "", number: nil)
             part.int32(trip.pattern)
             part.int32(trip.service)
             part.count(trip.departures.count)
@@ -98,7 +99,7 @@ public struct CompiledTimetableReader {
     private var logPrior: [Double] = []
     private var segmentTraffic: [[Double]] = []
     private var trips: [[ScheduledTrip]] = []
-    private var tripLabels: [[TripLabel]] = []
+    private var tripNames = TripNames()
 
     /// Most services, train type name bytes, calls per trip and trips per line a file may hold.
     static let maximumServices = 100_000
@@ -172,6 +173,8 @@ public struct CompiledTimetableReader {
 
     private mutating func read(_ bytes: [UInt8], key: Int) throws(ByteReadError) {
         var reader = ByteReader(bytes)
+        // A part read before that threw left its trips' names behind.
+        tripNames.discardLine()
         _ = try reader.count(in: key...key, what: "the line")
         let stations = network.railways[key / 2].stationIDs.count
         let prior = try reader.double(in: 0...100, what: "the line's prior")
@@ -199,14 +202,14 @@ public struct CompiledTimetableReader {
         }
         let trips = lineTrips.trips
         guard reader.isAtEnd else { throw ByteReadError(problem: "bytes after the end") }
-        tripLabels.append(lineTrips.labels)
+        tripNames.endLine()
         self.patterns.append(patterns)
         logPrior.append(prior)
         segmentTraffic.append(traffic)
         self.trips.append(trips)
     }
 
-    private func readTrip(
+    private mutating func readTrip(
         _ reader: inout ByteReader, stations: Int, patterns: Int, into trips: inout LineTrips
     ) throws(ByteReadError) {
         let pattern = try reader.count(in: 0...patterns - 1, what: "a trip's pattern")
@@ -228,8 +231,11 @@ public struct CompiledTimetableReader {
         let number =
             try reader.flag(what: "a trip's number flag")
             ? try reader.string(maximumBytes: Self.maximumNameBytes, what: "a trip's number") : nil
-        trips.endTrip(
-            pattern: Int32(pattern), service: Int32(service), arrival: arrival, label: TripLabel(id: id, number: number))
+        guard tripNames.fits(bytes: id.utf8.count + (number?.utf8.count ?? 0)) else {
+            throw ByteReadError(problem: "trip names of more than 4 GB on one line, or more than 2^31 trips")
+        }
+        trips.endTrip(pattern: Int32(pattern), service: Int32(service), arrival: arrival)
+        tripNames.append(TripLabel(id: id, number: number))
     }
 
     /// The model, once every line's part is read.
@@ -243,7 +249,7 @@ public struct CompiledTimetableReader {
         let stationOrder = TrackerModel.stationOrder(of: network)
         let timetable = TimetableModel(
             hasTimetable: hasTimetable, patterns: patterns, logPrior: logPrior, segmentTraffic: segmentTraffic,
-            throughService: throughService, services: services, trips: trips, tripLabels: tripLabels, calendar: calendar,
+            throughService: throughService, services: services, trips: trips, tripNames: tripNames, calendar: calendar,
             zone: zone)
         return TrackerModel(network: network, stationOrder: stationOrder, timetable: timetable)
     }

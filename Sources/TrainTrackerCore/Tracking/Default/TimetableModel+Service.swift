@@ -6,10 +6,12 @@ import Algorithms
 extension TimetableModel {
     /// How long before a train's first departure its line counts as running: riders board a
     /// train standing at its origin.
+    /// Set by hand on 2026-11-25 with the calendar rule, which was not tuned.
     static let serviceLead: Seconds = 3_600
     /// How long after a train's last scheduled call its line still counts as running: real
     /// trains run late (Caltrain's recording: 99th percentile 26–29 min, a disrupted
     /// Saturday 40 min), and a line lost to a late train is not found again.
+    /// Set by hand on 2026-11-25 from those delays; the calendar rule was not tuned.
     static let serviceLag: Seconds = 7_200
 
     /// Which of `services` run on `day`.
@@ -32,8 +34,8 @@ extension TimetableModel {
             let runsToday = servicesRunning(on: day)
             // A trip that wraps past midnight or runs backwards is found by no search by start.
             for trip in irregularTrips[key] where runsToday[Int(trips[key][Int(trip)].service)] { return true }
-            var index = byStart.partitioningIndex { $0.start >= clock - Self.serviceLag - longestTrip[key] }
-            while index < byStart.count, byStart[index].start <= clock + Self.serviceLead {
+            var index = byStart.partitioningIndex { Seconds($0.start) >= clock - Self.serviceLag - longestTrip[key] }
+            while index < byStart.count, Seconds(byStart[index].start) <= clock + Self.serviceLead {
                 let trip = trips[key][Int(byStart[index].trip)]
                 index += 1
                 guard runsToday[Int(trip.service)], let last = trip.arrival?.time ?? trip.departures.last?.time else {

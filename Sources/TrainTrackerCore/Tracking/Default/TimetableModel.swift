@@ -21,8 +21,8 @@ struct TimetableModel: Sendable {
     let services: [String]
     /// `trips[key]`: the line's scheduled trains, for following one train's departures.
     let trips: [[ScheduledTrip]]
-    /// `tripLabels[key][i]`: the id and number of `trips[key][i]`, for naming the train.
-    let tripLabels: [[TripLabel]]
+    /// The id and number of `trips[key][i]`, for naming the train, and where each id is.
+    let tripNames: TripNames
     /// The days each service runs on.
     let calendar: ServiceCalendar
     /// The timetable's clock: its zone's offsets from UTC.
@@ -37,7 +37,8 @@ struct TimetableModel: Sendable {
     /// `tripsByStart[key]`: the line's trips (indices into `trips[key]`) by their first
     /// departure, and `longestTrip[key]` the longest from first departure to last call: the
     /// trips running at a time are found by a binary search.
-    let tripsByStart: [[(start: Seconds, trip: Int32)]]
+    /// (`start` in seconds after the service day's midnight, a `Float` as `TripCall.time`.)
+    let tripsByStart: [[(start: Float, trip: Int32)]]
     let longestTrip: [Seconds]
     /// `irregularTrips[key]`: the line's trips (sorted indices) with a departure outside
     /// [first departure, first departure + `longestTrip`] (times that wrap at midnight, or
@@ -49,10 +50,10 @@ struct TimetableModel: Sendable {
     /// - Complexity: O(calls · log calls).
     init(
         hasTimetable: Bool, patterns: [[ServicePattern]], logPrior: [Double], segmentTraffic: [[Double]],
-        throughService: [Set<Int>], services: [String], trips: [[ScheduledTrip]], tripLabels: [[TripLabel]],
+        throughService: [Set<Int>], services: [String], trips: [[ScheduledTrip]], tripNames: TripNames,
         calendar: ServiceCalendar, zone: TimeZoneRules
     ) {
-        self.tripLabels = tripLabels
+        self.tripNames = tripNames.indexed()
         self.hasTimetable = hasTimetable
         self.patterns = patterns
         self.logPrior = logPrior
@@ -75,7 +76,7 @@ struct TimetableModel: Sendable {
         }
         tripsByStart = trips.map { line in
             line.enumerated().compactMap { index, trip in
-                trip.departures.first.map { (Seconds($0.time), Int32(clamping: index)) }
+                trip.departures.first.map { ($0.time, Int32(clamping: index)) }
             }.sorted { $0.start < $1.start }
         }
         let longestTrip = trips.map { line in
@@ -110,8 +111,8 @@ struct TimetableModel: Sendable {
                 if time >= low, time <= high { found.append((time, trip, call)) }
             }
         }
-        var index = byStart.partitioningIndex { $0.start >= low - longestTrip[key] }
-        while index < byStart.count, byStart[index].start <= high {
+        var index = byStart.partitioningIndex { Seconds($0.start) >= low - longestTrip[key] }
+        while index < byStart.count, Seconds(byStart[index].start) <= high {
             let trip = byStart[index].trip
             index += 1
             let position = irregular.partitioningIndex { $0 >= trip }
@@ -132,6 +133,7 @@ struct TimetableModel: Sendable {
     }
 
     /// The most patterns kept per railway and direction (the busiest; rarer ones join the nearest).
+    /// Set by hand on 2026-11-22; the reason for 12 is not recorded.
     static let maximumPatterns = 12
 }
 
@@ -183,7 +185,7 @@ extension TimetableModel {
             logPrior.append(timetable.trains.isEmpty ? 0 : Double.log1p(Double(trains)))
         }
         let services = Array(Set(timetable.trains.map(\.service))).sorted()
-        let (trips, tripLabels) = Self.trips(
+        let (trips, tripNames) = Self.trips(
             of: timetable, network: network, stationSlots: stationSlots, patternOfTrain: patternOfTrain, services: services)
         let segmentTraffic = zip(LineDirection.all(railwayCount: railwayCount), collected).map { line, trains in
             let stations = stationOrder[line.railway].map(\.station)
@@ -212,15 +214,16 @@ extension TimetableModel {
         self.init(
             hasTimetable: !timetable.trains.isEmpty, patterns: patterns, logPrior: logPrior,
             segmentTraffic: segmentTraffic, throughService: links, services: services, trips: trips,
-            tripLabels: tripLabels, calendar: timetable.calendar, zone: timetable.zone)
+            tripNames: tripNames, calendar: timetable.calendar, zone: timetable.zone)
     }
 
     /// Each line's trips: every call but the last as a departure (slot, seconds), the last as the arrival.
     private static func trips(
         of timetable: Timetable, network: RailwayNetwork, stationSlots: [[String: Int]], patternOfTrain: [Int32],
         services: [String]
-    ) -> (trips: [[ScheduledTrip]], labels: [[TripLabel]]) {
+    ) -> (trips: [[ScheduledTrip]], names: TripNames) {
         var lines = Array(repeating: LineTrips(), count: network.railways.count * 2)
+        var labels = Array(repeating: [TripLabel](), count: lines.count)
         let serviceIndex = Dictionary(uniqueKeysWithValues: services.enumerated().map { ($0.element, Int32($0.offset)) })
         for (trainIndex, train) in timetable.trains.enumerated() {
             guard let railway = network.railwayIndex(id: train.railwayID),
@@ -240,9 +243,14 @@ extension TimetableModel {
                 arrival = (Int32(slot), Float(time))
             }
             lines[key].endTrip(
-                pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, arrival: arrival,
-                label: TripLabel(id: train.id, number: train.number))
+                pattern: patternOfTrain[trainIndex], service: serviceIndex[train.service] ?? 0, arrival: arrival)
+            labels[key].append(TripLabel(id: train.id, number: train.number))
         }
-        return (lines.map(\.trips), lines.map(\.labels))
+        var names = TripNames()
+        for line in labels {
+            for label in line { names.append(label) }
+            names.endLine()
+        }
+        return (lines.map(\.trips), names)
     }
 }

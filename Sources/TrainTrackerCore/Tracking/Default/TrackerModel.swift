@@ -15,12 +15,11 @@ public struct TrackerModel: Sendable {
         let tunnels: [ClosedRange<Meters>]
         let tunnelRanges: [Range<Int>]
         let trackLengths: [Meters]
-        let tripIndex: [String: (line: Int32, trip: Int32)]
 
         init(
             network: RailwayNetwork, timetable: TimetableModel, grid: RailwayGrid,
             stationOrder: [[(position: Meters, station: Int)]], terminals: [[Coordinate]], tunnels: [ClosedRange<Meters>],
-            tunnelRanges: [Range<Int>], trackLengths: [Meters], tripIndex: [String: (line: Int32, trip: Int32)]
+            tunnelRanges: [Range<Int>], trackLengths: [Meters]
         ) {
             self.network = network
             self.timetable = timetable
@@ -30,7 +29,6 @@ public struct TrackerModel: Sendable {
             self.tunnels = tunnels
             self.tunnelRanges = tunnelRanges
             self.trackLengths = trackLengths
-            self.tripIndex = tripIndex
         }
     }
 
@@ -57,7 +55,7 @@ public struct TrackerModel: Sendable {
     var trackLengths: [Meters] { _read { yield parts.trackLengths } }
     /// Where each trip id of the timetable is: its line (`LineDirection.index`) and its index
     /// among the line's trips (a GTFS-realtime feed names trips by id).
-    var tripIndex: [String: (line: Int32, trip: Int32)] { _read { yield parts.tripIndex } }
+    var tripIndex: TripNames { _read { yield parts.timetable.tripNames } }
 
     /// Whether line `key` has a train running at `time` (`TimetableModel.hasTrainRunning`),
     /// asked of the shared parts in place: through `timetable` the struct was copied, every
@@ -95,18 +93,7 @@ public struct TrackerModel: Sendable {
         parts = Parts(
             network: network, timetable: timetable, grid: RailwayGrid(network: network), stationOrder: stationOrder,
             terminals: terminals, tunnels: stretches, tunnelRanges: tunnelRanges,
-            trackLengths: network.railways.map(\.track.polyline.length), tripIndex: Self.tripIndex(of: timetable))
-    }
-
-    /// Every trip id of `timetable`, with its line and index (the first, for an id twice).
-    static func tripIndex(of timetable: TimetableModel) -> [String: (line: Int32, trip: Int32)] {
-        var index: [String: (line: Int32, trip: Int32)] = [:]
-        for (line, labels) in timetable.tripLabels.enumerated() {
-            for (trip, label) in labels.enumerated() where index[label.id] == nil {
-                index[label.id] = (Int32(clamping: line), Int32(clamping: trip))
-            }
-        }
-        return index
+            trackLengths: network.railways.map(\.track.polyline.length))
     }
 
     /// Each railway's stations by along-track position.
@@ -125,7 +112,7 @@ public struct TrackerModel: Sendable {
     var patternPriors: [[Double]] { timetable.patternPriors }
     var initialStopChance: [[Double]] { timetable.initialStopChance }
     var trips: [[ScheduledTrip]] { timetable.trips }
-    var tripsByStart: [[(start: Seconds, trip: Int32)]] { timetable.tripsByStart }
+    var tripsByStart: [[(start: Float, trip: Int32)]] { timetable.tripsByStart }
     var longestTrip: [Seconds] { timetable.longestTrip }
     var services: [String] { timetable.services }
     var calendar: ServiceCalendar { timetable.calendar }

@@ -8,19 +8,18 @@ extension TripFollower {
         let byStart = model.tripsByStart[line: line]
         guard !byStart.isEmpty else { return [] }
         let trips = model.trips[line: line]
-        let labels = model.timetable.tripLabels[line: line]
         var keys: [Key] = []
         for (origin, running) in [(day.origin, day.today), (day.previousOrigin, day.yesterday)] {
             let clock = time.secondsSince1970 - origin
             let low = clock - parameters.latest - parameters.terminalStay - model.longestTrip[line: line]
             let high = clock - parameters.earliest + parameters.originWait
-            var index = byStart.partitioningIndex { $0.start >= low }
-            while index < byStart.count, byStart[index].start <= high {
+            var index = byStart.partitioningIndex { Seconds($0.start) >= low }
+            while index < byStart.count, Seconds(byStart[index].start) <= high {
                 let trip = Int(byStart[index].trip)
                 index += 1
                 let service = Int(trips[trip].service)
                 guard running.indices.contains(service), running[service] else { continue }
-                if let onlyTrip, labels.indices.contains(trip), labels[trip].id != onlyTrip { continue }
+                if let onlyTrip, !model.timetable.tripNames.trip(line: line, trip: trip, hasID: onlyTrip) { continue }
                 keys.append(Key(line: Int32(line.index), trip: Int32(trip), origin: origin))
             }
         }

@@ -98,18 +98,25 @@ struct TripFollower: Sendable {
     /// the hand-set constants, every figure the same to the decimal as at 1e-12, at 203 µs a
     /// fix instead of 327. A disruption's tail, of a mean of 14 minutes, is small enough per cell
     /// to outlive it up to its 60-minute reach.)
+    /// Set by hand for speed; not fitted.
     static let pruneRatio = 1e-8
     /// A trip holding less than this share of all the trips' belief is dropped (boarding brings
     /// it back if its train comes to explain the fixes).
+    /// Set by hand on 2026-11-27 for speed with `boardingInterval`: Caltrain's six held-out days
+    /// the same to the decimal.
     static let tripFloor = 1e-7
     /// Riders board (a share of the belief moves to the trips due near the fix) at most this
     /// often once a trip is followed. (30 s: on Tokyo's bench rides 1,239 → 279 µs a fix
     /// against boarding at every fix, 221–230 with `tripFloor` too; Caltrain's six held-out
     /// days the same to the decimal.)
+    /// Set by hand for speed; not fitted.
     static let boardingInterval: Seconds = 30
     /// The fastest a train off the timetable is taken to run, for where it may be after a gap.
+    /// Set by hand on 2026-11-27; the reason for 60 m/s is not recorded.
     static let fastestTrain: MetersPerSecond = 60
     /// A trip's delay window spreads by at most this many cells per fix.
+    /// Set by hand on 2026-11-27: 240 cells of the 15 s grid are the 60 minutes at which a jump's
+    /// exponential is cut.
     static let widestStep = 240
     /// Fixes closer together than this are not independent evidence: a phone's error and a
     /// train's timing against its timetable stay much the same from one second to the next, so

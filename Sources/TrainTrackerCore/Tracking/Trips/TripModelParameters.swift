@@ -9,76 +9,143 @@
 /// holds a day out never starts from that day's own data.
 public struct TripModelParameters: Hashable, Sendable, Codable {
     /// The delay grid's step: a trip's delay is one of these steps (seconds).
+    /// Set by hand, not fitted: finer costs time per fix, coarser blurs a minute's timing.
     public var gridStep: Seconds = 15
     /// The earliest a train is believed to run (a negative delay: early).
+    /// Set by hand, not fitted: the delays believed at all.
     public var earliest: Seconds = -600
     /// The latest a train is believed to run.
+    /// Set by hand, not fitted: the delays believed at all.
     public var latest: Seconds = 5_400
 
     /// How far positions lie along the track from where the train is, on a standing train
     /// (a Laplace scale: GPS error and the map's error along the track).
+    /// Fitted by `fit` by maximum likelihood, then to tell the trips apart, on Caltrain's six
+    /// shared recorded days: the default, `fittedOnSharedDays`, is 56.32 m; 25 m is the hand-set
+    /// start of every fit, whose reason is not recorded.
     public var positionScale: Meters = 25
     /// How far a moving train's timing lies from the timetable's even run at its delay (a
     /// Laplace scale in seconds, turned into metres at the run's mean speed).
+    /// Fitted by `fit` by maximum likelihood, then to tell the trips apart, on Caltrain's six
+    /// shared recorded days: the default, `fittedOnSharedDays`, is 12.8 s; 20 s is the hand-set
+    /// start of every fit, whose reason is not recorded.
     public var timingScale: Seconds = 20
     /// The share of positions that lie anywhere (outliers) ...
+    /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
+    /// `fittedOnSharedDays`, is 0.1024; 0.02 is the hand-set start of every fit, whose reason is
+    /// not recorded.)
     public var outlierShare = 0.02
     /// ... within this stretch of the line.
+    /// Set by hand, not fitted: where an outlier may lie.
     public var outlierSpan: Meters = 4_000
     /// How far positions lie across the track from the drawn line (a Gaussian, added to the
     /// fix's reported accuracy).
+    /// Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
+    /// `fittedOnSharedDays`, is 6.25 m; 20 m is the hand-set start of every fit, whose reason is
+    /// not recorded.
     public var lateralScale: Meters = 20
 
     /// A train arrives at a call this long before its published time ...
+    /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days, which kept
+    /// this hand-set 30 s (whose reason is not recorded) as the default; `--parameters` overrides
+    /// it.)
     public var dwellBefore: Seconds = 30
     /// ... and leaves this long after it.
+    /// Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days, which kept
+    /// this hand-set 20 s (whose reason is not recorded) as the default; `--parameters` overrides
+    /// it.
     public var dwellAfter: Seconds = 20
     /// A train waits at its first station at most this long before it leaves.
+    /// Set by hand, not fitted: how long trains stand at their ends.
     public var originWait: Seconds = 3_600
     /// A train standing at its first or last station may stand this far short of its mark or
     /// beyond it (sidings, long platforms, a terminal's tail tracks).
+    /// Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days, which kept
+    /// this hand-set 400 m (whose reason is not recorded) as the default; `--parameters` overrides
+    /// it.
     public var endReach: Meters = 400
     /// A train stands at its last station at most this long after it arrives.
+    /// Set by hand, not fitted: how long trains stand at their ends.
     public var terminalStay: Seconds = 900
     /// How fast a train gathers speed leaving a stop and brakes into the next (m/s²; 0: an
     /// even pace between calls).
+    /// Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days, which kept
+    /// this hand-set 0.4 m/s² (whose reason is not recorded) as the default; `--parameters`
+    /// overrides it.
     public var acceleration = 0.4
 
     /// How much a train's delay wanders per minute (a Laplace scale, growing with the square
     /// root of the time between fixes).
+    /// Fitted by `fit` by maximum likelihood, then to tell the trips apart, on Caltrain's six
+    /// shared recorded days: the default, `fittedOnSharedDays`, is 21.12 s; 15 s is the hand-set
+    /// start of every fit, whose reason is not recorded.
     public var delayWalkScale: Seconds = 15
     /// How much a train's delay grows per minute on average.
+    /// Fitted by `fit` by maximum likelihood, then to tell the trips apart, on Caltrain's six
+    /// shared recorded days: the default, `fittedOnSharedDays`, is 4 s a minute; 0 is the hand-set
+    /// start of every fit, whose reason is not recorded.
     public var delayDrift: Seconds = 0
     /// How often a train is held (a signal, a crowded platform), per hour of running: its
     /// delay then jumps ...
+    /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
+    /// `fittedOnSharedDays`, is 1.3 × 10⁻⁷ an hour: no holds; 2 is the hand-set start of every fit,
+    /// whose reason is not recorded.)
     public var holdRate = 2.0
     /// ... by an exponential amount of this mean.
+    /// Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
+    /// `fittedOnSharedDays`, is 471 s; 120 s is the hand-set start of every fit, whose reason is
+    /// not recorded.
     public var holdMean: Seconds = 120
     /// How often a train is stopped for long (a fault, a trespasser, a train ahead stopped),
     /// per hour of running: its delay then jumps ...
+    /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
+    /// `fittedOnSharedDays`, is 0.034 an hour; 0.05 is the hand-set start of every fit, whose
+    /// reason is not recorded.)
     public var disruptionRate = 0.05
     /// ... by an exponential amount of this mean (a second, longer tail beside the holds: a
     /// train that stood 40 minutes is still the train it was, not the next one on time).
+    /// Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
+    /// `fittedOnSharedDays`, is 852 s; 1,200 s is the hand-set start of every fit, whose reason is
+    /// not recorded.
     public var disruptionMean: Seconds = 1_200
 
     /// A train on time runs this late on average ...
+    /// (Fitted by `fit` by maximum likelihood, then to tell the trips apart, on Caltrain's six
+    /// shared recorded days: the default, `fittedOnSharedDays`, is 204 s; 30 s is the hand-set
+    /// start of every fit, whose reason is not recorded.)
     public var onTimeCentre: Seconds = 30
     /// ... within this Laplace scale on the late side ...
+    /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
+    /// `fittedOnSharedDays`, is 3.8 s; 60 s is the hand-set start of every fit, whose reason is not
+    /// recorded.)
     public var onTimeScale: Seconds = 60
     /// ... and this one on the early side (fitted apart: how early a train may seem is not
     /// how late it may be).
+    /// Fitted by `fit` by maximum likelihood, then to tell the trips apart, on Caltrain's six
+    /// shared recorded days: the default, `fittedOnSharedDays`, is 37.5 s; 60 s is the hand-set
+    /// start of every fit, whose reason is not recorded.
     public var earlyScale: Seconds = 60
     /// The share of trains that run late beyond that ...
+    /// (Fitted by `fit` by maximum likelihood, then to tell the trips apart, on Caltrain's six
+    /// shared recorded days: the default, `fittedOnSharedDays`, is 0.0248; 0.3 is the hand-set
+    /// start of every fit, whose reason is not recorded.)
     public var lateShare = 0.3
     /// ... by an exponential of this mean.
+    /// Fitted by `fit` by maximum likelihood, then to tell the trips apart, on Caltrain's six
+    /// shared recorded days: the default, `fittedOnSharedDays`, is 94.5 s; 400 s is the hand-set
+    /// start of every fit, whose reason is not recorded.
     public var lateMean: Seconds = 400
 
     /// How often a rider boards or changes to another trip, per hour of riding (the chance at
     /// a fix grows with the time since the last).
+    /// Set by hand, not fitted: the likelihood of a ride under its true trip cannot tell how often
+    /// riders board or change.
     public var boardingRate = 0.5
     /// How much likelier boarding is at a trip's origin before it leaves than elsewhere.
+    /// Set by hand, not fitted: as `boardingRate`, the true trip's likelihood cannot tell it.
     public var originBoarding = 20.0
     /// The share of trains not in the timetable (or whose riders the timetable cannot tell).
+    /// Set by hand, not fitted: the true trip's likelihood cannot tell it.
     public var offTimetableShare = 1e-6
 
     /// The defaults: the fit on Caltrain's six shared recorded days (`fittedOnSharedDays`).

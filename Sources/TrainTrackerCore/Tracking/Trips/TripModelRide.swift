@@ -55,10 +55,9 @@ extension TripFollower {
     func share(ofTrip tripID: String, model: TrackerModel) -> Double {
         let total = followed.reduce(offTimetable) { $0 + $1.total }
         guard total > 0 else { return 0 }
+        let names = model.timetable.tripNames
         let mass = followed.reduce(0.0) { sum, trip in
-            let labels = model.timetable.tripLabels[line: trip.key.lineDirection]
-            let index = Int(trip.key.trip)
-            return labels.indices.contains(index) && labels[index].id == tripID ? sum + trip.total : sum
+            return names.trip(line: trip.key.lineDirection, trip: Int(trip.key.trip), hasID: tripID) ? sum + trip.total : sum
         }
         return mass / total
     }

@@ -32,6 +32,7 @@ final class TripTimeline: Sendable {
 
     /// The fastest a timetable's run is taken to be, so that two calls published at the same
     /// minute still take a moment (m/s).
+    /// Set by hand on 2026-11-27; the reason for 80 m/s is not recorded.
     static let fastestRun: MetersPerSecond = 80
 
     /// The timeline of `trip` on a railway whose stations lie at `positions`, travelled by `walk`.

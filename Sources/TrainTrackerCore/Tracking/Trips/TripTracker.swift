@@ -13,14 +13,16 @@ public struct TripTracker: TrackingAlgorithm {
     /// When the trip model last weighed a fix.
     private var lastWeighed: Timestamp?
     /// How far from a line's track a fix may lie and still be on one of its trips.
+    /// Set by hand on 2026-11-27; the reason for 500 m is not recorded.
     static let reach: Meters = 500
     /// The trip's line answers once its trips hold at least this share of the belief ...
+    /// Set by hand on 2026-11-27: a majority of the belief.
     static let leadingShare = 0.5
     /// The trip model weighs a fix at most this often; the fixes between are answered from
     /// its belief at the last one weighed, at their own place. Fixes a second apart are not
     /// independent evidence (`TripFollower.independentAfter`): weighed each as a whole fix, on
     /// Tokyo's parallel corridors the model swung between the lines' trips (railway 81.6 % on
-    /// a fresh seed's 1 Hz rides, now 92.8 %; docs/accuracy.md, "Phones as they are"); weighed
+    /// a fresh seed's 1 Hz rides, now 92.8 %; docs/experiments/2026-11-28-phones-as-they-are.md); weighed
     /// each at a twentieth, as right at 285-390 µs a fix on Tokyo's bench rides, against 45-58.
     static let weighingInterval = TripFollower.independentAfter
 
@@ -136,10 +138,9 @@ public struct TripTracker: TrackingAlgorithm {
             candidate.phase = here.phase
             candidate.laterStationIDs = here.laterStationIDs
         }
-        let labels = model.timetable.tripLabels[line: line]
-        if labels.indices.contains(Int(belief.key.trip)) {
-            candidate.trainID = labels[Int(belief.key.trip)].id
-            candidate.train = labels[Int(belief.key.trip)].name
+        if let label = model.timetable.tripNames[line: line, trip: Int(belief.key.trip)] {
+            candidate.trainID = label.id
+            candidate.train = label.name
         }
         candidate.delaySeconds = belief.delay
         candidate.confidence = belief.lineShare

@@ -6,10 +6,16 @@ import RealModule
 /// edges' courses count too, the best agreement winning, but never so as to hide a reversal.
 public struct CourseEvidence: Hashable, Sendable {
     /// What 90° between the course and the track costs.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public var weight: Nats = 1.5
     /// Below this speed a phone's course is noise.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public var minimumSpeed: MetersPerSecond = 2
     /// Agreement (a cosine) below which the neighbouring edges are asked too.
+    /// Set by hand on 2026-11-22 for seed 47's one unlocked ride, at a kink of the Sobu Rapid's
+    /// drawn track at Chiba; the reason for 0.9 is not recorded.
     static let kinkAgreement = 0.9
 
     /// The defaults.

@@ -5,6 +5,8 @@
 /// the patterns as the stop left them.
 public struct CrossingEvidence: Hashable, Sendable {
     /// A station is judged once the train is this far past it.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public static let judgedBehind: Meters = 300
 
     /// The defaults.

@@ -55,10 +55,16 @@ struct Placement {
     var z: Double { abs(residual) / spread }
 
     /// A fix this many sigmas from the track ...
+    /// (Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.)
     static let placingSigmas = 3.0
     /// ... or within this distance, places the train,
+    /// (Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.)
     static let placingDistance: Meters = 60
     /// ... if its sigma is at most this.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     static let placingSigma: Meters = 150
 
     /// Whether a fix `distance` from where the line's trains run, with error `sigma`, is good

@@ -6,12 +6,20 @@ import RealModule
 /// background phone's minute between fixes is not a tunnel).
 public struct SilenceEvidence: Hashable, Sendable {
     /// A gap at least this long may be a silence ...
+    /// (Set by hand on 2026-11-22 with the silence rule, after a ride of seed 31 that never locked;
+    /// the reason is not recorded.)
     public var gap: Seconds = 30
     /// ... and only when it is this many times the phone's usual wait between fixes.
+    /// Set by hand on 2026-11-23, on simulated seed 307's background phones (railway 87.8 → 90.8 %
+    /// with the pass clearance); the reason for four is not recorded.
     public var overCadence = 4.0
     /// What each minute the line's train would have spent above ground costs ...
+    /// (Set by hand on 2026-11-22 with the silence rule, after a ride of seed 31 that never locked;
+    /// the reason is not recorded.)
     public var costPerMinute: Nats = 1
     /// ... at most.
+    /// Set by hand on 2026-11-22 with the silence rule, after a ride of seed 31 that never locked;
+    /// the reason is not recorded.
     public var cap: Nats = 4
 
     /// A minute.
@@ -40,8 +48,11 @@ struct PhoneCadence: Hashable, Sendable, Codable {
     private(set) var seconds: Seconds = 1
     private var count = 0
     /// Waits beyond this count as this.
+    /// Set by hand on 2026-11-23 with the cadence rule, on simulated seed 307; the reason for five
+    /// minutes is not recorded.
     static let longestWait: Seconds = 300
     /// The running mean's shortest memory, as the weight of the newest wait.
+    /// Set by hand on 2026-11-23; the reason for 0.1 is not recorded.
     static let newestWeight = 0.1
 
     /// Takes the wait before the latest fix.

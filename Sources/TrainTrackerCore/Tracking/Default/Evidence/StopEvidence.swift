@@ -8,17 +8,29 @@
 /// are clear of it.
 public struct StopEvidence: Hashable, Sendable {
     /// What a stop costs where the line has no station.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public var strayStopCost: Nats = 4
     /// A pattern's probability of an event it does not explain.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public var patternMismatch = 0.03
     /// Without a timetable, the chance a train passes a station of its line.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public var untimedPassProbability = 0.25
     /// A stop counts when it lasts this long.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public var minimumStop: Seconds = 8
     /// A stop belongs to a station within this distance.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public var stationReach: Meters = 250
     /// Fixes farther apart than this leave a gap: a stop ending after it left at an unknown
     /// time, and stations crossed in it were seen only as the fixes either side show.
+    /// Set by hand on 2026-11-22 when a stop ended by a gap was first judged apart; the reason for
+    /// 10 s is not recorded.
     public var gap: Seconds = 10
     /// A station crossed in a gap may have been stopped at unseen, unless the train covered
     /// the distance too fast for a stop: a stop costs at least this long over running through
@@ -26,11 +38,16 @@ public struct StopEvidence: Hashable, Sendable {
     /// at 30 m/s a local running 1.5 km between fixes a minute apart was judged to have run
     /// through its stop. 25 s, on simulated battery-saving phones of seed 1409 with trains as
     /// late as the recording's, scoring the recording as well as 10 s did.)
+    /// (Tuned by hand with `evaluate --tune`; not fitted.)
     public var unseenStopTime: Seconds = 25
     /// ... the fastest a train runs between stations.
+    /// (Tuned by hand with `unseenStopTime` on Caltrain's recorded days of 29 November – 2 December
+    /// 2024; not fitted.)
     public var fastRun: MetersPerSecond = 40
     /// ... and a pass shows only with the fixes either side this far from the station: a fix
     /// at the platform may be in the middle of a stop the next fix does not show.
+    /// Set by hand on 2026-11-23, on simulated seed 307's sparse and background phones; the reason
+    /// for 200 m is not recorded.
     public var passClearance: Meters = 200
     /// A silence the train crossed slower than this on average was a stop, judged as a stop
     /// seen to its end is (at a station of the line within `stationReach` of where the train
@@ -51,11 +68,16 @@ public struct StopEvidence: Hashable, Sendable {
     /// 0.5 m/s²). Set by hand.
     static let slowestMovingOff = 0.3
     /// The stops a hypothesis remembers.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     static let rememberedStops = 6
     /// The most a train can have travelled since the last fix, as a share of its speed times
     /// the time since ...
+    /// (Set by hand on 2026-11-22, when stations were crossed only by the train's own progress; the
+    /// reason is not recorded.)
     static let travelShare = 1.5
     /// ... plus this: a longer step is a correction of its position, which crosses nothing.
+    /// Set by hand on 2026-11-22 with `travelShare`; the reason for 40 m is not recorded.
     static let travelMargin: Meters = 40
 
     /// The defaults.

@@ -4,14 +4,24 @@
 /// (after a long stop).
 public struct SwitchingEvidence: Hashable, Sendable {
     /// What a hypothesis must gain on the leader to take over.
+    /// (Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.)
     public var cost: Nats = 14
     /// ... along a through-service link from the leader's railway.
+    /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
+    /// the reason is not recorded.
     public var throughServiceCost: Nats = 4
     /// How close to the end of a line the cheaper through-service switch applies.
+    /// (Set by hand on 2026-11-22 when the cheap through-service switch was kept to a line's end;
+    /// the reason for 1.5 km is not recorded.)
     public var throughServiceReach: Meters = 1_500
     /// ... as a stop long enough to change trains ends.
+    /// Set by hand on 2026-11-22 with the change-of-trains rule; the reason for 4 nats is not
+    /// recorded.
     public var changeOfTrainsCost: Nats = 4
     /// A stop at least this long may be a change of trains.
+    /// Set by hand on 2026-11-22 with the change-of-trains rule; the reason for 90 s is not
+    /// recorded.
     public var changeOfTrainsStop: Seconds = 90
     /// What a line within reach starts at below the leader when it started running (a train
     /// of it is due to leave within the hour) since the last fix, and the rider stands or was
@@ -21,6 +31,8 @@ public struct SwitchingEvidence: Hashable, Sendable {
     /// and 0 named the railway of Caltrain's recorded trains on 98.2, 98.4, 98.7 and 98.7 % of
     /// fixes without a feed, 99.6, 99.7, 99.8 and 99.8 % with the trains' own feed; at 0 the
     /// weekday locals lost half a point.)
+    /// Tuned by hand on Caltrain's recorded days of 29 November – 2 December 2024 (2026-11-26); not
+    /// fitted.
     public var firstTrainCost: Nats = 4
 
     /// The defaults.
@@ -54,8 +66,12 @@ public struct SwitchingEvidence: Hashable, Sendable {
 public struct LeavingEvidence: Hashable, Sendable {
     /// How much less likely boarding the same line in the same direction again is than any
     /// other line, at full certainty of it.
+    /// (Set by hand on 2026-11-22 with the walked-away rule; the reason for 3 nats is not
+    /// recorded.)
     public var walkedAwayPenalty: Nats = 3
     /// ... and boarding it back the other way, as a share of that.
+    /// Set by hand on 2026-11-22 for a ride of seed 73 that changed at Naka-meguro from the Toyoko
+    /// to the Hibiya Line, on parallel track for 50 s; the reason for a half is not recorded.
     public var walkedBackShare = 0.5
 
     /// The defaults.

@@ -6,6 +6,8 @@ import Algorithms
 /// replaces the old stretch's prior.
 public struct TrafficEvidence: Hashable, Sendable {
     /// Nats per unit of log(1 + trains running the stretch).
+    /// Tuned by hand on 2026-11-22, on simulated seeds 2026, 11, 2027 and 5, checked on seed 31
+    /// (railway 99.5 % with it, 98.7 % without).
     public var weight: Nats = 0.3
 
     /// The defaults.
