@@ -194,9 +194,9 @@ public enum RealtimeFeedReader {
         }
     }
 
-    /// A trip update as a report: cancelled, or its delay (the trip's own, else the first
-    /// stop-time update's with a delay: updates are sorted by stop, and a feed drops the stops
-    /// passed, so the first is the next stop's).
+    /// A trip update as a report: cancelled, or its delay (the first scheduled stop-time
+    /// update's with a delay: updates are sorted by stop, and a feed drops the stops passed, so
+    /// the first is the next stop's; else the trip's own).
     static func tripReport(_ update: TransitRealtime_TripUpdate, feedTime: Timestamp) -> Result<TripReport, RealtimeError> {
         let trip = update.trip
         guard trip.hasTripID, !trip.tripID.isEmpty else { return .failure(RealtimeError("trip update without a trip id")) }
