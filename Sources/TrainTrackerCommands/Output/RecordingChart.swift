@@ -93,7 +93,6 @@ enum RecordingChart {
     /// The longest line of a group's name (wrapped at `labelCharacters`) or of its count of
     /// fixes, or its bars, whichever is wider: neighbouring names never overlap.
     private static func groupWidth(of groups: [String], reports: [RecordingEvaluation.Report]) -> Double {
-        let bar = 10.0
         let longestLabel =
             groups.map { group in
                 max(wrapped(group).map(\.count).max() ?? 0, "\(fixes(of: group, in: reports)) fixes".count)
@@ -124,7 +123,6 @@ enum RecordingChart {
         _ groups: [String], reports: [RecordingEvaluation.Report], left: Double, top: Double, plot: Double,
         groupWidth: Double
     ) -> String {
-        let bar = 10.0
         var svg = axis(left: left, top: top, plot: plot, width: groupWidth * Double(groups.count) + 20)
         for (group, route) in groups.enumerated() {
             var x = left + Double(group) * groupWidth + 10
@@ -174,16 +172,16 @@ enum RecordingChart {
         let rows = Array(Set(reports.flatMap { $0.arrivals.map(\.minutesAhead) })).sorted()
         let buckets = reports.first?.benchmark.buckets.map(\.label) ?? []
         let slot = 24 / Double(max(reports.count, 1))
-        let groups = rows.map { ($0, "min") } + buckets.map { ($0, "bucket") }
+        let groups = rows.map { ($0, false) } + buckets.map { ($0, true) }
         svg += axis(left: left, top: top, plot: plot, width: Double(groups.count) * 60 + 20)
-        for (group, (label, kind)) in groups.enumerated() {
-            let x0 = left + Double(group) * 60 + (kind == "bucket" ? 20 : 0)
+        for (group, (label, isBucket)) in groups.enumerated() {
+            let x0 = left + Double(group) * 60 + (isBucket ? 20 : 0)
             for (index, report) in reports.enumerated() {
                 let share: Double?
                 let count: Int
-                if kind == "min", let row = report.arrivals.first(where: { $0.minutesAhead == label }) {
+                if !isBucket, let row = report.arrivals.first(where: { $0.minutesAhead == label }) {
                     (share, count) = (row.withinMinute, row.fixes)
-                } else if kind == "bucket", let bucket = report.benchmark.buckets.first(where: { $0.label == label }) {
+                } else if isBucket, let bucket = report.benchmark.buckets.first(where: { $0.label == label }) {
                     (share, count) = (bucket.share, bucket.predictions)
                 } else {
                     continue
@@ -192,14 +190,14 @@ enum RecordingChart {
                 let x = x0 + 8 + Double(index) * (slot * 1.8)
                 svg +=
                     "<rect x=\"\(x)\" y=\"\(top + plot * (1 - share))\" width=\"\(slot * 1.8 - 1)\" "
-                    + "height=\"\(plot * share)\" fill=\"\(kind == "min" ? "#27AE60" : "#16A085")\" "
+                    + "height=\"\(plot * share)\" fill=\"\(isBucket ? "#16A085" : "#27AE60")\" "
                     + "fill-opacity=\"\(index == 0 ? 1 : 0.45)\"><title>\(report.algorithm.xmlEscaped) · \(label.xmlEscaped)"
-                    + "\(kind == "min" ? " min" : ""): \(percent(share)) of \(count)</title></rect>\n"
+                    + "\(isBucket ? "" : " min"): \(percent(share)) of \(count)</title></rect>\n"
             }
             let middle = x0 + 30
             svg +=
                 "<text x=\"\(middle)\" y=\"\(top + plot + 14)\" text-anchor=\"middle\">\(label.xmlEscaped)"
-                + "\(kind == "min" ? " min" : "")</text>\n"
+                + "\(isBucket ? "" : " min")</text>\n"
         }
         let names = reports.enumerated().map { "\($0.element.algorithm.xmlEscaped)\($0.offset == 0 ? " (solid)" : " (pale)")" }
         svg +=
@@ -207,6 +205,9 @@ enum RecordingChart {
             + "\(names.joined(separator: ", "))</text>\n"
         return svg
     }
+
+    /// The width of a measure's bar, in px.
+    private static let bar = 10.0
 
     /// The width of a character of the 11 px labels, about.
     static let characterWidth = 6.5

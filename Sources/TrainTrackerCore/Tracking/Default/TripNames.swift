@@ -55,15 +55,11 @@ struct TripNames: Sendable {
     /// past 4 GB is added without them (a compiled file is refused before: `fits`).
     mutating func append(_ label: TripLabel) {
         let (id, number) = (label.id.utf8, label.number?.utf8)
-        if fits(bytes: id.count + (number?.count ?? 0)) {
-            building.bytes.append(contentsOf: id)
-            building.bounds.append(UInt32(building.bytes.count))
-            if let number { building.bytes.append(contentsOf: number) }
-            building.bounds.append(UInt32(building.bytes.count))
-        } else {
-            building.bounds.append(UInt32(building.bytes.count))
-            building.bounds.append(UInt32(building.bytes.count))
-        }
+        let fitting = fits(bytes: id.count + (number?.count ?? 0))
+        if fitting { building.bytes.append(contentsOf: id) }
+        building.bounds.append(UInt32(building.bytes.count))
+        if fitting, let number { building.bytes.append(contentsOf: number) }
+        building.bounds.append(UInt32(building.bytes.count))
     }
 
     /// Whether `bytes` more bytes of names fit the line being built (4 GB on one line) and
@@ -93,11 +89,7 @@ struct TripNames: Sendable {
         var slots = [Int32](repeating: 0, count: capacity)
         for (key, line) in lines.enumerated() {
             for trip in 0..<line.count {
-                let id = line.id(trip)
-                var slot = id.withUnsafeBytes(Self.hash) & (capacity - 1)
-                while slots[slot] != 0, self.id(ofNumber: Int(slots[slot]) - 1) != id {
-                    slot = (slot + 1) & (capacity - 1)
-                }
+                let slot = line.id(trip).withUnsafeBufferPointer { probe(for: $0, in: slots) }
                 if slots[slot] == 0 { slots[slot] = Int32(clamping: Int(lineStarts[key]) + trip + 1) }
             }
         }
@@ -118,17 +110,18 @@ struct TripNames: Sendable {
         return (line, number - Int(lineStarts[line]))
     }
 
-    /// The id of trip number `number` among every line's.
-    private func id(ofNumber number: Int) -> ArraySlice<UInt8> {
-        let place = place(ofNumber: number)
-        return lines[place.line].id(place.trip)
-    }
-
-    /// Swift's hash of `bytes`.
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+    /// The slot of `slots` (a power of two of them, one empty at least) that holds the trip
+    /// with id `id`, or the empty one where it would go.
+    private func probe(for id: UnsafeBufferPointer<UInt8>, in slots: [Int32]) -> Int {
         var hasher = Hasher()
-        hasher.combine(bytes: bytes)
-        return hasher.finalize()
+        hasher.combine(bytes: UnsafeRawBufferPointer(id))
+        var slot = hasher.finalize() & (slots.count - 1)
+        while slots[slot] != 0 {
+            let place = place(ofNumber: Int(slots[slot]) - 1)
+            if lines[place.line].id(place.trip).elementsEqual(id) { return slot }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return slot
     }
 
     /// Where trip `id` is: its line (`LineDirection.index`) and its index among the line's
@@ -140,17 +133,10 @@ struct TripNames: Sendable {
     subscript(id: String) -> (line: Int32, trip: Int32)? {
         guard !slots.isEmpty else { return nil }
         var id = id
-        return id.withUTF8 { id in
-            var slot = Self.hash(UnsafeRawBufferPointer(id)) & (slots.count - 1)
-            while slots[slot] != 0 {
-                let place = place(ofNumber: Int(slots[slot]) - 1)
-                if lines[place.line].id(place.trip).elementsEqual(id) {
-                    return (Int32(clamping: place.line), Int32(clamping: place.trip))
-                }
-                slot = (slot + 1) & (slots.count - 1)
-            }
-            return nil
-        }
+        let slot = id.withUTF8 { probe(for: $0, in: slots) }
+        guard slots[slot] != 0 else { return nil }
+        let place = place(ofNumber: Int(slots[slot]) - 1)
+        return (Int32(clamping: place.line), Int32(clamping: place.trip))
     }
 
     /// Line `line`'s names, when it has trip `trip`.
