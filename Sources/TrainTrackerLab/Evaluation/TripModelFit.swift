@@ -35,10 +35,11 @@ public struct TripModelFit: Sendable {
     /// The constants the likelihood of the true trip tells.
     public static let fitted: [(name: String, signed: Bool)] = [
         ("tripPositionScale", false), ("tripTimingScale", false), ("tripOutlierShare", false),
-        ("tripLateralScale", false), ("tripDwellBefore", false), ("tripDwellAfter", false),
+        ("tripOutlierScale", false), ("tripLateralScale", false), ("tripDwellBefore", false), ("tripDwellAfter", false),
         ("tripAcceleration", false), ("tripEndReach", false), ("tripDelayWalkScale", false), ("tripDelayDrift", true),
         ("tripHoldRate", false), ("tripHoldMean", false), ("tripDisruptionRate", false), ("tripDisruptionMean", false),
-        ("tripOnTimeCentre", true), ("tripOnTimeScale", false), ("tripEarlyScale", false), ("tripLateShare", false),
+        ("tripStandRate", false), ("tripStandMean", false), ("tripOnTimeCentre", true), ("tripOnTimeScale", false),
+        ("tripEarlyScale", false), ("tripLateShare", false),
         ("tripLateMean", false),
     ]
 

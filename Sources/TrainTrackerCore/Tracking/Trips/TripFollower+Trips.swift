@@ -61,7 +61,7 @@ extension TripFollower {
         }
         guard let chosen else { return nil }
         let trip = followed[chosen.index]
-        let top = trip.mass.indices.max { trip.mass[$0] < trip.mass[$1] } ?? 0
+        let top = trip.mass.indices.max { trip.value(at: $0) < trip.value(at: $1) } ?? 0
         return Belief(
             key: trip.key, share: chosen.total, lineShare: bestLine.value,
             delay: Double(trip.low + top) * parameters.gridStep, offTimetable: offTimetable)

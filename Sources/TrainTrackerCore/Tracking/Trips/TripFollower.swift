@@ -26,21 +26,6 @@ import RealModule
 /// - Complexity: O(k · w) per fix for k trips followed or due near the fix and w delay cells
 ///   each (a few dozen once a trip is known).
 struct TripFollower: Sendable {
-    /// A jump of the delay between two fixes (a hold or a disruption): it happens with
-    /// probability `share`, by an exponential amount of mean `mean`, spread over the grid cell
-    /// by cell (each keeps `ratio` of the one before) as far as `reach` cells.
-    private struct Jump {
-        var share: Double
-        var ratio: Double
-        var reach: Int
-
-        init(share: Double, mean: Seconds, step: Seconds) {
-            self.share = share
-            ratio = Double.exp(-step / mean)
-            reach = Int(flooring: 20 * mean / step, within: 0...TripFollower.widestStep)
-        }
-    }
-
     /// A trip on one service day.
     struct Key: Hashable, Sendable {
         var line: Int32
@@ -52,12 +37,17 @@ struct TripFollower: Sendable {
         var lineDirection: LineDirection { LineDirection(index: Int(line)) }
     }
 
-    /// One trip followed: its belief over delays `low * step ...`.
+    /// One trip followed: its belief over delays `low * step ...`, with its train running
+    /// (`mass`) or standing still on its way (`standing`: empty, or as many cells as `mass`).
     struct Followed: Sendable {
         var key: Key
         var low: Int
         var mass: [Double]
-        var total: Double { mass.reduce(0, +) }
+        var standing: [Double] = []
+        var total: Double { mass.reduce(0, +) + standing.reduce(0, +) }
+
+        /// The belief at cell `cell` (an index into `mass`), running or standing.
+        func value(at cell: Int) -> Double { mass[cell] + (standing.isEmpty ? 0 : standing[cell]) }
     }
 
     /// A line within reach of a fix: where the fix lies along and across its track.
@@ -82,8 +72,8 @@ struct TripFollower: Sendable {
     let parameters: TripModelParameters
     /// Only this trip id is followed (fitting: the likelihood of a ride under its true trip).
     let onlyTrip: String?
-    private(set) var followed: [Followed] = []
-    private(set) var offTimetable = 0.0
+    var followed: [Followed] = []
+    var offTimetable = 0.0
     private(set) var last: Timestamp?
     /// The sum of the fixes' log-likelihoods so far.
     private(set) var logLikelihood = 0.0
@@ -111,6 +101,13 @@ struct TripFollower: Sendable {
     /// days the same to the decimal.)
     /// Set by hand for speed; not fitted.
     static let boardingInterval: Seconds = 30
+    /// A rider changes trains while both stand at a station, a minute or so: a longer gap
+    /// between fixes makes boarding no likelier than this long does. (Growing with the gap, a
+    /// 9-minute hold re-seeded 7 % of the belief on other trains, and one running 4-6 minutes
+    /// early took the ride; a train held is likelier than a rider who changed trains without
+    /// a stop.)
+    /// Set by hand: a minute, Caltrain's recorded positions' usual gap.
+    static let boardingWindow: Seconds = 60
     /// The fastest a train off the timetable is taken to run, for where it may be after a gap.
     /// Set by hand on 2026-11-27; the reason for 60 m/s is not recorded.
     static let fastestTrain: MetersPerSecond = 60
@@ -134,14 +131,14 @@ struct TripFollower: Sendable {
     }
 
     /// The cell of delay `delay`.
-    private func cell(_ delay: Seconds) -> Int { Int(flooring: delay / parameters.gridStep + 0.5, within: -100_000...100_000) }
-    private var lowestCell: Int { cell(parameters.earliest) }
-    private var highestCell: Int { cell(parameters.latest) }
+    func cell(_ delay: Seconds) -> Int { Int(flooring: delay / parameters.gridStep + 0.5, within: -100_000...100_000) }
+    var lowestCell: Int { cell(parameters.earliest) }
+    var highestCell: Int { cell(parameters.latest) }
 }
 
 extension TripFollower {
     /// Takes one fix: `reach` lists the lines within reach and where the fix lies on each.
-    mutating func observe(_ location: Location, reach: [Reach], model: TrackerModel) {
+    mutating func observe(_ location: Location, reach: [Reach], motion: Motion = .unknown, model: TrackerModel) {
         let time = location.timestamp
         let elapsed = last.map { max(0, time.seconds(since: $0)) }
         last = time
@@ -152,7 +149,9 @@ extension TripFollower {
         if let boarding = boardingShare(first: elapsed == nil) {
             board(share: boarding, reach: reach, time: time, model: model)
         }
-        weigh(location, reach: reach, elapsed: elapsed ?? 0, weight: elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1)
+        weigh(
+            location, reach: reach, motion: motion, elapsed: elapsed ?? 0,
+            weight: elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1)
         normalise()
     }
 
@@ -168,65 +167,17 @@ extension TripFollower {
         }
         guard onlyTrip == nil, sinceBoarding >= Self.boardingInterval else { return nil }
         defer { sinceBoarding = 0 }
-        return 1 - Double.exp(-parameters.boardingRate * sinceBoarding / 3_600)
-    }
-
-    /// Step 1: every followed trip's delay wanders for `elapsed` seconds (a Laplace step and a
-    /// drift), and may jump ahead by a hold (an exponential of mean `holdMean`, at `holdRate`
-    /// per hour) or a disruption (a longer exponential, of mean `disruptionMean`, at
-    /// `disruptionRate` per hour).
-    private mutating func spread(over elapsed: Seconds) {
-        let step = parameters.gridStep
-        let scale = parameters.delayWalkScale * (max(elapsed, 1) / 60).squareRoot()
-        let drift = parameters.delayDrift * elapsed / 60
-        let reach = Int(flooring: (drift.magnitude + 10 * scale) / step + 0.5, within: 0...Self.widestStep)
-        let jumps = [(parameters.holdRate, parameters.holdMean), (parameters.disruptionRate, parameters.disruptionMean)]
-            .map { rate, mean in Jump(share: 1 - Double.exp(-rate * elapsed / 3_600), mean: mean, step: step) }
-            .filter { $0.share > 0 }
-        let kept = jumps.reduce(1) { $0 * (1 - $1.share) }
-        let jumpReach = jumps.map(\.reach).max() ?? 0
-        var kernel = (-reach...reach).map { Double.exp(-abs(Double($0) * step - drift) / scale) }
-        let sum = kernel.reduce(0, +)
-        guard sum > 0 else { return }
-        kernel = kernel.map { $0 * kept / sum }
-        // Each jump's share of what is not kept (the first happens, or the second, ...).
-        var untaken = 1.0
-        let shares = jumps.map { jump -> Double in
-            defer { untaken *= 1 - jump.share }
-            return untaken * jump.share
-        }
-        for index in followed.indices {
-            let old = followed[index].mass
-            var spreadOut = Array(repeating: 0.0, count: old.count + 2 * reach + jumpReach)
-            for (cell, value) in old.enumerated() where value > 0 {
-                for (offset, weight) in kernel.enumerated() { spreadOut[cell + offset] += value * weight }
-            }
-            for (jump, share) in zip(jumps, shares) {
-                // y[i] = x[i] · (1 − ratio) · share + ratio · y[i − 1], from each cell onwards.
-                var carried = 0.0
-                for cell in 0..<(old.count + jump.reach) {
-                    carried = carried * jump.ratio + (cell < old.count ? old[cell] * (1 - jump.ratio) * share : 0)
-                    spreadOut[cell + reach] += carried
-                }
-            }
-            var low = followed[index].low - reach
-            // (Kept within the grid's range: what spreads beyond is dropped.)
-            if low < lowestCell {
-                spreadOut.removeFirst(min(lowestCell - low, spreadOut.count))
-                low = lowestCell
-            }
-            let excess = low + spreadOut.count - 1 - highestCell
-            if excess > 0 { spreadOut.removeLast(min(excess, spreadOut.count)) }
-            followed[index].low = low
-            followed[index].mass = spreadOut
-        }
+        return 1 - Double.exp(-parameters.boardingRate * min(sinceBoarding, Self.boardingWindow) / 3_600)
     }
 
     /// Step 2: a share `share` of the belief moves to trips boarded now: every trip due near
     /// the fix on a line within reach, its delay by the prior.
     private mutating func board(share: Double, reach: [Reach], time: Timestamp, model: TrackerModel) {
         let kept = 1 - share
-        for index in followed.indices { followed[index].mass = followed[index].mass.map { $0 * kept } }
+        for index in followed.indices {
+            followed[index].mass = followed[index].mass.map { $0 * kept }
+            followed[index].standing = followed[index].standing.map { $0 * kept }
+        }
         offTimetable = offTimetable * kept + (onlyTrip == nil ? share * parameters.offTimetableShare : 0)
         var entries: [(key: Key, low: Int, mass: [Double])] = []
         var seen: [Key: TripTimeline] = [:]
@@ -297,76 +248,12 @@ extension TripFollower {
         var merged = Array(repeating: 0.0, count: to - from)
         for (offset, value) in old.mass.enumerated() { merged[old.low - from + offset] += value }
         for (offset, value) in mass.enumerated() { merged[low - from + offset] += value }
-        followed[index] = Followed(key: key, low: from, mass: merged)
-    }
-
-    /// Step 3: each trip's belief times the likelihood of the fix at each of its delays,
-    /// raised to the fix's `weight` (`independentAfter`).
-    private mutating func weigh(_ location: Location, reach: [Reach], elapsed: Seconds, weight: Double) {
-        let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? min($0, 3_000) : nil } ?? 0
-        let across = (accuracy * accuracy + parameters.lateralScale * parameters.lateralScale).squareRoot()
-        let lateral = { (distance: Meters) in Double.exp(-distance / across) / (2 * across) }
-        let farthest = reach.map(\.across).max() ?? 0
-        let away = tempered(lateral(max(farthest, 3 * across)) * parameters.outlierShare / parameters.outlierSpan, weight)
-        var byLine: [Int: Reach] = [:]
-        for line in reach { byLine[line.line.index] = line }
-        let clockTime = location.timestamp.secondsSince1970
-        for index in followed.indices {
-            let key = followed[index].key
-            guard let line = byLine[Int(key.line)], let timeline = timelines[key] else {
-                followed[index].mass = followed[index].mass.map { $0 * away }
-                continue
-            }
-            var mass = followed[index].mass
-            followed[index].mass = []  // (so `mass` is changed in place, not copied)
-            weigh(
-                &mass, low: followed[index].low, timeline: timeline, clock: clockTime - key.origin, along: line.along,
-                side: lateral(line.across), away: away, weight: weight)
-            followed[index].mass = mass
+        var standing: [Double] = []
+        if !old.standing.isEmpty {
+            standing = Array(repeating: 0.0, count: to - from)
+            for (offset, value) in old.standing.enumerated() { standing[old.low - from + offset] = value }
         }
-        let best = reach.map(\.across).min().map(lateral) ?? away
-        // A train off the timetable may be anywhere it could have run to since the last fix.
-        offTimetable *= tempered(best / max(parameters.outlierSpan, Self.fastestTrain * elapsed), weight)
-    }
-
-    /// `likelihood` raised to `weight` (as it is at a weight of 1).
-    private func tempered(_ likelihood: Double, _ weight: Double) -> Double {
-        weight >= 1 ? likelihood : Double.pow(likelihood, weight)
-    }
-
-    /// One trip's belief `mass` over delay cells `low...` times the likelihood of a fix at
-    /// `along` on its line at `clock` (seconds of the trip's service day): along the track by
-    /// where the trip would be at each delay, across it by `side`; `away` where the trip is
-    /// out of service at that delay; each likelihood raised to `weight`.
-    private func weigh(
-        _ mass: inout [Double], low: Int, timeline: TripTimeline, clock: Seconds, along: Meters, side: Double,
-        away: Double, weight: Double
-    ) {
-        let ahead = timeline.walk.distanceAhead(from: timeline.start, to: along)
-        var reference: Meters?
-        // The cells' times fall in order, so each knot search starts from the last one's.
-        var knot = -1
-        var scale = (speed: -1.0, value: 0.0)
-        for cell in mass.indices where mass[cell] > 0 {
-            let time = clock - Double(low + cell) * parameters.gridStep
-            guard let place = timeline.place(at: time, hint: &knot) else {
-                mass[cell] *= away
-                continue
-            }
-            let progress = timeline.progress(ahead: ahead, near: reference ?? place.progress)
-            reference = progress
-            let offset = timeline.offset(of: progress, from: place.progress, at: time, endReach: parameters.endReach)
-            if place.speed != scale.speed {
-                let squared =
-                    parameters.positionScale * parameters.positionScale
-                    + place.speed * place.speed * parameters.timingScale * parameters.timingScale
-                scale = (place.speed, squared.squareRoot())
-            }
-            let density =
-                (1 - parameters.outlierShare) * Double.exp(-abs(offset) / scale.value) / (2 * scale.value)
-                + parameters.outlierShare / parameters.outlierSpan
-            mass[cell] *= tempered(density * side, weight)
-        }
+        followed[index] = Followed(key: key, low: from, mass: merged, standing: standing)
     }
 
     /// Step 4: the beliefs sum to one again; small ones are dropped.
@@ -381,25 +268,39 @@ extension TripFollower {
         }
         logLikelihood += Double.log(total)
         offTimetable /= total
-        let largest = followed.reduce(0) { max($0, $1.mass.max() ?? 0) } / total
+        let largest = followed.reduce(0) { max($0, $1.mass.max() ?? 0, $1.standing.max() ?? 0) } / total
         let floor = largest * Self.pruneRatio
         for index in followed.indices {
-            var mass = followed[index].mass.map { $0 / total }
-            var low = followed[index].low
-            let first = mass.firstIndex { $0 > floor } ?? mass.count
-            let lastKept = mass.lastIndex { $0 > floor } ?? -1
-            if first <= lastKept {
-                mass = Array(mass[first...lastKept])
-                low += first
-            } else {
-                mass = []
-            }
-            followed[index].mass = mass
-            followed[index].low = low
+            var trip = followed[index]
+            followed[index].mass = []  // (so the arrays are changed in place, not copied)
+            followed[index].standing = []
+            Self.prune(&trip, total: total, floor: floor)
+            followed[index] = trip
         }
         // (Against the trips' own total, not the belief's: while "on no trip" explains the
         // fixes, the trips it outweighs are kept, and so is what it learnt.)
         let floorOfTrips = followed.reduce(0) { $0 + $1.total } * Self.tripFloor
         followed.removeAll { $0.mass.isEmpty || $0.total < floorOfTrips }
+    }
+
+    /// `trip`'s belief divided by `total`, its cells below `floor` at either end dropped (its
+    /// standing cells dropped whole once none is above the floor).
+    private static func prune(_ trip: inout Followed, total: Double, floor: Double) {
+        for cell in trip.mass.indices { trip.mass[cell] /= total }
+        for cell in trip.standing.indices { trip.standing[cell] /= total }
+        let kept = { (cell: Int) in trip.value(at: cell) > floor }
+        let first = trip.mass.indices.first(where: kept) ?? trip.mass.count
+        let last = trip.mass.indices.last(where: kept) ?? -1
+        guard first <= last else {
+            trip.mass = []
+            trip.standing = []
+            return
+        }
+        trip.mass = Array(trip.mass[first...last])
+        if !trip.standing.isEmpty {
+            trip.standing = Array(trip.standing[first...last])
+            if !trip.standing.contains(where: { $0 > floor }) { trip.standing = [] }
+        }
+        trip.low += first
     }
 }

@@ -12,8 +12,10 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     /// Set by hand, not fitted: finer costs time per fix, coarser blurs a minute's timing.
     public var gridStep: Seconds = 15
     /// The earliest a train is believed to run (a negative delay: early).
-    /// Set by hand, not fitted: the delays believed at all.
-    public var earliest: Seconds = -600
+    /// Set by hand, not fitted: the delays believed at all. Trains may not leave a station
+    /// early; three minutes allow for a clock's error and a train early into its terminal. (At
+    /// −600 s, a wrong train running 4-6 minutes early explained a ride's fixes and took it.)
+    public var earliest: Seconds = -180
     /// The latest a train is believed to run.
     /// Set by hand, not fitted: the delays believed at all.
     public var latest: Seconds = 5_400
@@ -30,13 +32,24 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     /// shared recorded days: the default, `fittedOnSharedDays`, is 12.8 s; 20 s is the hand-set
     /// start of every fit, whose reason is not recorded.
     public var timingScale: Seconds = 20
-    /// The share of positions that lie anywhere (outliers) ...
-    /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
-    /// `fittedOnSharedDays`, is 0.1024; 0.02 is the hand-set start of every fit, whose reason is
-    /// not recorded.)
-    public var outlierShare = 0.02
+    /// The share of positions that lie loosely about the train's place (a train off its
+    /// timetable's even run, a map's error), by a Laplace ...
+    /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days; 0.05 is the
+    /// hand-set start of every fit, half the share the fit gave uniform outliers before.)
+    public var outlierShare = 0.05
+    /// ... of this scale along the track. (Before, such positions lay anywhere within
+    /// `outlierSpan`: one fix could then say at most about 4 nats for a trip at the right place
+    /// against one a kilometre off.)
+    /// Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days; 400 m is the
+    /// hand-set start of every fit, about a minute's run at Caltrain's mean speed.
+    public var outlierScale: Meters = 400
+    /// The share of positions that lie anywhere (a reflection, a phone's cell position, a
+    /// feed's stale position) ...
+    /// Set by hand, not fitted: Caltrain's recorded positions lie a few kilometres off about
+    /// once in a few hundred (docs/data.md); the loose Laplace takes the rest.
+    public var strayShare = 0.005
     /// ... within this stretch of the line.
-    /// Set by hand, not fitted: where an outlier may lie.
+    /// Set by hand, not fitted: where a stray position may lie.
     public var outlierSpan: Meters = 4_000
     /// How far positions lie across the track from the drawn line (a Gaussian, added to the
     /// fix's reported accuracy).
@@ -96,6 +109,16 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     /// `fittedOnSharedDays`, is 471 s; 120 s is the hand-set start of every fit, whose reason is
     /// not recorded.
     public var holdMean: Seconds = 120
+    /// How often a train comes to stand on its way (signals, a train ahead, an incident), per
+    /// hour of running: it then stands where it is, its delay growing a second a second ...
+    /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days; 1 an hour is
+    /// the hand-set start of every fit. Before, a hold was a jump of the delay at a fix, so a
+    /// train standing 51 minutes was explained by no state between its fixes and lost its trip.)
+    public var standRate = 1.0
+    /// ... for an exponential time of this mean.
+    /// Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days; 300 s is the
+    /// hand-set start of every fit.
+    public var standMean: Seconds = 300
     /// How often a train is stopped for long (a fault, a trespasser, a train ahead stopped),
     /// per hour of running: its delay then jumps ...
     /// (Fitted by `fit` by maximum likelihood on Caltrain's six shared recorded days: the default,
@@ -135,6 +158,15 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     /// shared recorded days: the default, `fittedOnSharedDays`, is 94.5 s; 400 s is the hand-set
     /// start of every fit, whose reason is not recorded.
     public var lateMean: Seconds = 400
+
+    /// The share of a phone's readings that say its train stands while it runs (a slow crawl
+    /// into a station, a phone's stop detector) ...
+    /// Set by hand, not fitted yet: Caltrain's recorded positions (a minute apart, no speed)
+    /// seldom show a stand; 0.1 lets one reading say at most 2.2 nats.
+    public var stillWhileRunning = 0.1
+    /// ... and that say it runs while it stands.
+    /// Set by hand, not fitted yet, as `stillWhileRunning`.
+    public var runningWhileStill = 0.1
 
     /// How often a rider boards or changes to another trip, per hour of riding (the chance at
     /// a fix grows with the time since the last).
@@ -197,7 +229,10 @@ extension TripModelParameters {
         [
             "tripGridStep": \.gridStep, "tripEarliest": \.earliest, "tripLatest": \.latest,
             "tripPositionScale": \.positionScale, "tripTimingScale": \.timingScale, "tripOutlierShare": \.outlierShare,
-            "tripOutlierSpan": \.outlierSpan, "tripLateralScale": \.lateralScale, "tripDwellBefore": \.dwellBefore,
+            "tripOutlierSpan": \.outlierSpan, "tripOutlierScale": \.outlierScale, "tripStrayShare": \.strayShare,
+            "tripStandRate": \.standRate, "tripStandMean": \.standMean,
+            "tripStillWhileRunning": \.stillWhileRunning, "tripRunningWhileStill": \.runningWhileStill,
+            "tripLateralScale": \.lateralScale, "tripDwellBefore": \.dwellBefore,
             "tripDwellAfter": \.dwellAfter, "tripOriginWait": \.originWait, "tripEndReach": \.endReach,
             "tripTerminalStay": \.terminalStay,
             "tripAcceleration": \.acceleration, "tripDelayWalkScale": \.delayWalkScale,
@@ -214,11 +249,17 @@ extension TripModelParameters {
     public var sanitised: Self {
         var copy = self
         copy.gridStep = Self.clamp(gridStep, 1...120, fallback: 15)
-        copy.earliest = Self.clamp(earliest, -7_200...0, fallback: -600)
+        copy.earliest = Self.clamp(earliest, -7_200...0, fallback: -180)
         copy.latest = Self.clamp(latest, 0...21_600, fallback: 5_400)
         copy.positionScale = Self.clamp(positionScale, 1...2_000, fallback: 25)
         copy.timingScale = Self.clamp(timingScale, 0...600, fallback: 20)
-        copy.outlierShare = Self.clamp(outlierShare, 1e-6...0.5, fallback: 0.02)
+        copy.outlierShare = Self.clamp(outlierShare, 1e-6...0.5, fallback: 0.05)
+        copy.outlierScale = Self.clamp(outlierScale, 1...20_000, fallback: 400)
+        copy.strayShare = Self.clamp(strayShare, 1e-6...0.4, fallback: 0.005)
+        copy.standRate = Self.clamp(standRate, 0...600, fallback: 1)
+        copy.standMean = Self.clamp(standMean, 1...7_200, fallback: 300)
+        copy.stillWhileRunning = Self.clamp(stillWhileRunning, 1e-4...0.5, fallback: 0.1)
+        copy.runningWhileStill = Self.clamp(runningWhileStill, 1e-4...0.5, fallback: 0.1)
         copy.outlierSpan = Self.clamp(outlierSpan, 100...100_000, fallback: 4_000)
         copy.lateralScale = Self.clamp(lateralScale, 1...2_000, fallback: 20)
         copy.dwellBefore = Self.clamp(dwellBefore, 0...600, fallback: 30)

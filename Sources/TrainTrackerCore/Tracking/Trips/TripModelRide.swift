@@ -5,6 +5,8 @@ public struct TripModelRide: Sendable {
     public let tripID: String
     let fixes: [Location]
     let reach: [[TripFollower.Reach]]
+    /// What the phone says of its train's motion at each fix (as `TripTracker` reads it).
+    let motions: [TripFollower.Motion]
 
     /// `fixes` of a rider on trip `tripID`, on `model`'s network.
     ///
@@ -13,6 +15,11 @@ public struct TripModelRide: Sendable {
         self.tripID = tripID
         self.fixes = fixes
         reach = fixes.map { TripTracker.lines(near: $0, model: model) }
+        var state = MotionState()
+        motions = fixes.map { fix in
+            _ = state.update(fix)
+            return TripFollower.Motion(stopped: state.isStopped, speed: fix.speed)
+        }
     }
 
     /// How many fixes it has.
@@ -28,7 +35,9 @@ extension TripModelParameters {
     /// - Complexity: O(n · w) for n fixes and w delay cells followed.
     public func logLikelihood(of ride: TripModelRide, model: TrackerModel) -> Double {
         var follower = TripFollower(parameters: self, onlyTrip: ride.tripID)
-        for (fix, reach) in zip(ride.fixes, ride.reach) { follower.observe(fix, reach: reach, model: model) }
+        for index in ride.fixes.indices {
+            follower.observe(ride.fixes[index], reach: ride.reach[index], motion: ride.motions[index], model: model)
+        }
         return follower.logLikelihood
     }
 }
@@ -42,8 +51,8 @@ extension TripModelParameters {
     public func trueTripLogShare(of ride: TripModelRide, model: TrackerModel, floor: Double) -> Double {
         var follower = TripFollower(parameters: self)
         var sum = 0.0
-        for (fix, reach) in zip(ride.fixes, ride.reach) {
-            follower.observe(fix, reach: reach, model: model)
+        for index in ride.fixes.indices {
+            follower.observe(ride.fixes[index], reach: ride.reach[index], motion: ride.motions[index], model: model)
             sum += Double.log(max(follower.share(ofTrip: ride.tripID, model: model), floor))
         }
         return sum

@@ -103,9 +103,9 @@ final class TripTimeline: Sendable {
         return first...last
     }
 
-    /// Where the train is at `time` (progress) and its mean speed there (0 standing); nil
-    /// outside the span.
-    func place(at time: Seconds) -> (progress: Meters, speed: MetersPerSecond)? {
+    /// Where the train is at `time` (progress), its run's mean speed there (0 standing) and
+    /// its speed at that moment (gathering speed, running, braking); nil outside the span.
+    func place(at time: Seconds) -> (progress: Meters, speed: MetersPerSecond, now: MetersPerSecond)? {
         var hint = -1
         return place(at: time, hint: &hint)
     }
@@ -113,7 +113,7 @@ final class TripTimeline: Sendable {
     /// `place(at:)`, with the knot search started from `hint`, the knot found at a nearby time
     /// (−1: none), and left there: O(1) a look-up for times in order, as along a trip's delay
     /// grid, instead of a binary search each.
-    func place(at time: Seconds, hint: inout Int) -> (progress: Meters, speed: MetersPerSecond)? {
+    func place(at time: Seconds, hint: inout Int) -> (progress: Meters, speed: MetersPerSecond, now: MetersPerSecond)? {
         guard let span, span.contains(time) else { return nil }
         // The last knot at or before `time`.
         var low = hint
@@ -129,10 +129,11 @@ final class TripTimeline: Sendable {
             }
         }
         hint = low
-        guard low + 1 < times.count else { return (places[low], 0) }
+        guard low + 1 < times.count else { return (places[low], 0, 0) }
         let run = runs[low]
-        guard run.stretch > 0, run.duration > 0 else { return (places[low], 0) }
-        return (places[low] + run.distance(after: time - times[low]), run.stretch / run.duration)
+        guard run.stretch > 0, run.duration > 0 else { return (places[low], 0, 0) }
+        let elapsed = time - times[low]
+        return (places[low] + run.distance(after: elapsed), run.stretch / run.duration, run.speed(after: elapsed))
     }
 
     /// How far progress `progress` lies ahead of `place`, where the train is at `time`
@@ -224,6 +225,19 @@ extension RunProfile {
             let remaining = duration - time
             if remaining <= slowingDown { return stretch - braking * remaining * remaining / 2 }
             return gathered + steady * (time - speedingUp)
+        }
+
+        /// How fast the run goes `elapsed` seconds after it starts.
+        ///
+        /// - Complexity: O(1).
+        func speed(after elapsed: Seconds) -> MetersPerSecond {
+            guard stretch > 0, duration > 0 else { return 0 }
+            let time = min(max(elapsed, 0), duration)
+            guard let steady else { return stretch / duration }
+            if time <= speedingUp { return acceleration * time }
+            let remaining = duration - time
+            if remaining <= slowingDown { return braking * remaining }
+            return steady
         }
     }
 

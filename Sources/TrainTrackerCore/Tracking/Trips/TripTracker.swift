@@ -77,22 +77,41 @@ public struct TripTracker: TrackingAlgorithm {
         if weighs {
             lastWeighed = time
             lines = Self.lines(near: location, model: model)
-            follower.observe(location, reach: lines ?? [], model: model)
+            let motion = TripFollower.Motion(stopped: inner.motion.isStopped, speed: location.speed)
+            follower.observe(location, reach: lines ?? [], motion: motion, model: model)
         }
         guard let belief = follower.belief, belief.lineShare >= Self.leadingShare,
             belief.offTimetable < belief.lineShare,
             let along = lines.map({ $0.first { $0.line.index == Int(belief.key.line) }?.along })
                 ?? Self.along(of: belief.key.lineDirection, near: location, model: model)
         else { return result }
-        answer(&result, belief: belief, along: along, at: location.timestamp)
+        // (The answer's focus and stops are on the drawn track: a fix past its end is at the end.)
+        let length = model.network.railways[belief.key.lineDirection.railway].track.polyline.length
+        answer(&result, belief: belief, along: min(max(along, 0), length), at: location.timestamp)
         return result
     }
 
-    /// Where the fix lies along `line`'s track, if within `reach` of it.
+    /// A track's drawing is taken to run on this far straight past each of its ends (not a
+    /// loop's): a GTFS shape ends at the platform's mark, but trains stand and turn beyond it,
+    /// in the station's throat or a yard, and Caltrain's recorded first and last positions lie
+    /// 100-250 m past it. Without it such a fix lay up to 250 m *across* the track (about −32
+    /// nats), and an express whose shape ends at San José Diridon lost the ride at its first fix
+    /// to a local whose shape runs on to Tamien.
+    /// Set by hand: `reach`, so that no fix within reach of a track's end is taken across it.
+    static let pastTrackEnds: Meters = reach
+
+    /// Where the fix lies along `line`'s track (the track continued past its ends by
+    /// `pastTrackEnds`: before 0 or beyond its length there), if within `reach` of it.
     static func along(of line: LineDirection, near location: Location, model: TrackerModel) -> Meters? {
         guard model.network.railways.indices.contains(line.railway) else { return nil }
-        return model.network.railways[line.railway].track.polyline.projection(of: location.coordinate, within: reach)?
-            .alongTrack
+        return place(on: model.network.railways[line.railway], of: location)?.along
+    }
+
+    /// Where `location` lies along and across `railway`'s track continued past its ends by
+    /// `pastTrackEnds` (a loop has no ends), if within `reach` of the track.
+    static func place(on railway: Railway, of location: Location) -> (along: Meters, across: Meters)? {
+        railway.track.polyline.projectionPastEnds(
+            of: location.coordinate, within: reach, extending: railway.isLoop ? 0 : pastTrackEnds)
     }
 
     /// Every line (railway and direction) whose track lies within `reach` of the fix.
@@ -101,14 +120,11 @@ public struct TripTracker: TrackingAlgorithm {
         for railway in model.grid.railways(near: location.coordinate) {
             let index = Int(railway)
             guard model.network.railways.indices.contains(index),
-                let projection = model.network.railways[index].track.polyline.projection(
-                    of: location.coordinate, within: reach)
+                let place = place(on: model.network.railways[index], of: location)
             else { continue }
             for direction in [TravelDirection.ascending, .descending] {
                 lines.append(
-                    .init(
-                        line: LineDirection(railway: index, direction: direction), along: projection.alongTrack,
-                        across: projection.distance))
+                    .init(line: LineDirection(railway: index, direction: direction), along: place.along, across: place.across))
             }
         }
         return lines
