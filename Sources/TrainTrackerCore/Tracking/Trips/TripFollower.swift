@@ -4,8 +4,10 @@ import RealModule
 /// day together with its delay, on a grid of `TripModelParameters.gridStep` seconds.
 ///
 /// Per fix (the forward algorithm, so the answer at a fix uses that fix and earlier ones only):
-/// 1. **Delay process**: each followed trip's delay wanders (a Laplace step growing with the
-///    square root of the time since the last fix, and a drift).
+/// 1. **Delay process** (`TripFollower+Delay.swift`): each followed trip's delay wanders (a
+///    Laplace step growing with the square root of the time since the last fix, and a drift),
+///    may jump, and its train may come to stand on its way, where it stays while its delay
+///    grows (`Followed.standing`).
 /// 2. **Boarding**: a rider may board or change to any trip, at a rate per hour of riding
 ///    (looked at once every `boardingInterval`; likelier at a trip's origin at the delays at
 ///    which its train still waits there); the entered trip's delay is drawn from the delay
