@@ -175,15 +175,38 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// libFuzzer targets of the readers, built only for `scripts/fuzz.sh` (TRAINTRACKER_FUZZ=1, with
-// `--sanitize=fuzzer`): libFuzzer provides `main`, so an ordinary build leaves them out.
-if Context.environment["TRAINTRACKER_FUZZ"] != nil {
-    package.targets.append(
-        .executableTarget(
-            name: "traintracker-fuzz",
-            dependencies: [
-                "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerImport", "TrainTrackerServer", "TrainTrackerRealtime",
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            path: "Fuzz/traintracker-fuzz"))
+// libFuzzer targets of the readers, built only for `scripts/fuzz.sh` (libFuzzer provides `main`,
+// so an ordinary build leaves them out):
+// - TRAINTRACKER_FUZZ=1, with `--sanitize=fuzzer`: every module instrumented, in a build of its
+//   own (the long runs);
+// - TRAINTRACKER_FUZZ=own (CI's smoke run, `scripts/fuzz.sh --quick`): only this package's
+//   modules instrumented, built by `swift test -c release` as the tests were, so that the
+//   dependencies' objects are reused; libFuzzer without its main (TRAINTRACKER_FUZZ_NO_MAIN, the
+//   toolchain's libclang_rt.fuzzer_no_main archive), driven from the harness's own main. The tests,
+//   the tool and the PostgreSQL store are left out (the instrumented modules link only into the
+//   harness), an empty test target in their place.
+if let fuzz = Context.environment["TRAINTRACKER_FUZZ"] {
+    let readers: [Target.Dependency] = [
+        "TrainTrackerCore", "TrainTrackerLab", "TrainTrackerImport", "TrainTrackerServer", "TrainTrackerRealtime",
+        .product(name: "NIOCore", package: "swift-nio"),
+    ]
+    if fuzz == "own", let noMain = Context.environment["TRAINTRACKER_FUZZ_NO_MAIN"] {
+        let unused: Set<String> = ["TrainTrackerCommands", "traintracker", "TrainTrackerPostgres", "TrainTrackerTestSupport"]
+        package.targets.removeAll { $0.type == .test || unused.contains($0.name) }
+        package.products.removeAll { $0.name == "traintracker" }
+        for target in package.targets where target.type == .regular {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer"])]
+        }
+        package.targets += [
+            .testTarget(name: "FuzzBuildTests", path: "Fuzz/FuzzBuildTests"),
+            .target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"),
+            .executableTarget(
+                name: "traintracker-fuzz", dependencies: readers + ["FuzzerDriver"], path: "Fuzz/traintracker-fuzz",
+                swiftSettings: [.unsafeFlags(["-sanitize=fuzzer"]), .define("TRAINTRACKER_FUZZ_OWN_MAIN")],
+                linkerSettings: [.unsafeFlags(["-Xlinker", noMain]), .linkedLibrary("stdc++")]),
+        ]
+    } else {
+        package.targets.append(
+            .executableTarget(name: "traintracker-fuzz", dependencies: readers, path: "Fuzz/traintracker-fuzz"))
+    }
 }

@@ -6,6 +6,10 @@ import TrainTrackerLab
 import TrainTrackerRealtime
 import TrainTrackerServer
 
+#if TRAINTRACKER_FUZZ_OWN_MAIN
+    import FuzzerDriver
+#endif
+
 // The readers of outside input under libFuzzer, one chosen by FUZZ_TARGET:
 //   csv, gpx, geojson  journey files (JourneyFile.read)
 //   gtfs               the first byte picks one file of a small GTFS feed to replace (or 7: the
@@ -169,3 +173,10 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     Fuzz.run(bytes)
     return 0
 }
+
+#if TRAINTRACKER_FUZZ_OWN_MAIN
+    // The quick build (scripts/fuzz.sh --quick) links libFuzzer without its main: this is it.
+    var arguments = CommandLine.argc
+    var values: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+    exit(LLVMFuzzerRunDriver(&arguments, &values) { fuzzOneInput($0, $1) })
+#endif

@@ -1,0 +1,2 @@
+// Declarations only (include/FuzzerDriver.h); libFuzzer defines them.
+#include "FuzzerDriver.h"
