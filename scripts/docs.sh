@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 graphs=.build/docs-symbol-graphs
 rm -rf "$graphs/core" .build/docs && mkdir -p "$graphs/all" "$graphs/core" .build/docs
 if [ -n "${TRAINTRACKER_MODULES:-}" ]; then
+    # Every graph is extracted afresh: none of an earlier build's may be copied beside them.
+    rm -rf "$graphs/all" && mkdir -p "$graphs/all"
     # The C modules the core's dependencies import (swift-numerics' shims) are found by their maps.
     includes=()
     while IFS= read -r map; do includes+=(-I "$(dirname "$map")"); done \
