@@ -235,7 +235,8 @@ import TrainTrackerTestSupport
         #expect(constants["tripEarlyScale"] == 45, "the early side as the late side")
         #expect(constants["tripLateMean"] == TripModelParameters.handSet.lateMean, "left out: the hand-set point")
         #expect(constants["tripDisruptionRate"] == 0, "an older model had no disruptions")
-        #expect(json["version"] as? Int == 3)
+        #expect(constants["tripLinePlaceWeight"] == 0, "nor took the railway tracker's evidence")
+        #expect(json["version"] as? Int == 4)
     }
 
     /// A version 2 file (before disruptions) keeps its model without them; a version 3 file's
@@ -251,7 +252,15 @@ import TrainTrackerTestSupport
         let newer = directory.path("v3.json")
         try Data(#"{"format": "traintracker-trip-model", "version": 3, "constants": {"tripHoldMean": 90}}"#.utf8)
             .write(to: URL(fileURLWithPath: newer))
-        #expect(try TripParametersFile.read(path: newer).disruptionRate == TripModelParameters().disruptionRate)
+        let three = try TripParametersFile.read(path: newer)
+        #expect(three.disruptionRate == TripModelParameters().disruptionRate)
+        // Version 3 took no line evidence: read so.
+        #expect(three.lineCourseWeight == 0 && three.linePlaceWeight == 0)
+        let four = directory.path("v4.json")
+        try Data(#"{"format": "traintracker-trip-model", "version": 4, "constants": {"tripHoldMean": 90}}"#.utf8)
+            .write(to: URL(fileURLWithPath: four))
+        let read4 = try TripParametersFile.read(path: four)
+        #expect(read4.linePlaceWeight == TripModelParameters().linePlaceWeight)
     }
 
     /// A fit never ends less likely than where it started: from the compiled-in constants
@@ -265,7 +274,7 @@ import TrainTrackerTestSupport
         let start = directory.path("start.json")
         let constants = TripModelParameters.tunables.mapValues { TripModelParameters()[keyPath: $0] }
         let json = try JSONSerialization.data(
-            withJSONObject: ["format": "traintracker-trip-model", "version": 3, "constants": constants])
+            withJSONObject: ["format": "traintracker-trip-model", "version": 4, "constants": constants])
         try json.write(to: URL(fileURLWithPath: start))
         let outcome = try await ToolRunner.run(
             ["fit", "--railways", SharedPaths.caltrain2024, "--recording", rides, "--rounds", "1", "--parameters", start]

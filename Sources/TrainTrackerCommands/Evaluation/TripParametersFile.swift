@@ -7,7 +7,7 @@ import TrainTrackerStorage
 /// The trip model's constants as a file: what `traintracker fit` writes and `--parameters FILE`
 /// reads back. JSON, the constants by their tuning names, with what they were fitted on:
 ///
-///     {"format": "traintracker-trip-model", "version": 3,
+///     {"format": "traintracker-trip-model", "version": 4,
 ///      "fittedOn": ["vehicle-positions-2024-10-15.sqlite"], "rides": 111, "logLikelihood": -41234.5,
 ///      "constants": {"tripPositionScale": 21.3, "tripTimingScale": 24.0, ...}}
 ///
@@ -19,8 +19,11 @@ struct TripParametersFile: Codable {
     /// 2: the delay prior's early side has a scale of its own (`tripEarlyScale`); a version 1
     /// file's is its `tripOnTimeScale`, the one scale both sides had. 3: delays may jump by a
     /// disruption as well as a hold (`tripDisruptionRate`, `tripDisruptionMean`); an older
-    /// file's model had none (rate 0).
-    static let currentVersion = 3
+    /// file's model had none (rate 0). 4: a share of the delay prior lies anywhere near the
+    /// timetable (`tripVagueShare`, `tripVagueScale`: none by default, as before) and a line's
+    /// trips take the railway tracker's evidence of it (`tripLineStopsWeight`,
+    /// `tripLineCourseWeight`, `tripLinePlaceWeight`); an older file's model took none (0).
+    static let currentVersion = 4
 
     var format = Self.formatName
     var version = Self.currentVersion
@@ -81,6 +84,13 @@ struct TripParametersFile: Codable {
         }
         if file.version < 2, file.constants["tripEarlyScale"] == nil { parameters.earlyScale = parameters.onTimeScale }
         if file.version < 3, file.constants["tripDisruptionRate"] == nil { parameters.disruptionRate = 0 }
+        if file.version < 4 {
+            let added: [(String, WritableKeyPath<TripModelParameters, Double>)] = [
+                ("tripLineStopsWeight", \.lineStopsWeight), ("tripLineCourseWeight", \.lineCourseWeight),
+                ("tripLinePlaceWeight", \.linePlaceWeight),
+            ]
+            for (name, path) in added where file.constants[name] == nil { parameters[keyPath: path] = 0 }
+        }
         return parameters
     }
 

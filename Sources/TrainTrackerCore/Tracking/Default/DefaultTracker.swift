@@ -217,6 +217,19 @@ public struct DefaultTracker: TrackingAlgorithm {
         }
     }
 
+    /// What each line's evidence of the kinds the trip tracker takes (`EvidenceTerm.lineEvidence`:
+    /// stops and passes against its service patterns, course, place) added since the last
+    /// call, by `LineDirection.index`; the tally starts again from zero. A line dropped
+    /// meanwhile is not listed.
+    mutating func takeLineEvidence() -> [Int: LineEvidence] {
+        var taken: [Int: LineEvidence] = [:]
+        for index in hypotheses.indices {
+            taken[hypotheses[index].line.index] = hypotheses[index].untaken
+            hypotheses[index].untaken = LineEvidence()
+        }
+        return taken
+    }
+
     /// How many (railway, direction) hypotheses the tracker holds now.
     public var hypothesisCount: Int { hypotheses.count }
 

@@ -33,6 +33,9 @@ struct Hypothesis: Sendable, Codable {
     var passages = PassageEvidence.State()
     /// What each kind of evidence added at the latest fix, when the tracker explains.
     var evidence: [Nats]?
+    /// What the kinds of evidence the trip tracker takes (`EvidenceTerm.lineEvidence`) added
+    /// since it last took them (`DefaultTracker.takeLineEvidence()`).
+    var untaken = LineEvidence()
 
     init(line: LineDirection, score: Nats, offset: LateralOffset, patterns: PatternBelief, walk: TrackWalk) {
         self.line = line
@@ -45,6 +48,7 @@ struct Hypothesis: Sendable, Codable {
     /// Adds `nats` of `term` to the score, and to the explanation when one is kept.
     mutating func charge(_ term: EvidenceTerm, _ nats: Nats) {
         score += nats
+        if let share = term.lineEvidence { untaken[keyPath: share] += nats }
         if evidence != nil { evidence?[term.index] += nats }
     }
 

@@ -86,6 +86,35 @@ extension TripFollower {
         offTimetable *= tempered(best / max(parameters.outlierSpan, Self.fastestTrain * elapsed), weight)
     }
 
+    /// Each trip's belief times what its line's evidence of stops and passes, course and place
+    /// says (`lineEvidence`, by `LineDirection.index`), each kind at its weight
+    /// (`lineStopsWeight`, ...), against the line it says most for: one belief over trips that
+    /// reads stops as the railway tracker does. A line the railway tracker does not hold, and
+    /// "on no trip of the timetable", are weighed as that line.
+    mutating func weighLines(_ lineEvidence: [Int: LineEvidence]) {
+        // (A kind weighed 0 adds nothing, even where it said minus infinity.)
+        let weighed = { (weight: Double, nats: Nats) in weight > 0 ? weight * nats : 0 }
+        let nats = lineEvidence.mapValues {
+            weighed(parameters.lineStopsWeight, $0.stops) + weighed(parameters.lineCourseWeight, $0.course)
+                + weighed(parameters.linePlaceWeight, $0.place)
+        }
+        guard let most = nats.values.filter(\.isFinite).max() else { return }
+        for index in followed.indices {
+            guard let line = nats[Int(followed[index].key.line)], !line.isNaN else { continue }
+            let factor = Double.exp(max(line - most, -Self.lineEvidenceFloor))
+            guard factor < 1 else { continue }
+            followed[index].mass = followed[index].mass.map { $0 * factor }
+            followed[index].standing = followed[index].standing.map { $0 * factor }
+        }
+    }
+
+    /// One step of line evidence takes at most this much from a trip (nats): enough to settle
+    /// a line against a parallel one, and to keep a belief finite when a line's score falls
+    /// to minus infinity.
+    /// Set by hand: about twice the railway tracker's switch cost (14 nats), the most it lets
+    /// evidence lead a line by before another may take over.
+    static let lineEvidenceFloor: Nats = 30
+
     /// The density of a fix anywhere within `outlierSpan` of where the train is: what a stray
     /// fix (a reflection, a phone's cell position) or a trip that cannot explain a fix is worth.
     var strayDensity: Double { parameters.strayShare / parameters.outlierSpan }

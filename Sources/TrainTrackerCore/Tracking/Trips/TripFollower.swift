@@ -139,8 +139,13 @@ struct TripFollower: Sendable {
 }
 
 extension TripFollower {
-    /// Takes one fix: `reach` lists the lines within reach and where the fix lies on each.
-    mutating func observe(_ location: Location, reach: [Reach], motion: Motion = .unknown, model: TrackerModel) {
+    /// Takes one fix: `reach` lists the lines within reach and where the fix lies on each;
+    /// `lineEvidence`, what the railway tracker's evidence the model lacks said of each line
+    /// since the last fix (`DefaultTracker.takeLineEvidence()`), weighs each trip by its line.
+    mutating func observe(
+        _ location: Location, reach: [Reach], motion: Motion = .unknown, lineEvidence: [Int: LineEvidence] = [:],
+        model: TrackerModel
+    ) {
         let time = location.timestamp
         let elapsed = last.map { max(0, time.seconds(since: $0)) }
         last = time
@@ -154,6 +159,7 @@ extension TripFollower {
         weigh(
             location, reach: reach, motion: motion, elapsed: elapsed ?? 0,
             weight: elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1)
+        weighLines(lineEvidence)
         normalise()
     }
 
@@ -228,14 +234,17 @@ extension TripFollower {
 
     /// The prior density of a delay: on time (a Laplace about `onTimeCentre`, of scale
     /// `onTimeScale` on the late side and `earlyScale` on the early side) or late (an
-    /// exponential beyond it).
+    /// exponential beyond it), or, a share `vagueShare`, anywhere near the timetable (a
+    /// Laplace about 0 of `vagueScale`: a network or day the fit never saw).
     func delayPrior(_ delay: Seconds) -> Double {
         let beyond = delay - parameters.onTimeCentre
         let onTime =
             Double.exp(beyond >= 0 ? -beyond / parameters.onTimeScale : beyond / parameters.earlyScale)
             / (parameters.onTimeScale + parameters.earlyScale)
         let late = beyond > 0 ? Double.exp(-beyond / parameters.lateMean) / parameters.lateMean : 0
-        return (1 - parameters.lateShare) * onTime + parameters.lateShare * late + 1e-9
+        let vague = Double.exp(-abs(delay) / parameters.vagueScale) / (2 * parameters.vagueScale)
+        let fitted = (1 - parameters.lateShare) * onTime + parameters.lateShare * late
+        return (1 - parameters.vagueShare) * fitted + parameters.vagueShare * vague + 1e-9
     }
 
     /// Adds `mass` at cells `low...` to trip `key`'s belief.

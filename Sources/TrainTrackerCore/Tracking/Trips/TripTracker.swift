@@ -2,7 +2,9 @@
 /// timetable is known, the rider is on one scheduled trip whose delay drifts, and the answer's
 /// railway, direction, train, delay, next stop and arrival are that trip's; where no trip
 /// explains the fixes (no timetable, a train the timetable lacks), the default tracker's
-/// answer stands.
+/// answer stands. The model's belief over trips also takes what the default tracker reads of
+/// each trip's line, its course and place (`TripFollower.weighLines`): one belief, not two
+/// trackers' answers side by side.
 ///
 ///     var tracker = TripTracker(model: model)
 ///     let answer = tracker.process(fix)     // answer.best?.train: "108", delaySeconds 720
@@ -78,7 +80,8 @@ public struct TripTracker: TrackingAlgorithm {
             lastWeighed = time
             lines = Self.lines(near: location, model: model)
             let motion = TripFollower.Motion(stopped: inner.motion.isStopped, speed: location.speed)
-            follower.observe(location, reach: lines ?? [], motion: motion, model: model)
+            follower.observe(
+                location, reach: lines ?? [], motion: motion, lineEvidence: inner.takeLineEvidence(), model: model)
         }
         guard let belief = follower.belief, belief.lineShare >= Self.leadingShare,
             belief.offTimetable < belief.lineShare,

@@ -30,6 +30,19 @@ public enum EvidenceTerm: String, CaseIterable, Hashable, Sendable, Codable {
     /// The terms in order, kept.
     private static let order = allCases
 
+    /// Which share of the trip tracker's line evidence (`LineEvidence`) the term counts in,
+    /// if any: what a line's stops and passes, course, and place (the fix's distance from its
+    /// track, tunnels, silences) say. When trains pass (progress, traffic, departures,
+    /// passages) the trip model weighs on its own, per trip and delay.
+    var lineEvidence: WritableKeyPath<LineEvidence, Nats>? {
+        switch self {
+        case .stops: \.stops
+        case .course: \.course
+        case .position, .tunnel, .silence: \.place
+        case .switching, .progress, .traffic, .departures, .passages, .leaving: nil
+        }
+    }
+
     /// The position of the term in `allCases`.
     public var index: Int { Self.order.firstIndex(of: self) ?? 0 }
 }
@@ -57,4 +70,16 @@ public struct EvidenceExplanation: Hashable, Sendable {
         hasher.combine(directionName)
         hasher.combine(score)
     }
+}
+
+/// What a line's evidence said since the trip tracker last took it
+/// (`DefaultTracker.takeLineEvidence()`), in nats, by kind: each trip of the line weighs it by
+/// the trip model's weight for that kind (`TripModelParameters.lineStopsWeight`, ...).
+struct LineEvidence: Sendable, Codable, Equatable {
+    /// Stops and passes against the line's service patterns, stops away from its stations.
+    var stops: Nats = 0
+    /// The reported course against the track's.
+    var course: Nats = 0
+    /// The fix's distance from where the line's trains run, tunnels, silences.
+    var place: Nats = 0
 }
