@@ -89,8 +89,9 @@ extension TripFollower {
     /// Each trip's belief times what its line's evidence of stops and passes, course and place
     /// says (`lineEvidence`, by `LineDirection.index`), each kind at its weight
     /// (`lineStopsWeight`, ...), against the line it says most for: one belief over trips that
-    /// reads stops as the railway tracker does. A line the railway tracker does not hold, and
-    /// "on no trip of the timetable", are weighed as that line.
+    /// reads a line as the railway tracker does (its stops only at their weight, 0 by default).
+    /// A line the railway tracker does not hold, and "on no trip of the timetable", are weighed
+    /// as that line.
     mutating func weighLines(_ lineEvidence: [Int: LineEvidence]) {
         // (A kind weighed 0 adds nothing, even where it said minus infinity.)
         let weighed = { (weight: Double, nats: Nats) in weight > 0 ? weight * nats : 0 }

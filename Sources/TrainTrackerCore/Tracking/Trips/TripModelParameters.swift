@@ -324,7 +324,7 @@ extension TripModelParameters {
         copy.offTimetableShare = Self.clamp(offTimetableShare, 1e-12...0.5, fallback: 1e-6)
         copy.vagueShare = Self.clamp(vagueShare, 0...0.5, fallback: 0)
         copy.vagueScale = Self.clamp(vagueScale, 1...7_200, fallback: 300)
-        copy.lineStopsWeight = Self.clamp(lineStopsWeight, 0...4, fallback: 1)
+        copy.lineStopsWeight = Self.clamp(lineStopsWeight, 0...4, fallback: 0)
         copy.lineCourseWeight = Self.clamp(lineCourseWeight, 0...4, fallback: 1)
         copy.linePlaceWeight = Self.clamp(linePlaceWeight, 0...4, fallback: 1)
         return copy

@@ -72,4 +72,13 @@ extension TripLineEvidenceTests {
         #expect(shares[0] == 0.5)
         #expect(abs(shares[1] / shares[0] - Double.exp(-1)) < 1e-12)
     }
+
+    /// A weight a file gives as not a number is the default's: stops stay unread.
+    @Test func aLineWeightThatIsNotANumberIsTheDefaults() {
+        var parameters = TripModelParameters()
+        parameters.lineStopsWeight = .nan
+        parameters.linePlaceWeight = .infinity
+        #expect(parameters.sanitised.lineStopsWeight == TripModelParameters().lineStopsWeight)
+        #expect(parameters.sanitised.linePlaceWeight == TripModelParameters().linePlaceWeight)
+    }
 }
