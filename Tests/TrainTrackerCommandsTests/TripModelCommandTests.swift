@@ -236,7 +236,7 @@ import TrainTrackerTestSupport
         #expect(constants["tripLateMean"] == TripModelParameters.handSet.lateMean, "left out: the hand-set point")
         #expect(constants["tripDisruptionRate"] == 0, "an older model had no disruptions")
         #expect(constants["tripLinePlaceWeight"] == 0, "nor took the railway tracker's evidence")
-        #expect(json["version"] as? Int == 4)
+        #expect(json["version"] as? Int == 5)
     }
 
     /// A version 2 file (before disruptions) keeps its model without them; a version 3 file's
@@ -261,6 +261,27 @@ import TrainTrackerTestSupport
             .write(to: URL(fileURLWithPath: four))
         let read4 = try TripParametersFile.read(path: four)
         #expect(read4.linePlaceWeight == TripModelParameters().linePlaceWeight)
+        // Version 4 weighed no stops unless it said so; version 5 weighs them by default.
+        #expect(read4.lineStopsWeight == 0)
+        let five = directory.path("v5.json")
+        try Data(#"{"format": "traintracker-trip-model", "version": 5, "constants": {"tripHoldMean": 90}}"#.utf8)
+            .write(to: URL(fileURLWithPath: five))
+        let read5 = try TripParametersFile.read(path: five)
+        #expect(read5.lineStopsWeight == 1)
+        // Without a delay prior of its own, a file keeps the fit's, on Caltrain's lines only.
+        #expect(read5.delayPriorLines == .caltrain)
+    }
+
+    /// A file that sets the delay prior describes its own network: its prior holds on every
+    /// line, not only on Caltrain's.
+    @Test func aFilesOwnDelayPriorHoldsEverywhere() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path("prior.json")
+        try Data(#"{"format": "traintracker-trip-model", "constants": {"tripOnTimeCentre": 20}}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let read = try TripParametersFile.read(path: file)
+        #expect(read.onTimeCentre == 20)
+        #expect(read.delayPriorLines == nil)
     }
 
     /// A fit never ends less likely than where it started: from the compiled-in constants

@@ -7,7 +7,7 @@ import TrainTrackerStorage
 /// The trip model's constants as a file: what `traintracker fit` writes and `--parameters FILE`
 /// reads back. JSON, the constants by their tuning names, with what they were fitted on:
 ///
-///     {"format": "traintracker-trip-model", "version": 4,
+///     {"format": "traintracker-trip-model", "version": 5,
 ///      "fittedOn": ["vehicle-positions-2024-10-15.sqlite"], "rides": 111, "logLikelihood": -41234.5,
 ///      "constants": {"tripPositionScale": 21.3, "tripTimingScale": 24.0, ...}}
 ///
@@ -23,7 +23,11 @@ struct TripParametersFile: Codable {
     /// timetable (`tripVagueShare`, `tripVagueScale`: none by default, as before) and a line's
     /// trips take the railway tracker's evidence of it (`tripLineStopsWeight`,
     /// `tripLineCourseWeight`, `tripLinePlaceWeight`); an older file's model took none (0).
-    static let currentVersion = 4
+    /// 5: stops count by how far apart the fixes they were read off lie
+    /// (`tripLineStopsHalfInterval`), and at weight 1 by default; an older file that leaves
+    /// `tripLineStopsWeight` out took none (0). A file that sets the delay prior (any of
+    /// `tripOnTimeCentre` ... `tripLateMean`) describes its network: its prior holds on every line.
+    static let currentVersion = 5
 
     var format = Self.formatName
     var version = Self.currentVersion
@@ -91,6 +95,8 @@ struct TripParametersFile: Codable {
             ]
             for (name, path) in added where file.constants[name] == nil { parameters[keyPath: path] = 0 }
         }
+        if file.version < 5, file.constants["tripLineStopsWeight"] == nil { parameters.lineStopsWeight = 0 }
+        if !TripModelParameters.delayPriorNames.isDisjoint(with: file.constants.keys) { parameters.delayPriorLines = nil }
         return parameters
     }
 

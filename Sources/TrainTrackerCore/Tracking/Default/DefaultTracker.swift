@@ -230,6 +230,24 @@ public struct DefaultTracker: TrackingAlgorithm {
         return taken
     }
 
+    /// Where the last fix lay across each line's track within reach, by `LineDirection.index`:
+    /// its signed distance from the drawn track (left positive) and the line's map offset learnt
+    /// so far (`LateralOffset`), for the trip model to measure a fix against where the line's
+    /// trains run rather than where its map draws them.
+    func lateralPlaces() -> [Int: (lateral: Meters, offset: Meters)] {
+        var places: [Int: (lateral: Meters, offset: Meters)] = [:]
+        // (Taken in proportion to how sure it is: an offset within its own spread of the drawn
+        // track is the fixes' noise on a true map, not the map's error.)
+        for hypothesis in hypotheses {
+            let slot = nearSlot[hypothesis.line.railway]
+            guard slot >= 0 else { continue }
+            let mean = hypothesis.offset.mean
+            let sure = mean * mean / max(mean * mean + hypothesis.offset.variance, .leastNormalMagnitude)
+            places[hypothesis.line.index] = (near[Int(slot)].lateral, sure * mean)
+        }
+        return places
+    }
+
     /// How many (railway, direction) hypotheses the tracker holds now.
     public var hypothesisCount: Int { hypotheses.count }
 

@@ -89,14 +89,16 @@ extension TripFollower {
     /// Each trip's belief times what its line's evidence of stops and passes, course and place
     /// says (`lineEvidence`, by `LineDirection.index`), each kind at its weight
     /// (`lineStopsWeight`, ...), against the line it says most for: one belief over trips that
-    /// reads a line as the railway tracker does (its stops only at their weight, 0 by default).
-    /// A line the railway tracker does not hold, and "on no trip of the timetable", are weighed
-    /// as that line.
-    mutating func weighLines(_ lineEvidence: [Int: LineEvidence]) {
+    /// reads a line as the railway tracker does.
+    /// Stops count at `stopsTrust` of their weight (`TripModelParameters.stopsTrust`: less when
+    /// they were read off sparse fixes). A line the railway tracker does not hold, and "on no
+    /// trip of the timetable", are weighed as that line.
+    mutating func weighLines(_ lineEvidence: [Int: LineEvidence], stopsTrust: Double = 1) {
         // (A kind weighed 0 adds nothing, even where it said minus infinity.)
         let weighed = { (weight: Double, nats: Nats) in weight > 0 ? weight * nats : 0 }
+        let stopsWeight = parameters.lineStopsWeight * min(max(stopsTrust, 0), 1)
         let nats = lineEvidence.mapValues {
-            weighed(parameters.lineStopsWeight, $0.stops) + weighed(parameters.lineCourseWeight, $0.course)
+            weighed(stopsWeight, $0.stops) + weighed(parameters.lineCourseWeight, $0.course)
                 + weighed(parameters.linePlaceWeight, $0.place)
         }
         guard let most = nats.values.filter(\.isFinite).max() else { return }

@@ -14,6 +14,8 @@ public struct TripTracker: TrackingAlgorithm {
     private var follower: TripFollower
     /// When the trip model last weighed a fix.
     private var lastWeighed: Timestamp?
+    /// How far apart the fixes come: every fix's gap from the one before, smoothed.
+    private var cadence = FixCadence()
     /// How far from a line's track a fix may lie and still be on one of its trips.
     /// Set by hand on 2026-11-27; the reason for 500 m is not recorded.
     static let reach: Meters = 500
@@ -72,16 +74,18 @@ public struct TripTracker: TrackingAlgorithm {
         let model = inner.model
         guard model.hasTimetable, !result.estimated else { return result }
         let time = location.timestamp
+        cadence.take(time)
         // (A fix dated before the last one weighed is weighed: one fix dated far ahead does not
         // stop the model.)
         let weighs = lastWeighed.map { time.seconds(since: $0) >= Self.weighingInterval || time < $0 } ?? true
         var lines: [TripFollower.Reach]?
         if weighs {
             lastWeighed = time
-            lines = Self.lines(near: location, model: model)
+            lines = Self.lines(near: location, model: model, learnt: inner.lateralPlaces())
             let motion = TripFollower.Motion(stopped: inner.motion.isStopped, speed: location.speed)
             follower.observe(
-                location, reach: lines ?? [], motion: motion, lineEvidence: inner.takeLineEvidence(), model: model)
+                location, reach: lines ?? [], motion: motion, lineEvidence: inner.takeLineEvidence(),
+                fixInterval: cadence.interval, model: model)
         }
         guard let belief = follower.belief, belief.lineShare >= Self.leadingShare,
             belief.offTimetable < belief.lineShare,
@@ -118,7 +122,14 @@ public struct TripTracker: TrackingAlgorithm {
     }
 
     /// Every line (railway and direction) whose track lies within `reach` of the fix.
-    static func lines(near location: Location, model: TrackerModel) -> [TripFollower.Reach] {
+    /// Where `learnt` (`DefaultTracker.lateralPlaces()`) gives a line's map offset, a fix is
+    /// measured across from where the line's trains run: the drawn track plus that offset. (A
+    /// map drawing one of two parallel tracks 30 m off made the trip model's 6 m lateral scale,
+    /// fitted on Caltrain, give the ride to the other track's trains; a wider scale blurred the
+    /// tracks for every map.)
+    static func lines(
+        near location: Location, model: TrackerModel, learnt: [Int: (lateral: Meters, offset: Meters)] = [:]
+    ) -> [TripFollower.Reach] {
         var lines: [TripFollower.Reach] = []
         for railway in model.grid.railways(near: location.coordinate) {
             let index = Int(railway)
@@ -126,12 +137,24 @@ public struct TripTracker: TrackingAlgorithm {
                 let place = place(on: model.network.railways[index], of: location)
             else { continue }
             for direction in [TravelDirection.ascending, .descending] {
-                lines.append(
-                    .init(line: LineDirection(railway: index, direction: direction), along: place.along, across: place.across))
+                let line = LineDirection(railway: index, direction: direction)
+                lines.append(.init(line: line, along: place.along, across: across(place.across, learnt: learnt[line.index])))
             }
         }
         return lines
     }
+
+    /// `across` measured from where the line's trains run, where the default tracker measured
+    /// the same place (`learnt`: its signed distance from the drawn track and the line's offset);
+    /// else as drawn (past a track's end the trip model measures from the track continued).
+    private static func across(_ across: Meters, learnt: (lateral: Meters, offset: Meters)?) -> Meters {
+        guard let learnt, learnt.offset.isFinite, abs(abs(learnt.lateral) - across) <= Self.samePlace else { return across }
+        return abs(learnt.lateral - learnt.offset)
+    }
+
+    /// Two measures of a fix's distance from a track this close are of the same place.
+    /// Set by hand: a metre, well beyond rounding, well below a track's spacing.
+    static let samePlace: Meters = 1
 
     /// The answer with the believed trip's line first, named by its trip; with `refocus`, its
     /// focus and later stations are those at `along` (where the trip's timetable puts the train

@@ -27,16 +27,25 @@ import Testing
         #expect(abs(shares[1] / shares[0] - Double.exp(-3)) < 1e-12)
     }
 
-    @Test func stopsCountOnlyAtTheirWeight() {
-        var unweighed = Self.follower()
-        unweighed.weighLines([0: LineEvidence(stops: 0), 2: LineEvidence(stops: -4)])
-        #expect(Self.shares(unweighed) == [0.5, 0.5], "stops are off by default")
+    /// Stops count at their weight, times how far the fixes they were read off may be trusted
+    /// (`stopsTrust`): whole by default off a phone at 1 Hz, not at all at weight 0.
+    @Test func stopsCountAtTheirWeightAndTrust() {
+        let evidence = [0: LineEvidence(stops: 0), 2: LineEvidence(stops: -4)]
+        var whole = Self.follower()
+        whole.weighLines(evidence)
+        #expect(abs(Self.shares(whole)[1] / Self.shares(whole)[0] - Double.exp(-4)) < 1e-12)
+        var sparse = Self.follower()
+        sparse.weighLines(evidence, stopsTrust: 0.5)
+        #expect(abs(Self.shares(sparse)[1] / Self.shares(sparse)[0] - Double.exp(-2)) < 1e-12)
         var parameters = TripModelParameters()
         parameters.lineStopsWeight = 0.5
         var weighed = Self.follower(parameters)
-        weighed.weighLines([0: LineEvidence(stops: 0), 2: LineEvidence(stops: -4)])
-        let shares = Self.shares(weighed)
-        #expect(abs(shares[1] / shares[0] - Double.exp(-2)) < 1e-12)
+        weighed.weighLines(evidence)
+        #expect(abs(Self.shares(weighed)[1] / Self.shares(weighed)[0] - Double.exp(-2)) < 1e-12)
+        parameters.lineStopsWeight = 0
+        var unweighed = Self.follower(parameters)
+        unweighed.weighLines(evidence)
+        #expect(Self.shares(unweighed) == [0.5, 0.5])
     }
 
     @Test func aLineTheRailwayTrackerDroppedIsNotPunishedAndNoLineIsLostWhole() {
@@ -65,7 +74,9 @@ import Testing
 
 extension TripLineEvidenceTests {
     @Test func aKindWeighedNothingCannotPoisonTheBelief() {
-        var follower = Self.follower()
+        var parameters = TripModelParameters()
+        parameters.lineStopsWeight = 0
+        var follower = Self.follower(parameters)
         follower.weighLines([0: LineEvidence(stops: -.infinity), 2: LineEvidence(stops: .nan, place: -1)])
         let shares = Self.shares(follower)
         #expect(shares.allSatisfy { $0.isFinite })

@@ -114,6 +114,8 @@ import TrainTrackerTestSupport
         #expect(abs((answer.delay ?? 0) - stand) <= 90, "\(String(describing: answer.delay))")
         // A delay that only wanders, without jumps or stands, makes it the next local running early.
         var withoutJumps = TripModelParameters()
+        // (The fitted prior, changed, on this network's lines too.)
+        withoutJumps.delayPriorLines = nil
         withoutJumps.earlyScale = 96
         #expect(lastTrain(withoutJumps).train == "L0", "the early side alone does not change it")
         withoutJumps.disruptionRate = 0
