@@ -42,6 +42,11 @@ import TrainTrackerTestSupport
         var renamed = express
         renamed.id = "Express 2"
         #expect(!TripModelParameters.FittedLines.caltrain.contains(renamed))
+        // An extent given the wrong way round (a decoded file's) holds nothing, and does not trap.
+        let reversed = TripModelParameters.FittedLines(
+            railwayIDs: ["Express"], southWest: TripModelParameters.FittedLines.caltrain.northEast,
+            northEast: TripModelParameters.FittedLines.caltrain.southWest)
+        #expect(!reversed.contains(express))
     }
 
     /// Constants a user sets by hand or fits hold on every line: without a scope, the prior

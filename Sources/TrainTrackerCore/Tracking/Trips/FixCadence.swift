@@ -19,11 +19,15 @@ struct FixCadence: Sendable, Hashable {
     /// Set by hand: ten minutes.
     static let longestGap: Seconds = 600
 
-    /// Takes the fix at `time`. A fix dated before the last counts as no gap.
+    /// Takes the fix at `time`. A fix dated before the last, or a gap that is not a number,
+    /// counts as no gap; the next gap is measured from this fix (one fix dated far ahead moves
+    /// the cadence once, by at most `longestGap`, not for the rest of the ride).
     mutating func take(_ time: Timestamp) {
-        defer { last = max(last ?? time, time) }
+        defer { last = time }
         guard let last else { return }
-        let gap = min(max(time.seconds(since: last), 0), Self.longestGap)
+        let measured = time.seconds(since: last)
+        guard measured.isFinite, measured >= 0 else { return }
+        let gap = min(measured, Self.longestGap)
         gaps += 1
         interval = gaps == 1 ? gap : interval + Self.smoothing * (gap - interval)
     }

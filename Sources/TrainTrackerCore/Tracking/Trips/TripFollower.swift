@@ -246,7 +246,7 @@ extension TripFollower {
         // train waits at its origin: at a delay at which it has not left yet (a train twelve
         // minutes late is still waiting at the time the next train is due to wait). Not later:
         // a rider whose train stood at a station where another line's trains start was given
-        // to a train waiting there (Tokyo's simulated seed 7171: railway 97.8 → 98.6 %).
+        // to a train waiting there (Tokyo's simulated seed 7171: railway 97.8 → 98.4 %).
         let departs = timeline.calls.first.map { $0.time + parameters.dwellAfter } ?? -.infinity
         let mass = (low...high).map { cell -> Double in
             let delay = Double(cell) * parameters.gridStep

@@ -26,8 +26,9 @@ extension TripModelParameters {
             guard railwayIDs.contains(railway.id), let start = railway.track.polyline.coordinates.first else {
                 return false
             }
-            return (southWest.latitude...northEast.latitude).contains(start.latitude)
-                && (southWest.longitude...northEast.longitude).contains(start.longitude)
+            // (Compared, not made a range: an extent decoded the wrong way round is empty, not a trap.)
+            return start.latitude >= southWest.latitude && start.latitude <= northEast.latitude
+                && start.longitude >= southWest.longitude && start.longitude <= northEast.longitude
         }
 
         /// Caltrain's five routes in its 2024 GTFS feed, where `fittedOnSharedDays` was fitted.
@@ -70,8 +71,9 @@ extension TripModelParameters {
     }
 
     /// The delay prior of `railway`'s trains: this set's where it holds there (`delayPriorLines`
-    /// nil, or holding `railway`), else the hand-set one (`handSet`: on time within a minute
-    /// either way, a share 0.3 late by a mean of 400 s), which assumes no network's habits.
+    /// nil, or holding `railway`), else the hand-set one (`handSet`: on time about 30 s late,
+    /// give or take a minute either way, a share 0.3 late by a mean of 400 s), which assumes no
+    /// network's habits.
     func delayPrior(on railway: Railway) -> DelayPrior {
         guard let lines = delayPriorLines, !lines.contains(railway) else { return delayPrior }
         var neutral = Self.handSet.delayPrior

@@ -206,16 +206,17 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     /// evidence tells apart), on Caltrain's 15-16 October and Tokyo's simulated seed 7171: at 1
     /// counted whatever the fixes' cadence, Caltrain's railway fell from 98.6 to 96.4 % (stops
     /// read off positions a minute apart mislead); counted by cadence, Caltrain the same and
-    /// Tokyo's all-scenario set 96.4 → 97.6 %, its parallel corridors 97.6 → 98.4 %;
-    /// docs/experiments/2026-12-02-cadence-and-priors.md.
+    /// Tokyo's all-scenario set 96.4 → 97.6 %, its parallel corridors 97.6 → 98.4 % (with the
+    /// other changes of that day, 97.6 → 98.4 % against stops at 0; on the fresh seed 9494,
+    /// 97.8 → 97.6 %); docs/experiments/2026-12-02-cadence-and-priors.md.
     public var lineStopsWeight = 1.0
     /// Stops read off fixes this far apart count half (`lineStopsWeight` times
     /// `stopsTrust(interval:)`); denser fixes count more, sparser less. A stop is read where
     /// the fixes stand still near a station: with fixes a second or a few apart the phone is
     /// seen to stand and move off; with fixes a minute apart a train passing slowly, or
     /// standing at a signal short of the platform, reads as a stop where its pattern passes.
-    /// Set by hand, not fitted, on the same sets: 10 s, where Caltrain's positions (45 s or more
-    /// apart) count at a twentieth or less and their figures stay the same; at 15 s Caltrain
+    /// Set by hand, not fitted, on the same sets: 10 s, where Caltrain's positions (45 to 60 s
+    /// apart) count a twentieth to a fortieth and their figures stay the same; at 15 s Caltrain
     /// lost 0.1 point, at 1,000 s (every stop whole) 2.2; Tokyo's 1 Hz sets the same from 5 s
     /// to 1,000 s.
     public var lineStopsHalfInterval: Seconds = 10
@@ -230,9 +231,9 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     /// The lines whose trains the delay prior (`onTimeCentre` ... `lateMean`) describes; on
     /// others the hand-set prior holds (`delayPrior(on:)`). Nil: every line, as in a fit a user
     /// made for their own network: set it to nil for prior constants you set to hold
-    /// everywhere. `fittedOnSharedDays` holds on Caltrain's lines: with its
-    /// prior on Tokyo's simulated fresh seed 9494 the railway was named on 94.2 % of fixes,
-    /// with the hand-set one 97.4 %, and Caltrain's figures are its fit's.
+    /// everywhere. `fittedOnSharedDays` holds on Caltrain's lines: with its prior on every
+    /// line, Tokyo's simulated fresh seed 9494 had the railway named on 92.2 % of fixes; with
+    /// the hand-set one on Tokyo's lines, 97.6 %, and Caltrain's figures are its fit's.
     public var delayPriorLines: FittedLines?
 
     /// The defaults: the fit on Caltrain's six shared recorded days (`fittedOnSharedDays`).
@@ -355,8 +356,10 @@ extension TripModelParameters {
     /// The share of `lineStopsWeight` that stops read off fixes `interval` seconds apart take:
     /// 1 / (1 + (interval / `lineStopsHalfInterval`)²): about 1 at a second, a half at the half
     /// interval, 0.03 at a minute.
+    /// An interval that is not a number is trusted not at all.
     public func stopsTrust(interval: Seconds) -> Double {
-        let ratio = max(0, interval) / lineStopsHalfInterval
+        let half = lineStopsHalfInterval.isFinite ? max(lineStopsHalfInterval, 1) : 10
+        let ratio = interval.isNaN ? Double.infinity : max(0, interval) / half
         return 1 / (1 + ratio * ratio)
     }
 

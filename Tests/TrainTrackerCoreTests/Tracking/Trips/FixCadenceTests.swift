@@ -41,8 +41,24 @@ import Testing
         cadence.take(start)
         cadence.take(start.adding(10))
         cadence.take(start.adding(5))
-        #expect(cadence.interval < 10)
-        #expect(cadence.interval >= 0)
+        #expect(cadence.interval == 10, "no gap taken")
+        cadence.take(start.adding(7))
+        #expect(abs(cadence.interval - (10 + 0.2 * (2 - 10))) < 1e-9, "the gap from the fix dated back")
+    }
+
+    /// One fix dated a day ahead (a phone's clock in the wrong unit) moves the cadence once, by
+    /// at most ten minutes; the fixes after it, dated right, are no gap until they pass it, and
+    /// a 1 Hz phone's cadence comes back: stops read off it count again.
+    @Test func aFixDatedFarAheadDoesNotStopTheCadence() {
+        var cadence = FixCadence()
+        let start = Timestamp(secondsSince1970: 1_700_000_000)
+        for second in 0..<20 { cadence.take(start.adding(Double(second))) }
+        cadence.take(start.adding(86_400))
+        #expect(cadence.interval <= 1 + 0.2 * 600)
+        for second in 21..<80 { cadence.take(start.adding(Double(second))) }
+        #expect(cadence.interval < 2)
+        #expect(TripModelParameters().stopsTrust(interval: cadence.interval) > 0.95)
+        #expect(TripModelParameters().stopsTrust(interval: .nan) == 0)
     }
 
     /// Stops read off a 1 Hz phone count almost whole, off Caltrain's positions a minute apart

@@ -84,7 +84,16 @@ extension TripLineEvidenceTests {
         #expect(abs(shares[1] / shares[0] - Double.exp(-1)) < 1e-12)
     }
 
-    /// A weight a file gives as not a number is the default's: stops stay unread.
+    /// At the default weight, a line whose stops say minus infinity loses at most the floor.
+    @Test func stopsAtMinusInfinityCostAtMostTheFloor() {
+        var follower = Self.follower()
+        follower.weighLines([0: LineEvidence(stops: 0), 2: LineEvidence(stops: -.infinity)])
+        let shares = Self.shares(follower)
+        #expect(shares.allSatisfy { $0.isFinite && $0 > 0 })
+        #expect(abs(shares[1] / shares[0] - Double.exp(-TripFollower.lineEvidenceFloor)) < 1e-12)
+    }
+
+    /// A weight a file gives as not a number is the default's.
     @Test func aLineWeightThatIsNotANumberIsTheDefaults() {
         var parameters = TripModelParameters()
         parameters.lineStopsWeight = .nan
