@@ -9,8 +9,10 @@ extension TripModelParameters {
     public struct FittedLines: Hashable, Sendable, Codable {
         /// The railways' ids (a GTFS feed's route ids).
         public var railwayIDs: Set<String>
-        /// The fitted network's extent: a railway whose track starts outside it is another's.
+        /// The fitted network's extent, its south-west corner: a railway whose track starts
+        /// outside it is another's.
         public var southWest: Coordinate
+        /// ... and its north-east corner.
         public var northEast: Coordinate
 
         /// Lines `railwayIDs` within `southWest ... northEast`.
