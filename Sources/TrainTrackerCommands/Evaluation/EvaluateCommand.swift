@@ -91,8 +91,8 @@ struct EvaluateCommand: ParsableCommand {
             from the train at that fix, where two lines cannot yet be told apart, either. \
             Several --cases folders (simulated under different conditions) are \
             reported side by side, one condition per folder; --matrix shows one measure as scenario × condition. \
-            With --realtime, the default algorithm is scored twice: without the feeds (default) and told them \
-            (default-realtime).
+            With --realtime, the default algorithm and the trip model are each scored twice: without the feeds \
+            (default, trips) and told them (default-realtime, trips-realtime).
             """ + "\n\n" + RecordingEvaluation.discussion + "\n\n" + LogEvaluation.discussion + "\n\n"
                 + PhoneLegEvaluation.discussion
     )
@@ -310,12 +310,20 @@ struct EvaluateCommand: ParsableCommand {
             variants.append(
                 .init(name: "default-untimed", fitted: false) { _ in DefaultTracker(model: untimedModel, parameters: tuned) })
         }
-        // With feeds, the default algorithm twice: without them and with them.
-        if let feeds = try realtime.feeds(model: timetabled), algorithms.contains(.default) {
-            variants.append(
-                .init(name: "default-realtime", fitted: false) { _ in
-                    LiveTracker(DefaultTracker(model: timetabled, parameters: tuned), feeds: feeds)
-                })
+        // With feeds, the default algorithm and the trip model twice: without them and with them.
+        if let feeds = try realtime.feeds(model: timetabled) {
+            if algorithms.contains(.default) {
+                variants.append(
+                    .init(name: "default-realtime", fitted: false) { _ in
+                        LiveTracker(DefaultTracker(model: timetabled, parameters: tuned), feeds: feeds)
+                    })
+            }
+            if algorithms.contains(.trips) {
+                variants.append(
+                    .init(name: "trips-realtime", fitted: true) {
+                        LiveTracker(TripTracker(model: timetabled, parameters: tuned, trips: $0), feeds: feeds)
+                    })
+            }
         }
         if !recording.isEmpty, let dataset {
             return try RecordingEvaluation(

@@ -25,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The tracking algorithm each session runs: default, or trips (the trip model beside it; it needs timetables and does not read the --realtime feeds).",
+            "The tracking algorithm each session runs: default, or trips (the trip model beside it; it needs timetables, and weighs each trip by what the --realtime operator feeds report of it).",
             valueName: "algorithm"))
     var algorithm: TrackingAlgorithmName = .default
 
@@ -229,11 +229,6 @@ struct ServeCommand: AsyncParsableCommand {
         if trips != nil, !model.hasTimetable {
             StandardError.line(
                 "warning: \(railways.railways) has no timetable: --algorithm trips answers as the default algorithm")
-        }
-        if trips != nil, !realtime.isEmpty {
-            StandardError.line(
-                "note: --algorithm trips names a rider's train from timing alone; the --realtime feeds inform only the default answer beneath it"
-            )
         }
         let store = try await SessionStores.open(db)
         var settings = ServerSettings(model: model, store: store, configuration: remote, leafletDirectory: leaflet)

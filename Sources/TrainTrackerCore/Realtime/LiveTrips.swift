@@ -249,16 +249,25 @@ public struct LiveFeeds: Sendable {
     }
 }
 
-/// A default tracker told the latest feed at each fix's time (replays and evaluations of
-/// recorded rides with an archive of feeds).
-public struct LiveTracker: TrackingAlgorithm {
+/// A tracker that can be told what the latest GTFS-realtime feed says (`DefaultTracker`,
+/// `TripTracker`).
+public protocol LiveInformed: TrackingAlgorithm {
+    /// The latest feed, set before each fix by whoever holds the feeds.
+    var live: LiveTrips? { get set }
+}
+
+extension DefaultTracker: LiveInformed {}
+
+/// A tracker told the latest feed at each fix's time (replays and evaluations of recorded
+/// rides with an archive of feeds).
+public struct LiveTracker<Tracker: LiveInformed>: TrackingAlgorithm {
     /// The tracker.
-    public var tracker: DefaultTracker
+    public var tracker: Tracker
     /// The feeds.
     public let feeds: LiveFeeds
 
     /// `tracker`, told `feeds`.
-    public init(_ tracker: DefaultTracker, feeds: LiveFeeds) {
+    public init(_ tracker: Tracker, feeds: LiveFeeds) {
         self.tracker = tracker
         self.feeds = feeds
     }

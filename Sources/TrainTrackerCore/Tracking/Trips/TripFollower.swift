@@ -152,10 +152,11 @@ extension TripFollower {
     /// Takes one fix: `reach` lists the lines within reach and where the fix lies on each;
     /// `lineEvidence`, what the railway tracker's evidence the model lacks said of each line
     /// since the last fix (`DefaultTracker.takeLineEvidence()`), weighs each trip by its line,
-    /// its stops by how far apart the fixes they were read off lie (`fixInterval`, seconds).
+    /// its stops by how far apart the fixes they were read off lie (`fixInterval`, seconds);
+    /// `feed`, the operator's latest word on the trips (`weighFeed`).
     mutating func observe(
         _ location: Location, reach: [Reach], motion: Motion = .unknown, lineEvidence: [Int: LineEvidence] = [:],
-        fixInterval: Seconds = 0, model: TrackerModel
+        fixInterval: Seconds = 0, feed: LiveTrips? = nil, model: TrackerModel
     ) {
         let time = location.timestamp
         let elapsed = last.map { max(0, time.seconds(since: $0)) }
@@ -175,6 +176,7 @@ extension TripFollower {
         weigh(
             location, reach: reach, motion: motion, elapsed: elapsed ?? 0,
             weight: elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1)
+        if let feed { weighFeed(feed, weight: elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1) }
         weighLines(lineEvidence, stopsTrust: parameters.stopsTrust(interval: fixInterval))
         normalise()
     }

@@ -8,7 +8,7 @@
 ///
 ///     var tracker = TripTracker(model: model)
 ///     let answer = tracker.process(fix)     // answer.best?.train: "108", delaySeconds 720
-public struct TripTracker: TrackingAlgorithm {
+public struct TripTracker: LiveInformed {
     /// The default tracker: stations, focus, geometry, and the answer without a trip.
     public private(set) var inner: DefaultTracker
     private var follower: TripFollower
@@ -36,8 +36,9 @@ public struct TripTracker: TrackingAlgorithm {
         follower = TripFollower(parameters: trips)
     }
 
-    /// The default tracker's live feed (`DefaultTracker.live`): it informs the default answer,
-    /// which stands where no trip explains the fixes; the trip model does not read it.
+    /// The latest GTFS-realtime feed (`DefaultTracker.live`): it informs the default answer,
+    /// which stands where no trip explains the fixes, and the trip model weighs each trip it
+    /// reports by its report (`TripFollower.weighFeed`).
     public var live: LiveTrips? {
         get { inner.live }
         set { inner.live = newValue }
@@ -85,7 +86,7 @@ public struct TripTracker: TrackingAlgorithm {
             let motion = TripFollower.Motion(stopped: inner.motion.isStopped, speed: location.speed)
             follower.observe(
                 location, reach: lines ?? [], motion: motion, lineEvidence: inner.takeLineEvidence(),
-                fixInterval: cadence.interval, model: model)
+                fixInterval: cadence.interval, feed: inner.liveFeed(at: time), model: model)
         }
         guard let belief = follower.belief, belief.lineShare >= Self.leadingShare,
             belief.offTimetable < belief.lineShare,
