@@ -2,7 +2,8 @@
 # Reproduces docs/experiments/2026-11-22-default-against-eki.md: simulates the named scenarios (10 rides each, seed 2026) on
 # the Tokyo network with the mini-tokyo-3d timetables and on Caltrain, then scores the
 # algorithms on them.
-# Usage: scripts/accuracy.sh [algorithm ...]   (default: eki)
+# Usage: scripts/accuracy.sh [algorithm ...]   (default: eki; the experiment compared railway and eki,
+# railway being the default tracker then)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 algorithms=("${@:-eki}")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the performance figures of docs/performance.md: builds in release, writes a session file of
 # ten simulated rides on real Tokyo track (1 Hz, 8 m GPS noise, every station served),
-# then runs `traintracker bench` on it.
+# then runs `traintracker bench` on it, with the default tracker and with the railway tracker alone.
 # Usage: scripts/bench.sh [sessions-file]   (default: .build/bench-sessions.sqlite)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +25,7 @@ if [ ! -f "$sessions" ]; then
             --start "2025-09-20T0$((seed % 10)):00:00Z" --out "$sessions" "${append[@]}"
     done
 fi
-"$tool" bench --railways "$railways" --sessions "$sessions" --minimum-seconds 5
+# The default tracker, then the railway tracker alone (docs/performance.md gives both).
+for algorithm in default railway; do
+    "$tool" bench --railways "$railways" --sessions "$sessions" --minimum-seconds 5 --algorithm "$algorithm"
+done

@@ -49,7 +49,7 @@ arguments=()
 for recording in "${recordings[@]}"; do arguments+=(--recording "$recording"); done
 
 "$tool" evaluate --railways "$caltrain/gtfs" "${arguments[@]}" \
-    --algorithm default --algorithm trips --algorithm schedule --hold-out day \
+    --algorithm default --algorithm railway --algorithm schedule --hold-out day \
     --svg "$out/accuracy-caltrain-days.svg" > "$work/caltrain.txt"
 grep '^default    all ' "$work/caltrain.txt" >&2
 

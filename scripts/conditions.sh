@@ -2,7 +2,8 @@
 # The accuracy matrix (docs/accuracy.md, the phone kinds; docs/experiments/ for each seed): simulates every scenario under each condition
 # (phones, maps, days, riders, urban canyons) on Tokyo and Caltrain, then scores the
 # algorithms on all of them in one table per measure, with a heat map per network.
-# Usage: scripts/conditions.sh SEED [COUNT] [algorithm ...]   (default: 3 rides per scenario; default eki)
+# Usage: scripts/conditions.sh SEED [COUNT] [algorithm ...]   (default: 3 rides per scenario; the
+# default tracker; docs/accuracy.md's rows were measured with railway, the default then)
 # Writes .build/conditions-SEED/{tokyo,caltrain}-*.txt and docs/conditions-{tokyo,caltrain}.svg
 # (the SVGs only with --svg as the fourth word: scripts/conditions.sh 401 5 --svg default eki).
 set -euo pipefail

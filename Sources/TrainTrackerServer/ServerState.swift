@@ -29,9 +29,10 @@ public struct ServerSettings: Sendable {
     public var tiles: TileSource?
     /// The operator feeds it polls and the feed it publishes from riders.
     public var realtime = RealtimeSettings()
-    /// The trip model's constants, when sessions run the trip model beside the default
-    /// algorithm (`serve --algorithm trips`); nil, the default: the default algorithm alone.
-    public var trips: TripModelParameters?
+    /// The trip model's constants: sessions run the default tracker (`TripTracker`, the trip
+    /// model over the railway tracker) with them; nil: the railway tracker alone
+    /// (`serve --algorithm railway`).
+    public var trips: TripModelParameters? = TripModelParameters()
     /// How much the server logs (standard error): each request with its id, and session
     /// changes with the session and device (never a token) at `info`; each upload at `debug`.
     public var logLevel: Logger.Level = .info

@@ -2,7 +2,8 @@ import TrainTrackerCore
 
 /// What the server needs of a session's tracker: its answers, the operator's and riders' feed
 /// before each fix, its evidence for the viewer, and its estimates between fixes. The default
-/// algorithm, or the trip model beside it (`serve --algorithm trips`).
+/// tracker (the trip model over the railway tracker), or the railway tracker alone
+/// (`serve --algorithm railway`).
 protocol SessionTracking: TrackingAlgorithm {
     /// The trains the latest feed reports, set before each fix.
     var live: LiveTrips? { get set }
@@ -18,8 +19,8 @@ extension DefaultTracker: SessionTracking {}
 extension TripTracker: SessionTracking {}
 
 extension ServerSettings {
-    /// A new session's tracker: the trip model beside the default algorithm with `trips`'
-    /// constants, or the default algorithm alone when `trips` is nil.
+    /// A new session's tracker: the default tracker with the trip model's constants `trips`,
+    /// or the railway tracker alone when `trips` is nil.
     static func makeTracker(model: TrackerModel, trips: TripModelParameters?) -> any SessionTracking {
         guard let trips else { return DefaultTracker(model: model) }
         return TripTracker(model: model, trips: trips)

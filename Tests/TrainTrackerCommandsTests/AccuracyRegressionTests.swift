@@ -42,7 +42,7 @@ import TrainTrackerTestSupport
     @Test func theDefaultAlgorithmOnTokyoScenariosKeepsItsAccuracy() throws {
         let summary = score(
             try Self.tokyo.get(), scenarios: ["toyoko-meguro", "keihintohoku-tokaido", "yamanote-loop", "express-local"], seed: 7,
-            algorithm: .default)
+            algorithm: .railway)
         #expect(summary.railwayAccuracy >= Baseline.defaultTokyoRailway)
         #expect(summary.focusAccuracy >= Baseline.defaultTokyoFocus)
         #expect(summary.nextStopAccuracy >= Baseline.defaultTokyoNextStop)
@@ -137,7 +137,7 @@ import TrainTrackerTestSupport
     }
 
     @Test func theDefaultAlgorithmOnCaltrainKeepsItsAccuracy() throws {
-        let summary = score(try Self.caltrain.get(), scenarios: ["caltrain"], seed: 7, algorithm: .default)
+        let summary = score(try Self.caltrain.get(), scenarios: ["caltrain"], seed: 7, algorithm: .railway)
         #expect(summary.railwayAccuracy >= Baseline.defaultCaltrainRailway)
         #expect(summary.nextStopAccuracy >= Baseline.defaultCaltrainNextStop)
     }

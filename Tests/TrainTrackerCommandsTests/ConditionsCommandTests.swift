@@ -42,7 +42,7 @@ import TrainTrackerTestSupport
         #expect(try simulate(good, []).status == 0)
         #expect(try simulate(background, ["--phone", "background"]).status == 0)
         let base = ["evaluate", "--railways", SharedPaths.caltrain, "--cases", good, "--cases", background]
-        let table = try ToolRunner.run(base + ["--algorithm", "default", "--untimed"])
+        let table = try ToolRunner.run(base + ["--algorithm", "railway", "--untimed"])
         #expect(table.status == 0, "\(table.standardError)")
         let rows = table.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         #expect(rows.first?.prefix(2) == ["condition", "algorithm"])
@@ -52,7 +52,7 @@ import TrainTrackerTestSupport
         #expect(rows.dropFirst().contains { $0[1] == "default-untimed" })
 
         let svg = directory.path("matrix.svg")
-        let matrix = try ToolRunner.run(base + ["--algorithm", "default", "--matrix", "railway", "--svg", svg])
+        let matrix = try ToolRunner.run(base + ["--algorithm", "railway", "--matrix", "railway", "--svg", svg])
         #expect(matrix.status == 0, "\(matrix.standardError)")
         let lines = matrix.standardOutput.split(separator: "\n")
         #expect(
@@ -67,7 +67,7 @@ import TrainTrackerTestSupport
         let directory = try TemporaryDirectory()
         let cases = directory.path("cases")
         #expect(try simulate(cases, []).status == 0)
-        let base = ["evaluate", "--railways", SharedPaths.caltrain, "--cases", cases, "--algorithm", "default"]
+        let base = ["evaluate", "--railways", SharedPaths.caltrain, "--cases", cases, "--algorithm", "railway"]
         let tuned = try ToolRunner.run(base + ["--tune", "positionWeight=0.3"])
         #expect(tuned.status == 0, "\(tuned.standardError)")
         let unknown = try ToolRunner.run(base + ["--tune", "luck=7"])
@@ -92,7 +92,7 @@ import TrainTrackerTestSupport
         ])
         #expect(simulated.status == 0, "\(simulated.standardError)")
         let json = try ToolRunner.run([
-            "evaluate", "--railways", SharedPaths.miniTokyo3D, "--cases", cases, "--algorithm", "default", "--format", "json",
+            "evaluate", "--railways", SharedPaths.miniTokyo3D, "--cases", cases, "--algorithm", "railway", "--format", "json",
         ])
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         let summary = try #require(reports.first?["summary"] as? [String: Any])

@@ -87,7 +87,7 @@ import TrainTrackerTestSupport
         try RiderLogCSV.text(wrong).write(toFile: directory.path("wrong.csv"), atomically: true, encoding: .utf8)
         let wrongReports = try evaluate([
             "--railways", SharedPaths.caltrain, "--sessions", sessions, "--log", directory.path("wrong.csv"), "--algorithm",
-            "default",
+            "railway",
         ])
         let wrongSummary = try #require(wrongReports.first?.summary)
         #expect(wrongSummary.departures == summary.departures && wrongSummary.departuresRight == 0)
@@ -99,7 +99,7 @@ import TrainTrackerTestSupport
         try RiderLogCSV.text(log).write(toFile: directory.path("log.csv"), atomically: true, encoding: .utf8)
         // Pacific daylight time, notes as the app keeps them: "station, railway, direction".
         try GroundTruthLog.write(log, utcOffset: -25_200, to: directory.path("events.sqlite"))
-        let common = ["--railways", SharedPaths.caltrain, "--sessions", sessions, "--algorithm", "default"]
+        let common = ["--railways", SharedPaths.caltrain, "--sessions", sessions, "--algorithm", "railway"]
         let fromCSV = try evaluate(common + ["--log", directory.path("log.csv")])
         let fromApp = try evaluate(common + ["--log", directory.path("events.sqlite"), "--utc-offset", "-07:00"])
         #expect(fromApp.first?.summary.unscored == 0, "\(fromApp.first?.events.compactMap(\.unscoredReason) ?? [])")
@@ -164,7 +164,7 @@ import TrainTrackerTestSupport
         try wrongLine.write(toFile: directory.path("wrong.csv"), atomically: true, encoding: .utf8)
         var wrongArguments = Array(arguments.dropFirst())
         wrongArguments[wrongArguments.firstIndex(of: directory.path("log.csv")) ?? 0] = directory.path("wrong.csv")
-        let wrong = try #require(try evaluate(wrongArguments + ["--algorithm", "default"]).first?.summary)
+        let wrong = try #require(try evaluate(wrongArguments + ["--algorithm", "railway"]).first?.summary)
         #expect(wrong.departures == 2 && wrong.departuresRight == 0)
     }
 

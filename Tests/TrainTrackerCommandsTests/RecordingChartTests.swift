@@ -63,7 +63,7 @@ import TrainTrackerLab
     /// Three algorithms' legend (nine entries) fits the picture's width.
     @Test func theLegendFitsThePicture() throws {
         let summary = RecordingEvaluation.Summary(algorithm: "default", scores: [])
-        let reports = ["default", "trips", "schedule"].map {
+        let reports = ["default", "railway", "schedule"].map {
             RecordingEvaluation.Report(
                 algorithm: $0, all: summary, routes: [:], days: [:], hours: [:], benchmark: ArrivalBenchmark(),
                 arrivals: [], railwayWithoutTrain: 0)

@@ -14,7 +14,7 @@ import TrainTrackerTestSupport
         let picture = directory.path("real.svg")
         let outcome = try await ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
-            "--algorithm", "default", "--format", "json", "--svg", picture, "--save-cases", directory.path("cases"),
+            "--algorithm", "railway", "--format", "json", "--svg", picture, "--save-cases", directory.path("cases"),
         ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let reports = try #require(
@@ -39,18 +39,18 @@ import TrainTrackerTestSupport
         #expect(svg.hasPrefix("<svg") && svg.contains("Local Weekend"))
         // The saved rides replay and score like simulated cases.
         let cases = try await ToolRunner.run([
-            "evaluate", "--railways", SharedPaths.caltrain2024, "--cases", directory.path("cases"), "--algorithm", "default",
+            "evaluate", "--railways", SharedPaths.caltrain2024, "--cases", directory.path("cases"), "--algorithm", "railway",
         ])
         #expect(cases.status == 0 && cases.standardOutput.contains("Local Weekend"))
     }
 
-    /// `evaluate --recording` of the shared recording by the default algorithm with `options`,
+    /// `evaluate --recording` of the shared recording by the railway tracker alone with `options`,
     /// its JSON reports.
     static func evaluate(_ options: [String]) async throws -> [[String: Any]] {
         let outcome = try await ToolRunner.run(
             [
                 "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
-                "--algorithm", "default", "--format", "json",
+                "--algorithm", "railway", "--format", "json",
             ] + options)
         #expect(outcome.status == 0, "\(outcome.standardError)")
         return try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
@@ -93,7 +93,7 @@ import TrainTrackerTestSupport
         #expect(feeds.said.contains("trip updates"))
         let outcome = try await ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", SharedPaths.caltrainRecording,
-            "--algorithm", "default", "--algorithm", "trips", "--format", "json", "--realtime", feeds.folder,
+            "--algorithm", "railway", "--algorithm", "default", "--format", "json", "--realtime", feeds.folder,
         ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardError.contains("0 of trips it lacks"), "\(outcome.standardError)")
@@ -103,7 +103,7 @@ import TrainTrackerTestSupport
             let report = try #require(reports.first { $0["algorithm"] as? String == algorithm })
             return try #require((report["all"] as? [String: Any])?["score"] as? [String: Any])
         }
-        for algorithm in ["default", "trips"] {
+        for algorithm in ["railway", "default"] {
             let without = try await score(algorithm)
             let with = try await score("\(algorithm)-realtime")
             for measure in ["railwayAccuracy", "trainAccuracy"] {
@@ -114,8 +114,8 @@ import TrainTrackerTestSupport
         }
         // Measured on 15-16 October: trains named 98.6 % → 99.4 % (the railway tracker's with
         // the feed 98.3 %); before the trip model read feeds, the same 98.6 % with them.
-        let trips = try #require(try await score("trips-realtime")["trainAccuracy"] as? Double)
-        let railway = try #require(try await score("default-realtime")["trainAccuracy"] as? Double)
+        let trips = try #require(try await score("default-realtime")["trainAccuracy"] as? Double)
+        let railway = try #require(try await score("railway-realtime")["trainAccuracy"] as? Double)
         #expect(trips >= railway, "trains named with the feed: trip model \(trips), railway tracker \(railway)")
     }
 
@@ -160,7 +160,7 @@ import TrainTrackerTestSupport
         func told(_ options: [String]) async throws -> (all: Double, farOut: Double) {
             let report = try await #require(
                 Self.evaluate(["--realtime", feeds] + options).first {
-                    $0["algorithm"] as? String == "default-realtime"
+                    $0["algorithm"] as? String == "railway-realtime"
                 })
             let all = try #require((report["all"] as? [String: Any])?["score"] as? [String: Any])
             let rows = try #require(report["arrivals"] as? [[String: Any]])

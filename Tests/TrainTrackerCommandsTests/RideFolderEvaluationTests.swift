@@ -68,12 +68,12 @@ import TrainTrackerTestSupport
         let directory = try TemporaryDirectory()
         let (folder, sessions, log) = try folder(in: directory)
         let fromFolder = try ToolRunner.run([
-            "evaluate", "--railways", SharedPaths.caltrain, "--rides", folder, "--algorithm", "default", "--format", "json",
+            "evaluate", "--railways", SharedPaths.caltrain, "--rides", folder, "--algorithm", "railway", "--format", "json",
         ])
         #expect(fromFolder.status == 0, "\(fromFolder.standardError)")
         #expect(!fromFolder.standardError.contains("warning"), "\(fromFolder.standardError)")
         let fromLog = try ToolRunner.run([
-            "evaluate", "--railways", SharedPaths.caltrain, "--sessions", sessions, "--log", log, "--algorithm", "default",
+            "evaluate", "--railways", SharedPaths.caltrain, "--sessions", sessions, "--log", log, "--algorithm", "railway",
             "--format", "json",
         ])
         #expect(fromLog.status == 0, "\(fromLog.standardError)")
@@ -89,7 +89,7 @@ import TrainTrackerTestSupport
         #expect(Double(summary.arrivalsRight) >= 0.9 * Double(summary.arrivals), "\(summary)")
         // The report says where each event was noted.
         let table = try ToolRunner.run([
-            "evaluate", "--railways", SharedPaths.caltrain, "--rides", folder, "--algorithm", "default",
+            "evaluate", "--railways", SharedPaths.caltrain, "--rides", folder, "--algorithm", "railway",
         ])
         #expect(table.status == 0)
         let json = fromFolder.standardOutput

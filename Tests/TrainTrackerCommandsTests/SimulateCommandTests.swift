@@ -67,7 +67,7 @@ import TrainTrackerTestSupport
         #expect(try ToolRunner.run(["import", "--from", "gtfs", SharedPaths.caltrain, "--out", imported]).status == 0)
         let header = { (railways: String) throws -> String in
             let outcome = try ToolRunner.run([
-                "evaluate", "--railways", railways, "--cases", cases, "--algorithm", "default", "--matrix", "railway",
+                "evaluate", "--railways", railways, "--cases", cases, "--algorithm", "railway", "--matrix", "railway",
             ])
             return outcome.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
         }

@@ -9,7 +9,7 @@ import TrainTrackerTestSupport
     /// `parameters` if given.
     static func railway(cases: String, parameters: String? = nil) throws -> Double {
         let outcome = try ToolRunner.run(
-            ["evaluate", "--railways", SharedPaths.miniTokyo3D, "--cases", cases, "--algorithm", "trips", "--format", "json"]
+            ["evaluate", "--railways", SharedPaths.miniTokyo3D, "--cases", cases, "--algorithm", "default", "--format", "json"]
                 + (parameters.map { ["--parameters", $0] } ?? []))
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let reports = try #require(

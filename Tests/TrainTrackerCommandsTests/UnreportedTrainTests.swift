@@ -25,7 +25,7 @@ import TrainTrackerTestSupport
         func railway(_ options: [String]) throws -> (untold: Double, told: Double) {
             let outcome = try ToolRunner.run(
                 [
-                    "evaluate", "--railways", SharedPaths.caltrain, "--cases", cases, "--algorithm", "default",
+                    "evaluate", "--railways", SharedPaths.caltrain, "--cases", cases, "--algorithm", "railway",
                     "--realtime", directory.path("feed"), "--format", "json",
                 ] + options)
             #expect(outcome.status == 0, "\(outcome.standardError)")
@@ -34,7 +34,7 @@ import TrainTrackerTestSupport
             let share = { (algorithm: String) in
                 summaries.first { $0["algorithm"] as? String == algorithm }?["railwayAccuracy"] as? Double
             }
-            return (try #require(share("default")), try #require(share("default-realtime")))
+            return (try #require(share("railway")), try #require(share("railway-realtime")))
         }
         let blind = try railway(["--tune", "unreportedShare=1"])
         let weighed = try railway([])

@@ -24,14 +24,15 @@ import TrainTrackerTestSupport
     }
 }
 
-/// `serve --algorithm trips --parameters FILE`: what an operator gets wrong is refused in one
+/// `serve [--algorithm default|railway] --parameters FILE`: what an operator gets wrong is refused in one
 /// line, with a non-zero exit, before the session store is created.
 @Suite(.tags(.sharedData)) struct ServeAlgorithmOptionTests {
     @Test(arguments: [
-        (["--parameters", "fit.json"], "--parameters goes with --algorithm trips"),
-        (["--algorithm", "eki"], "--algorithm must be default or trips"),
-        (["--algorithm", "trips", "--parameters", "bad.json"], "bad.json: unknown constant tripNoSuchThing"),
-        (["--algorithm", "trips", "--parameters", "none.json"], "none.json"),
+        (["--algorithm", "railway", "--parameters", "fit.json"], "--parameters goes with --algorithm default"),
+        (["--algorithm", "eki"], "--algorithm must be default or railway"),
+        (["--parameters", "bad.json"], "bad.json: unknown constant tripNoSuchThing"),
+        (["--algorithm", "default", "--parameters", "bad.json"], "bad.json: unknown constant tripNoSuchThing"),
+        (["--algorithm", "default", "--parameters", "none.json"], "none.json"),
     ])
     func aWrongAlgorithmOrParameterFileIsRefusedBeforeTheStoreIsMade(extra: [String], problem: String) throws {
         let directory = try TemporaryDirectory()

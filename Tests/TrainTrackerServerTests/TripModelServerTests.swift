@@ -9,11 +9,11 @@ import TrainTrackerTestSupport
 @testable import TrainTrackerLab
 @testable import TrainTrackerServer
 
-/// `serve --algorithm trips`: each session runs the trip model beside the default algorithm,
+/// `serve` (the default tracker): each session runs the trip model over the railway tracker,
 /// so a rider is told the train the trip model names, live and on the viewer's results page.
 @Suite(.serialized, .tags(.sharedData, .slow), .timeLimit(.minutes(10))) struct TripModelServerTests {
     /// A recorded Caltrain ride whose last answer names one train under the trip model and
-    /// another (or none) under the default algorithm, with both answers.
+    /// another (or none) under the railway tracker alone, with both answers.
     static let ride = Result { () throws -> (fixes: [RecordedFix], trips: String, plain: String?) in
         let loaded = try RealtimeRoutesTests.dataset.get()
         let model = try RealtimeRoutesTests.model.get()
@@ -32,8 +32,8 @@ import TrainTrackerTestSupport
 
     /// The train in the last live answer of one rider uploading `fixes`, in the last answer of
     /// the session's results page, and for each gap the page estimates answers in, the train
-    /// at the fix before it and in each estimate, on a server with `trips` (nil: the default
-    /// algorithm).
+    /// at the fix before it and in each estimate, on a server with `trips` (nil: the railway
+    /// tracker alone).
     static func served(_ fixes: [RecordedFix], trips: TripModelParameters?) async throws -> (
         live: String?, page: String?, gaps: [(before: String?, estimates: [String?])]
     ) {
@@ -59,13 +59,18 @@ import TrainTrackerTestSupport
 
     @Test func aRiderIsToldTheTrainTheTripModelNames() async throws {
         let (fixes, train, plain) = try Self.ride.get()
+        // A server set up without choosing runs the default tracker, the trip model with its
+        // compiled-in constants.
+        #expect(try RealtimeRoutesTests.Fixture().settings.trips != nil)
         let withTrips = try await Self.served(fixes, trips: TripModelParameters())
         #expect(withTrips.live == train && withTrips.page == train, "trip model: \(train), server: \(withTrips)")
         let withoutTrips = try await Self.served(fixes, trips: nil)
-        #expect(withoutTrips.live == plain && withoutTrips.page == plain, "default: \(plain ?? "none"), server: \(withoutTrips)")
+        #expect(
+            withoutTrips.live == plain && withoutTrips.page == plain,
+            "railway tracker: \(plain ?? "none"), server: \(withoutTrips)")
         // Between fixes (a tunnel, a phone's silence) the trip model carries the rider along
         // its trip's timetable: each estimate names the train named at the fix before the gap,
-        // also where that is the trip model's train and not the default's.
+        // also where that is the trip model's train and not the railway tracker's.
         let gaps = withTrips.gaps
         #expect(gaps.contains { $0.before == train && !$0.estimates.isEmpty }, "\(gaps.count) gaps")
         for gap in gaps {

@@ -50,7 +50,7 @@ struct ReplayCommand: ParsableCommand {
         help: """
             Say why: with --format text, under each line of the timeline the leading hypotheses with their \
             scores and what each kind of evidence (position, course, progress, stops, departures, ...) added \
-            since the previous line, in nats; with jsonl, an "evidence" key per fix. The default algorithm only.
+            since the previous line, in nats; with jsonl, an "evidence" key per fix. The railway tracker's, alone or beneath the default.
             """)
     var explain = false
 

@@ -9,9 +9,9 @@ public struct Replayer: Sendable {
     public let model: TrackerModel
     /// The algorithm to run.
     public let algorithm: TrackingAlgorithmName
-    /// GTFS-realtime feeds the default algorithm is told at each fix (`--realtime`).
+    /// GTFS-realtime feeds the default and the railway tracker are told at each fix (`--realtime`).
     public var feeds: LiveFeeds?
-    /// The trip model's constants (`--algorithm trips`; `--parameters FILE`).
+    /// The trip model's constants (the default algorithm; `--parameters FILE`).
     public var tripParameters = TripModelParameters()
 
     /// The network tracked against.
@@ -45,18 +45,27 @@ public struct Replayer: Sendable {
         }
     }
 
-    /// Like `replay`, with each hypothesis's evidence at each fix (the default algorithm's;
-    /// none for others).
+    /// Like `replay`, with each hypothesis's evidence at each fix (the railway tracker's, alone
+    /// or beneath the default; none for the baselines).
     public func replayExplaining(
         _ fixes: [RecordedFix], _ body: (RecordedFix, TrackingResult, [EvidenceExplanation]) -> Void
     ) {
-        guard algorithm == .default else { return replay(fixes) { body($0, $1, []) } }
-        var tracker = DefaultTracker(model: model)
+        switch algorithm {
+        case .default: explaining(TripTracker(model: model, trips: tripParameters), fixes, body)
+        case .railway: explaining(DefaultTracker(model: model), fixes, body)
+        case .eki, .schedule: replay(fixes) { body($0, $1, []) }
+        }
+    }
+
+    private func explaining<Tracker: LiveInformed & Explaining>(
+        _ tracker: Tracker, _ fixes: [RecordedFix], _ body: (RecordedFix, TrackingResult, [EvidenceExplanation]) -> Void
+    ) {
+        var tracker = tracker
         tracker.explains = true
         for fix in fixes {
             tracker.live = feeds?.latest(atOrBefore: fix.location.timestamp)
             let result = tracker.process(fix.location)
-            body(fix, result, tracker.explanation())
+            body(fix, result, tracker.explanation(limit: 8))
         }
     }
 
@@ -215,3 +224,14 @@ public struct Replayer: Sendable {
         try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(svg.utf8), to: path) }
     }
 }
+
+/// A tracker that can say why it answers: the railway tracker's hypotheses and their evidence.
+protocol Explaining {
+    /// Whether the tracker keeps its evidence for `explanation(limit:)`.
+    var explains: Bool { get set }
+    /// The leading hypotheses and why, the leader first.
+    func explanation(limit: Int) -> [EvidenceExplanation]
+}
+
+extension DefaultTracker: Explaining {}
+extension TripTracker: Explaining {}

@@ -136,7 +136,10 @@ final class ProgressReport: @unchecked Sendable {
     }
 }
 
-extension TrackingAlgorithmName: ExpressibleByArgument {}
+extension TrackingAlgorithmName: ExpressibleByArgument {
+    /// A case's name, or `trips` for the default (its name before it became the default).
+    public init?(argument: String) { self.init(named: argument) }
+}
 extension ReplayFormat: ExpressibleByArgument {}
 
 /// Checks a command's `--utc-offset` text, for its `validate()`.

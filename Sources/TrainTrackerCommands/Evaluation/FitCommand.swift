@@ -21,7 +21,7 @@ struct FitCommand: ParsableCommand {
             Then, for --telling-rounds rounds, the timing, delay and prior constants are searched again to raise \
             the true trip's share of the belief at each fix with every trip of the day a candidate: constants \
             that tell a ride's train from the others, not only explain its positions. Writes the constants as \
-            JSON (--out), which evaluate, replay, bench and serve --algorithm trips read with --parameters FILE.
+            JSON (--out), which evaluate, replay, bench and serve read with --parameters FILE (for the default algorithm).
             """)
 
     @OptionGroup var railways: RailwaysOption

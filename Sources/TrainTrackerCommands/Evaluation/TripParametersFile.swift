@@ -113,7 +113,7 @@ struct TripParametersFile: Codable {
 struct TripParametersOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "With --algorithm trips: the trip model's constants, a file written by traintracker fit (without it, the compiled-in defaults: the fit on Caltrain's shared days).",
+            "With the default algorithm: the trip model's constants, a file written by traintracker fit (without it, the compiled-in defaults: the fit on Caltrain's shared days).",
             valueName: "file"))
     var parameters: String?
 
@@ -124,10 +124,11 @@ struct TripParametersOption: ParsableArguments {
         try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path, base: base) }
     }
 
-    /// Refuses a file that nothing would read: the trip model runs only with `--algorithm trips`.
+    /// Refuses a file that nothing would read: the trip model runs only with the default
+    /// algorithm.
     func validate(algorithms: [TrackingAlgorithmName]) throws {
-        if parameters != nil, !algorithms.contains(.trips) {
-            throw ValidationError("--parameters goes with --algorithm trips")
+        if parameters != nil, !algorithms.contains(.default) {
+            throw ValidationError("--parameters goes with --algorithm default (the trip model's constants)")
         }
     }
 

@@ -101,38 +101,55 @@ public protocol TrackingAlgorithm: Sendable {
     mutating func process(_ location: Location) -> TrackingResult
 }
 
-/// The tracking algorithms a user can choose by name.
+/// The tracking algorithms a user can choose by name: TrainTracker's tracker, and the
+/// baselines it is measured against.
 public enum TrackingAlgorithmName: String, Hashable, Sendable, CaseIterable, Codable {
-    /// TrainTracker's own algorithm: an online Viterbi over railway and direction with stop
-    /// pattern evidence, timetables, dead reckoning and a confidence.
+    /// TrainTracker's tracker (`TripTracker`): where the day's timetable is known, the rider
+    /// is on one scheduled trip whose delay drifts, weighed by its timing, its place and what
+    /// the railway tracker reads of its line (stops, passes, course); without a timetable, or
+    /// on a train the timetable lacks, the railway tracker's answer.
     case `default`
+    /// The railway tracker alone (`DefaultTracker`), a baseline: an online Viterbi over railway
+    /// and direction with stop pattern evidence, timetables, dead reckoning and a confidence.
+    case railway
     /// The published Eki Live algorithm, as a baseline.
     case eki
-    /// The default algorithm with the trip model beside it (`TripTracker`): the rider is on one
-    /// scheduled trip whose delay drifts.
-    case trips
     /// The plain schedule matcher (`ScheduleMatcher`): the trip whose timetable fits the fixes'
     /// times best, a baseline that knows nothing else.
     case schedule
 
-    /// A fresh tracker of this kind over `model`; the trip model (`trips`) with the constants
+    /// The algorithm named `name`: a case's raw value, or `trips`, the default's name before
+    /// it became the default (0.16.0).
+    public init?(named name: String) {
+        if name == "trips" {
+            self = .default
+        } else {
+            self.init(rawValue: name)
+        }
+    }
+
+    /// A fresh tracker of this kind over `model`; the default with the trip model's constants
     /// `trips` (the defaults: the fit on Caltrain's shared days).
     public func makeTracker(model: TrackerModel, trips: TripModelParameters = .init()) -> any TrackingAlgorithm {
         switch self {
-        case .default: DefaultTracker(model: model)
+        case .default: TripTracker(model: model, trips: trips)
+        case .railway: DefaultTracker(model: model)
         case .eki: EkiTracker(network: model.network)
-        case .trips: TripTracker(model: model, trips: trips)
         case .schedule: ScheduleMatcher(model: model)
         }
     }
 
     /// A fresh tracker of this kind over `model`, told the latest of `feeds` at each fix (the
-    /// default algorithm; the others ignore feeds).
+    /// default and the railway tracker; the baselines ignore feeds).
     public func makeTracker(model: TrackerModel, feeds: LiveFeeds?, trips: TripModelParameters = .init())
         -> any TrackingAlgorithm
     {
-        guard self == .default, let feeds else { return makeTracker(model: model, trips: trips) }
-        return LiveTracker(DefaultTracker(model: model), feeds: feeds)
+        guard let feeds else { return makeTracker(model: model, trips: trips) }
+        switch self {
+        case .default: return LiveTracker(TripTracker(model: model, trips: trips), feeds: feeds)
+        case .railway: return LiveTracker(DefaultTracker(model: model), feeds: feeds)
+        case .eki, .schedule: return makeTracker(model: model, trips: trips)
+        }
     }
 
     /// Whether the algorithm uses timetables when they are available.

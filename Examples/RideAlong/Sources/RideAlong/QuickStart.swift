@@ -6,7 +6,7 @@ func quickStart() throws {
     // Once per launch: the network with its compiled timetable (Tokyo: 0.3 s, about 75 MB),
     // from a file made once by `traintracker import ../shared/data/tokyo/mini-tokyo-3d --out tokyo.sqlite`.
     let model = try RailwayDatabase.loadModel(path: "tokyo.sqlite")
-    var tracker = DefaultTracker(model: model)  // one per rider
+    var tracker = TripTracker(model: model)  // one per rider: the default tracker
 
     // Per fix (on Apple platforms: Location(clLocation), see the adapter below):
     let answer = tracker.process(

@@ -1,15 +1,16 @@
-/// The default tracker with the trip model (`TripFollower`) beside it: where the day's
-/// timetable is known, the rider is on one scheduled trip whose delay drifts, and the answer's
-/// railway, direction, train, delay, next stop and arrival are that trip's; where no trip
-/// explains the fixes (no timetable, a train the timetable lacks), the default tracker's
-/// answer stands. The model's belief over trips also takes what the default tracker reads of
-/// each trip's line, its course and place (`TripFollower.weighLines`): one belief, not two
-/// trackers' answers side by side.
+/// The default tracker (`--algorithm default`): the railway tracker (`DefaultTracker`) with
+/// the trip model (`TripFollower`) over it. Where the day's timetable is known, the rider is on
+/// one scheduled trip whose delay drifts, and the answer's railway, direction, train, delay,
+/// next stop and arrival are that trip's; where no trip explains the fixes (no timetable, a
+/// train the timetable lacks), the railway tracker's answer stands. The model's belief over
+/// trips also takes what the railway tracker reads of each trip's line, its stops, course and
+/// place (`TripFollower.weighLines`), and what an operator's feed reports of each trip
+/// (`TripFollower.weighFeed`): one belief, not two trackers' answers side by side.
 ///
 ///     var tracker = TripTracker(model: model)
 ///     let answer = tracker.process(fix)     // answer.best?.train: "108", delaySeconds 720
 public struct TripTracker: LiveInformed {
-    /// The default tracker: stations, focus, geometry, and the answer without a trip.
+    /// The railway tracker: stations, focus, geometry, and the answer without a trip.
     public private(set) var inner: DefaultTracker
     private var follower: TripFollower
     /// When the trip model last weighed a fix.
@@ -44,16 +45,16 @@ public struct TripTracker: LiveInformed {
         set { inner.live = newValue }
     }
 
-    /// Whether the default tracker keeps its evidence for `explanation(limit:)`.
+    /// Whether the railway tracker keeps its evidence for `explanation(limit:)`.
     public var explains: Bool {
         get { inner.explains }
         set { inner.explains = newValue }
     }
 
-    /// The default tracker's hypotheses and their evidence (`DefaultTracker.explanation`).
+    /// The railway tracker's hypotheses and their evidence (`DefaultTracker.explanation`).
     public func explanation(limit: Int = 8) -> [EvidenceExplanation] { inner.explanation(limit: limit) }
 
-    /// The answer at `time` without a new fix: the default tracker's (`DefaultTracker.estimate`)
+    /// The answer at `time` without a new fix: the railway tracker's (`DefaultTracker.estimate`)
     /// with the believed trip's line first, named by its trip, where its timetable at its
     /// likeliest delay puts the train now (through a tunnel or a phone's silence the rider is
     /// carried along by the timetable, and is told the same train as at the last fix).
@@ -145,7 +146,7 @@ public struct TripTracker: LiveInformed {
         return lines
     }
 
-    /// `across` measured from where the line's trains run, where the default tracker measured
+    /// `across` measured from where the line's trains run, where the railway tracker measured
     /// the same place (`learnt`: its signed distance from the drawn track and the line's offset);
     /// else as drawn (past a track's end the trip model measures from the track continued).
     private static func across(_ across: Meters, learnt: (lateral: Meters, offset: Meters)?) -> Meters {
@@ -159,7 +160,7 @@ public struct TripTracker: LiveInformed {
 
     /// The answer with the believed trip's line first, named by its trip; with `refocus`, its
     /// focus and later stations are those at `along` (where the trip's timetable puts the train
-    /// between fixes), not the default tracker's.
+    /// between fixes), not the railway tracker's.
     private func answer(
         _ result: inout TrackingResult, belief: TripFollower.Belief, along: Meters, at time: Timestamp,
         refocus: Bool = false
