@@ -4,13 +4,7 @@ import TrainTrackerCore
 /// before each fix, its evidence for the viewer, and its estimates between fixes. The default
 /// tracker (the trip model over the railway tracker), or the railway tracker alone
 /// (`serve --algorithm railway`).
-protocol SessionTracking: TrackingAlgorithm {
-    /// The trains the latest feed reports, set before each fix.
-    var live: LiveTrips? { get set }
-    /// Whether the tracker keeps its evidence for `explanation(limit:)`.
-    var explains: Bool { get set }
-    /// The leading hypotheses and why, the leader first.
-    func explanation(limit: Int) -> [EvidenceExplanation]
+protocol SessionTracking: LiveInformed, ExplainingTracker {
     /// The answer at `time` without a new fix.
     mutating func estimate(at time: Timestamp) -> TrackingResult
 }

@@ -57,7 +57,7 @@ public struct Replayer: Sendable {
         }
     }
 
-    private func explaining<Tracker: LiveInformed & Explaining>(
+    private func explaining<Tracker: LiveInformed & ExplainingTracker>(
         _ tracker: Tracker, _ fixes: [RecordedFix], _ body: (RecordedFix, TrackingResult, [EvidenceExplanation]) -> Void
     ) {
         var tracker = tracker
@@ -224,14 +224,3 @@ public struct Replayer: Sendable {
         try CommandFailure.wrapping { () throws(StorageError) in try StagedFile.write(Data(svg.utf8), to: path) }
     }
 }
-
-/// A tracker that can say why it answers: the railway tracker's hypotheses and their evidence.
-protocol Explaining {
-    /// Whether the tracker keeps its evidence for `explanation(limit:)`.
-    var explains: Bool { get set }
-    /// The leading hypotheses and why, the leader first.
-    func explanation(limit: Int) -> [EvidenceExplanation]
-}
-
-extension DefaultTracker: Explaining {}
-extension TripTracker: Explaining {}

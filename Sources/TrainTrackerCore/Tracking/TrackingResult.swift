@@ -101,6 +101,18 @@ public protocol TrackingAlgorithm: Sendable {
     mutating func process(_ location: Location) -> TrackingResult
 }
 
+/// A tracker that can say why it answers: the railway tracker's hypotheses and what each
+/// kind of evidence added to them (`DefaultTracker`, and `TripTracker` over it).
+public protocol ExplainingTracker: TrackingAlgorithm {
+    /// Whether the tracker keeps its evidence for `explanation(limit:)`.
+    var explains: Bool { get set }
+    /// The leading hypotheses and why, the leader first.
+    func explanation(limit: Int) -> [EvidenceExplanation]
+}
+
+extension DefaultTracker: ExplainingTracker {}
+extension TripTracker: ExplainingTracker {}
+
 /// The tracking algorithms a user can choose by name: TrainTracker's tracker, and the
 /// baselines it is measured against.
 public enum TrackingAlgorithmName: String, Hashable, Sendable, CaseIterable, Codable {

@@ -69,8 +69,7 @@ extension TripFollower {
         for index in followed.indices {
             let key = followed[index].key
             guard let line = byLine[Int(key.line)], let timeline = timelines[key] else {
-                followed[index].mass = followed[index].mass.map { $0 * away }
-                followed[index].standing = followed[index].standing.map { $0 * away }
+                followed[index].scale(by: away)
                 continue
             }
             var trip = followed[index]
@@ -106,8 +105,7 @@ extension TripFollower {
             guard let line = nats[Int(followed[index].key.line)], !line.isNaN else { continue }
             let factor = Double.exp(max(line - most, -Self.lineEvidenceFloor))
             guard factor < 1 else { continue }
-            followed[index].mass = followed[index].mass.map { $0 * factor }
-            followed[index].standing = followed[index].standing.map { $0 * factor }
+            followed[index].scale(by: factor)
         }
     }
 

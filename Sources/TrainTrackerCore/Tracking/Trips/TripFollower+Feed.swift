@@ -39,20 +39,15 @@ extension TripFollower {
                 continue
             }
             if report.cancelled {
-                let factor = tempered(wrong, weight)
-                followed[index].mass = followed[index].mass.map { $0 * factor }
-                followed[index].standing = followed[index].standing.map { $0 * factor }
+                followed[index].scale(by: tempered(wrong, weight))
                 continue
             }
             guard let delay = report.delay, delay.isFinite else { continue }
             let low = followed[index].low
-            let factors = followed[index].mass.indices.map { cell in
+            for cell in followed[index].mass.indices {
                 let gap = abs(Double(low + cell) * parameters.gridStep - delay)
-                return tempered(wrong + (1 - wrong) * peak * Double.exp(-gap / Self.feedDelayScale), weight)
-            }
-            for cell in factors.indices {
-                followed[index].mass[cell] *= factors[cell]
-                if followed[index].standing.indices.contains(cell) { followed[index].standing[cell] *= factors[cell] }
+                followed[index].scale(
+                    cell: cell, by: tempered(wrong + (1 - wrong) * peak * Double.exp(-gap / Self.feedDelayScale), weight))
             }
         }
     }

@@ -50,6 +50,18 @@ struct TripFollower: Sendable {
 
         /// The belief at cell `cell` (an index into `mass`), running or standing.
         func value(at cell: Int) -> Double { mass[cell] + (standing.isEmpty ? 0 : standing[cell]) }
+
+        /// The belief at every delay, running and standing, times `factor`.
+        mutating func scale(by factor: Double) {
+            for cell in mass.indices { mass[cell] *= factor }
+            for cell in standing.indices { standing[cell] *= factor }
+        }
+
+        /// The belief at cell `cell`, running and standing, times `factor`.
+        mutating func scale(cell: Int, by factor: Double) {
+            mass[cell] *= factor
+            if !standing.isEmpty { standing[cell] *= factor }
+        }
     }
 
     /// A line within reach of a fix: where the fix lies along and across its track.
@@ -173,10 +185,9 @@ extension TripFollower {
         if let boarding = boardingShare(first: elapsed == nil) {
             board(share: boarding, reach: reach, time: time, model: model, start: !departed)
         }
-        weigh(
-            location, reach: reach, motion: motion, elapsed: elapsed ?? 0,
-            weight: elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1)
-        if let feed { weighFeed(feed, weight: elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1) }
+        let weight = elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1
+        weigh(location, reach: reach, motion: motion, elapsed: elapsed ?? 0, weight: weight)
+        if let feed { weighFeed(feed, weight: weight) }
         weighLines(lineEvidence, stopsTrust: parameters.stopsTrust(interval: fixInterval))
         normalise()
     }
@@ -202,8 +213,7 @@ extension TripFollower {
     private mutating func board(share: Double, reach: [Reach], time: Timestamp, model: TrackerModel, start: Bool) {
         let kept = 1 - share
         for index in followed.indices {
-            followed[index].mass = followed[index].mass.map { $0 * kept }
-            followed[index].standing = followed[index].standing.map { $0 * kept }
+            followed[index].scale(by: kept)
         }
         offTimetable = offTimetable * kept + (onlyTrip == nil ? share * parameters.offTimetableShare : 0)
         var entries: [(key: Key, low: Int, mass: [Double])] = []
