@@ -26,6 +26,50 @@ extension TripFollower {
         return keys
     }
 
+    /// How much earlier and later than the times a trip's train is near a fix its entry's
+    /// delays reach (`board`): six timing scales and a cell.
+    var entryMargin: Seconds { 6 * parameters.timingScale + parameters.gridStep }
+    /// How near a fix a trip's train must come to be entered at a boarding (`board`).
+    var entryReach: Meters { 8 * parameters.positionScale }
+
+    /// A line's way along its track and its stations' places on it, for `waitsOutOfReach`.
+    struct Origins {
+        let walk: TrackWalk
+        let positions: [Meters]
+
+        init(line: LineDirection, model: TrackerModel) {
+            walk = TrackWalk(railway: model.network.railways[line.railway], direction: line.direction)
+            positions = model.network.stationAlongTrack[line.railway]
+        }
+    }
+
+    /// Whether `key`'s train, at every delay the grid holds, has not yet left its origin at
+    /// `time`, and that origin lies too far behind `along` for a fix there to be near it: a
+    /// boarding would find no delay at which it is near (`entry`), so its timeline need not be
+    /// built. Worked out from the trip's first two calls alone. (On Tokyo's lines the trips
+    /// of the next hour are candidates, as a train may wait that long at its origin, and most
+    /// start far from the fix.) Not on a loop, where a place recurs every lap.
+    func waitsOutOfReach(_ key: Key, along: Meters, at time: Timestamp, origins: Origins, model: TrackerModel) -> Bool {
+        guard !origins.walk.isLoop else { return false }
+        let trips = model.trips[line: key.lineDirection]
+        guard trips.indices.contains(Int(key.trip)) else { return false }
+        let trip = trips[Int(key.trip)]
+        let calls = trip.departures
+        guard let first = calls.first, origins.positions.indices.contains(Int(first.slot)) else { return false }
+        // (With a second call the timeline's second knot is the departure; a trip of one call
+        // never leaves, and is left to `entry`.)
+        let second = calls.count > 1 ? Int(calls[calls.index(after: calls.startIndex)].slot) : trip.arrival.map { Int($0.slot) }
+        guard let second, origins.positions.indices.contains(second) else { return false }
+        let clock = time.secondsSince1970 - key.origin
+        // The latest clock time the grid's earliest delay reaches, with the entry's margin and
+        // a cell's rounding: the train leaves after it.
+        let leaves = Seconds(first.time) + parameters.dwellAfter
+        guard leaves > clock - parameters.earliest + entryMargin + parameters.gridStep else { return false }
+        // Beyond the entry's reach, and the end's reach that `TripTimeline.times(near:)` forgives.
+        let ahead = origins.walk.distanceAhead(from: origins.positions[Int(first.slot)], to: along)
+        return ahead > entryReach + parameters.endReach
+    }
+
     /// The timeline of `key`'s trip, built once while it is in view.
     func timeline(for key: Key, model: TrackerModel) -> TripTimeline? {
         if let known = timelines[key] { return known }

@@ -101,7 +101,15 @@ struct TripFollower: Sendable {
     private var firstPlace: Coordinate?
     private var departed = false
     /// The delay prior of each railway's trains, by index, as looked up.
-    private var priors: [Int: TripModelParameters.DelayPrior] = [:]
+    private var priors: [Int: PriorCells] = [:]
+
+    /// A railway's delay prior, and its mass at each cell of the grid (`lowestCell` first):
+    /// worked out once per railway, not at every boarding's every cell (three exponentials a
+    /// cell, for the 150 trips a boarding enters on Tokyo's dense lines).
+    struct PriorCells: Sendable {
+        var prior: TripModelParameters.DelayPrior
+        var mass: [Double]
+    }
 
     /// Beliefs smaller than this share of the largest are dropped. (1e-8: a hold's exponential
     /// tail is cut after about 100 cells instead of 200; on Caltrain's six recorded days, with
@@ -218,13 +226,17 @@ extension TripFollower {
         offTimetable = offTimetable * kept + (onlyTrip == nil ? share * parameters.offTimetableShare : 0)
         var entries: [(key: Key, low: Int, mass: [Double])] = []
         var seen: [Key: TripTimeline] = [:]
+        seen.reserveCapacity(timelines.count)
         // (The day and its services once per fix, not once per line.)
         let day = model.serviceDay(at: time)
         for line in reach {
+            let prior = delayPrior(on: line.line.railway, model: model)
+            let origins = Origins(line: line.line, model: model)
             for key in candidates(on: line.line, at: time, day: day, model: model) {
+                if waitsOutOfReach(key, along: line.along, at: time, origins: origins, model: model) { continue }
                 guard let timeline = timeline(for: key, model: model) else { continue }
                 seen[key] = timeline
-                if let entry = entry(key: key, timeline: timeline, along: line.along, time: time, start: start, model: model) {
+                if let entry = entry(key: key, timeline: timeline, along: line.along, time: time, start: start, prior: prior) {
                     entries.append(entry)
                 }
             }
@@ -234,23 +246,23 @@ extension TripFollower {
         timelines = seen
         guard !entries.isEmpty else { return }
         let each = share * (1 - (onlyTrip == nil ? parameters.offTimetableShare : 0)) / Double(entries.count)
-        for entry in entries { add(entry.key, low: entry.low, mass: entry.mass.map { $0 * each }) }
+        var places = Dictionary(followed.indices.map { (followed[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in entries { add(entry.key, low: entry.low, mass: entry.mass.map { $0 * each }, places: &places) }
     }
 
     /// The delay prior over the cells at which `key`'s train is near `along` at `time`, weighted
     /// up where it waits at its origin; nil where it is nowhere near.
-    private mutating func entry(
-        key: Key, timeline: TripTimeline, along: Meters, time: Timestamp, start: Bool, model: TrackerModel
+    func entry(
+        key: Key, timeline: TripTimeline, along: Meters, time: Timestamp, start: Bool, prior: PriorCells
     ) -> (
         key: Key, low: Int, mass: [Double]
     )? {
         let clock = time.secondsSince1970 - key.origin
-        let prior = delayPrior(on: key.lineDirection.railway, model: model)
-        let reference = timeline.place(at: clock - prior.onTimeCentre)?.progress ?? 0
+        let reference = timeline.place(at: clock - prior.prior.onTimeCentre)?.progress ?? 0
         let progress = timeline.progress(of: along, near: reference)
-        guard let times = timeline.times(near: progress, reach: 8 * parameters.positionScale, endReach: parameters.endReach)
+        guard let times = timeline.times(near: progress, reach: entryReach, endReach: parameters.endReach)
         else { return nil }
-        let margin = 6 * parameters.timingScale + parameters.gridStep
+        let margin = entryMargin
         let low = max(cell(clock - times.upperBound - margin), lowestCell)
         let high = min(cell(clock - times.lowerBound + margin), highestCell)
         guard low <= high else { return nil }
@@ -260,10 +272,11 @@ extension TripFollower {
         // a rider whose train stood at a station where another line's trains start was given
         // to a train waiting there (Tokyo's simulated seed 7171: railway 97.8 → 98.4 %).
         let departs = timeline.calls.first.map { $0.time + parameters.dwellAfter } ?? -.infinity
+        let lowest = lowestCell
         let mass = (low...high).map { cell -> Double in
             let delay = Double(cell) * parameters.gridStep
             let waiting = start && clock - delay <= departs ? parameters.originBoarding : 1
-            return prior.density(delay) * parameters.gridStep * waiting
+            return prior.mass[cell - lowest] * waiting
         }
         return (key, low, mass)
     }
@@ -272,19 +285,24 @@ extension TripFollower {
     /// (`TripModelParameters.DelayPrior.density`).
     func delayPrior(_ delay: Seconds) -> Double { parameters.delayPrior.density(delay) }
 
-    /// The delay prior of `railway`'s trains (`TripModelParameters.delayPrior(on:)`), looked up
-    /// once per railway.
-    private mutating func delayPrior(on railway: Int, model: TrackerModel) -> TripModelParameters.DelayPrior {
-        if let prior = priors[railway] { return prior }
+    /// The delay prior of `railway`'s trains (`TripModelParameters.delayPrior(on:)`) and its mass
+    /// at each cell, worked out once per railway.
+    mutating func delayPrior(on railway: Int, model: TrackerModel) -> PriorCells {
+        if let known = priors[railway] { return known }
         let railways = model.network.railways
         let prior = railways.indices.contains(railway) ? parameters.delayPrior(on: railways[railway]) : parameters.delayPrior
-        priors[railway] = prior
-        return prior
+        let step = parameters.gridStep
+        let cells = PriorCells(
+            prior: prior, mass: (lowestCell...max(lowestCell, highestCell)).map { prior.density(Double($0) * step) * step })
+        priors[railway] = cells
+        return cells
     }
 
-    /// Adds `mass` at cells `low...` to trip `key`'s belief.
-    private mutating func add(_ key: Key, low: Int, mass: [Double]) {
-        guard let index = followed.firstIndex(where: { $0.key == key }) else {
+    /// Adds `mass` at cells `low...` to trip `key`'s belief; `places` gives each followed
+    /// trip's index in `followed`.
+    private mutating func add(_ key: Key, low: Int, mass: [Double], places: inout [Key: Int]) {
+        guard let index = places[key] else {
+            places[key] = followed.count
             followed.append(Followed(key: key, low: low, mass: mass))
             return
         }

@@ -1,3 +1,4 @@
+import Algorithms
 /// Where a scheduled trip's train is at each time of its service day, as the trip model
 /// expects it: standing at its first station before it leaves, dwelling at each call from
 /// `dwellBefore` before its published time to `dwellAfter` after it, running between calls by a
@@ -162,15 +163,19 @@ final class TripTimeline: Sendable {
     }
 
     /// The first time the train's progress reaches `place`.
+    /// - Complexity: O(log k) for k knots (the places never decrease).
     private func firstTime(reaching place: Meters) -> Seconds {
-        guard let index = places.firstIndex(where: { $0 >= place }) else { return times[times.count - 1] }
+        let index = places.partitioningIndex { $0 >= place }
+        guard index < places.count else { return times[times.count - 1] }
         guard index > 0 else { return times[0] }
         return time(in: index - 1, at: place)
     }
 
     /// The last time the train's progress is at most `place`.
+    /// - Complexity: O(log k) for k knots.
     private func lastTime(before place: Meters) -> Seconds {
-        guard let index = places.lastIndex(where: { $0 <= place }) else { return times[0] }
+        let index = places.partitioningIndex { $0 > place } - 1
+        guard index >= 0 else { return times[0] }
         guard index + 1 < places.count else { return times[times.count - 1] }
         return time(in: index, at: place)
     }

@@ -13,6 +13,9 @@ public struct TripTracker: LiveInformed {
     /// The railway tracker: stations, focus, geometry, and the answer without a trip.
     public private(set) var inner: DefaultTracker
     private var follower: TripFollower
+    /// The follower's belief after the last fix it weighed (read at every fix, changed only
+    /// when a fix is weighed: worked out then, not at each of the fixes between).
+    private var belief: TripFollower.Belief?
     /// When the trip model last weighed a fix.
     private var lastWeighed: Timestamp?
     /// How far apart the fixes come: every fix's gap from the one before, smoothed.
@@ -60,7 +63,7 @@ public struct TripTracker: LiveInformed {
     /// carried along by the timetable, and is told the same train as at the last fix).
     public mutating func estimate(at time: Timestamp) -> TrackingResult {
         var result = inner.estimate(at: time)
-        guard inner.model.hasTimetable, let belief = follower.belief, belief.lineShare >= Self.leadingShare,
+        guard inner.model.hasTimetable, let belief, belief.lineShare >= Self.leadingShare,
             belief.offTimetable < belief.lineShare, let timeline = follower.timeline(of: belief.key),
             let place = timeline.place(at: time.secondsSince1970 - belief.key.origin - belief.delay)
         else { return result }
@@ -88,8 +91,9 @@ public struct TripTracker: LiveInformed {
             follower.observe(
                 location, reach: lines ?? [], motion: motion, lineEvidence: inner.takeLineEvidence(),
                 fixInterval: cadence.interval, feed: inner.liveFeed(at: time), model: model)
+            belief = follower.belief
         }
-        guard let belief = follower.belief, belief.lineShare >= Self.leadingShare,
+        guard let belief, belief.lineShare >= Self.leadingShare,
             belief.offTimetable < belief.lineShare,
             let along = lines.map({ $0.first { $0.line.index == Int(belief.key.line) }?.along })
                 ?? Self.along(of: belief.key.lineDirection, near: location, model: model)
