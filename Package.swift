@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "TrainTrackerCoreTests",
             dependencies: ["TrainTrackerCore", "TrainTrackerLab", "TrainTrackerStorage", "TrainTrackerTestSupport"],
-            exclude: ["Tracking/Snapshots"]
+            exclude: ["Tracking/Tracker/Railway/Snapshots"]
         ),
         // The simulator and the scorers.
         .testTarget(

@@ -106,7 +106,7 @@ enum Fuzz {
     static func upload(_ bytes: [UInt8]) {
         guard let upload = try? LocationUpload(body: ByteBuffer(bytes: bytes), limits: UploadLimits(), maximumIDBytes: 128)
         else { return }
-        var tracker = DefaultTracker(model: demoModel)
+        var tracker = RailwayTracker(model: demoModel)
         for fix in upload.fixes { _ = tracker.process(fix.location).jsonLine(sessionID: "FUZZ", fix: fix) }
         _ = upload.skips.json
     }
@@ -125,14 +125,14 @@ enum Fuzz {
         else { return }
         let rides = RecordedRides(positions: read.positions, dataset: dataset)
         guard let ride = rides.cases.first else { return }
-        var tracker = DefaultTracker(model: TrackerModel(dataset: dataset))
+        var tracker = RailwayTracker(model: TrackerModel(dataset: dataset))
         for fix in ride.fixes.prefix(50) { _ = tracker.process(fix.location) }
     }
 
     static func realtime(_ bytes: [UInt8]) {
         guard let dataset = caltrain, let reading = try? RealtimeFeedReader.read(bytes, name: "feed") else { return }
         let model = TrackerModel(dataset: dataset)
-        var tracker = DefaultTracker(model: model)
+        var tracker = RailwayTracker(model: model)
         tracker.live = LiveTrips(reading.feed, model: model)
         // A ride of the feed's first trip, at the feed's time, on its railway's first stations.
         guard let railway = model.network.railways.first else { return }
@@ -149,7 +149,7 @@ enum Fuzz {
         guard let lines = try? RailLinesFile.lines(path: file.path, stationList: nil),
             let network = try? RailwayNetwork(lines: lines), let station = network.stations.first
         else { return }
-        var tracker = DefaultTracker(model: TrackerModel(network: network))
+        var tracker = RailwayTracker(model: TrackerModel(network: network))
         _ = tracker.process(Location(coordinate: station.coordinate, timestamp: Timestamp(secondsSince1970: 1_472_202_000)))
     }
 

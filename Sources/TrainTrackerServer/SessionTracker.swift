@@ -9,14 +9,14 @@ protocol SessionTracking: LiveInformed, ExplainingTracker {
     mutating func estimate(at time: Timestamp) -> TrackingResult
 }
 
-extension DefaultTracker: SessionTracking {}
+extension RailwayTracker: SessionTracking {}
 extension TripTracker: SessionTracking {}
 
 extension ServerSettings {
     /// A new session's tracker: the default tracker with the trip model's constants `trips`,
     /// or the railway tracker alone when `trips` is nil.
     static func makeTracker(model: TrackerModel, trips: TripModelParameters?) -> any SessionTracking {
-        guard let trips else { return DefaultTracker(model: model) }
+        guard let trips else { return RailwayTracker(model: model) }
         return TripTracker(model: model, trips: trips)
     }
 

@@ -84,14 +84,14 @@ import TrainTrackerTestSupport
         let filter = try #require(Scenario.all.first { $0.name == "transfer" }).filter
         let cases = CaseGenerator(dataset: dataset).cases(count: 5, seed: 7, filter: filter)
         #expect(cases.count == 5)
-        let scores = cases.map { Evaluator().score(fixes: $0.fixes, truth: $0.truth, tracker: DefaultTracker(model: model)) }
+        let scores = cases.map { Evaluator().score(fixes: $0.fixes, truth: $0.truth, tracker: RailwayTracker(model: model)) }
         let summary = AlgorithmScore(algorithm: "default", scores: scores)
         #expect(summary.railwayAccuracy >= Baseline.defaultTransferRailway)
         #expect(summary.lockedShare == 1)
         for ride in cases {
             let transfer = try #require(ride.truth.transfer)
             let firstDirection = try #require(ride.truth.fixes.first?.directionName)
-            var tracker = DefaultTracker(model: model)
+            var tracker = RailwayTracker(model: model)
             var lastOnOldTrain: Timestamp?
             for fix in ride.fixes {
                 let best = tracker.process(fix.location).best
@@ -117,7 +117,7 @@ import TrainTrackerTestSupport
             count: 10, seed: seed &+ UInt64(index) &* 7919, filter: Scenario.all[index].filter)
         let found = try #require(cases.first { $0.sessionID.hasPrefix(ride) }, "the simulator no longer makes \(ride)")
         let score = Evaluator().score(
-            fixes: found.fixes, truth: found.truth, tracker: DefaultTracker(model: TrackerModel(dataset: dataset)))
+            fixes: found.fixes, truth: found.truth, tracker: RailwayTracker(model: TrackerModel(dataset: dataset)))
         #expect(score.locked, "\(found.sessionID): railway \(score.railwayCorrect) of \(score.scoredFixes)")
     }
 
@@ -130,7 +130,7 @@ import TrainTrackerTestSupport
         let cases = CaseGenerator(dataset: dataset).cases(count: 4, seed: 7, filter: filter)
         #expect(cases.count == 4)
         let model = TrackerModel(dataset: dataset)
-        let scores = cases.map { Evaluator().score(fixes: $0.fixes, truth: $0.truth, tracker: DefaultTracker(model: model)) }
+        let scores = cases.map { Evaluator().score(fixes: $0.fixes, truth: $0.truth, tracker: RailwayTracker(model: model)) }
         let summary = AlgorithmScore(algorithm: "default", scores: scores)
         #expect(summary.railwayAccuracy >= 0.95)
         #expect(summary.nextStopAccuracy >= Baseline.defaultLimitedExpressNextStop)

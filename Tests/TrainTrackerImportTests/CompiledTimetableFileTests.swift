@@ -37,8 +37,8 @@ import TrainTrackerTestSupport
         let rides = CaseGenerator(dataset: Self.caltrain).cases(count: 3, seed: 29)
         #expect(rides.count == 3)
         for ride in rides {
-            var one = DefaultTracker(model: compiled)
-            var other = DefaultTracker(model: fromTrains)
+            var one = RailwayTracker(model: compiled)
+            var other = RailwayTracker(model: fromTrains)
             let answers = ride.fixes.map(\.location).map { one.process($0) }
             #expect(answers.contains { $0.best != nil })
             #expect(ride.fixes.map(\.location).map { other.process($0) } == answers, "\(ride.sessionID)")

@@ -6,7 +6,7 @@ import TrainTrackerTestSupport
 
 @testable import TrainTrackerImport
 
-/// The default tracker on Caltrain's own recorded trains (2024-11-29 to 12-02): real delays,
+/// The railway tracker on Caltrain's own recorded trains (2024-11-29 to 12-02): real delays,
 /// real calendars, a position a minute without speed or course.
 @Suite(.serialized, .tags(.sharedData)) struct RecordedRidesTests {
     static let dataset = Result { try GTFSImporter.load(path: SharedPaths.caltrain2024) }
@@ -63,7 +63,7 @@ import TrainTrackerTestSupport
         evaluator.warmUp = 180
         var (scored, railway, train, withoutTrain) = (0, 0, 0, 0)
         for ride in rides.cases {
-            let score = evaluator.score(fixes: ride.fixes, truth: ride.truth, tracker: DefaultTracker(model: model)) { verdict in
+            let score = evaluator.score(fixes: ride.fixes, truth: ride.truth, tracker: RailwayTracker(model: model)) { verdict in
                 if let named = verdict.railwayID, !running.runs(named, at: Timestamp(secondsSince1970: verdict.time)) {
                     withoutTrain += 1
                 }
@@ -89,7 +89,7 @@ import TrainTrackerTestSupport
                 $0.railwayID == "Limited" && dataset.timetable.calendar.runs($0.service, on: date) && $0.stops.count > 8
             })
         let fixes = try Self.ride(of: trip, on: date, dataset: dataset)
-        var tracker = DefaultTracker(model: TrackerModel(dataset: dataset))
+        var tracker = RailwayTracker(model: TrackerModel(dataset: dataset))
         var answers: [TrackingResult] = []
         for fix in fixes { answers.append(tracker.process(fix)) }
         let late = answers.suffix(answers.count / 2)

@@ -20,7 +20,7 @@ import TrainTrackerTestSupport
         let recording = try VehiclePositionRecording.read(path: SharedPaths.caltrainRecording, zone: loaded.timetable.zone)
         for ride in RecordedRides(positions: recording.positions, dataset: loaded).cases where ride.fixes.count >= 20 {
             var trips = TripTracker(model: model)
-            var plain = DefaultTracker(model: model)
+            var plain = RailwayTracker(model: model)
             var answers: (trips: String?, plain: String?) = (nil, nil)
             for fix in ride.fixes {
                 answers = (trips.process(fix.location).best?.train, plain.process(fix.location).best?.train)

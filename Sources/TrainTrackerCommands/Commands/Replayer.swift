@@ -52,7 +52,7 @@ public struct Replayer: Sendable {
     ) {
         switch algorithm {
         case .default: explaining(TripTracker(model: model, trips: tripParameters), fixes, body)
-        case .railway: explaining(DefaultTracker(model: model), fixes, body)
+        case .railway: explaining(RailwayTracker(model: model), fixes, body)
         case .eki, .schedule: replay(fixes) { body($0, $1, []) }
         }
     }

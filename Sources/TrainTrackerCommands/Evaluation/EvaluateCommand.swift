@@ -246,14 +246,14 @@ struct EvaluateCommand: ParsableCommand {
         _ = try tunedParameters()
     }
 
-    /// The railway tracker's constants (`DefaultTracker.Parameters`) with `--tune` applied.
-    func tunedParameters() throws(ValidationError) -> DefaultTracker.Parameters {
-        var parameters = DefaultTracker.Parameters()
+    /// The railway tracker's constants (`RailwayTracker.Parameters`) with `--tune` applied.
+    func tunedParameters() throws(ValidationError) -> RailwayTracker.Parameters {
+        var parameters = RailwayTracker.Parameters()
         for setting in tune {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let path = DefaultTracker.Parameters.tunable[parts[0]] else {
+            guard parts.count == 2, let path = RailwayTracker.Parameters.tunable[parts[0]] else {
                 throw ValidationError(
-                    "--tune \(setting): expected NAME=VALUE with a NAME of \(DefaultTracker.Parameters.tunable.keys.sorted().joined(separator: ", "))"
+                    "--tune \(setting): expected NAME=VALUE with a NAME of \(RailwayTracker.Parameters.tunable.keys.sorted().joined(separator: ", "))"
                 )
             }
             guard let value = Double(parts[1]), value.isFinite else { throw ValidationError("--tune \(setting): not a number") }
@@ -303,7 +303,7 @@ struct EvaluateCommand: ParsableCommand {
             case .default:
                 return .init(name: "default", fitted: true) { TripTracker(model: timetabled, parameters: tuned, trips: $0) }
             case .railway:
-                return .init(name: "railway", fitted: false) { _ in DefaultTracker(model: timetabled, parameters: tuned) }
+                return .init(name: "railway", fitted: false) { _ in RailwayTracker(model: timetabled, parameters: tuned) }
             default:
                 let model = algorithm.usesTimetables ? timetabled : untimedModel
                 return .init(name: algorithm.rawValue, fitted: false) { _ in algorithm.makeTracker(model: model) }
@@ -313,7 +313,7 @@ struct EvaluateCommand: ParsableCommand {
             // (Without a timetable the default answers as the railway tracker beneath it: the
             // railway tracker alone gives the same answers at an eighth of the cost.)
             variants.append(
-                .init(name: "default-untimed", fitted: false) { _ in DefaultTracker(model: untimedModel, parameters: tuned) })
+                .init(name: "default-untimed", fitted: false) { _ in RailwayTracker(model: untimedModel, parameters: tuned) })
         }
         // With feeds, the default and the railway tracker twice: without them and with them.
         if let feeds = try realtime.feeds(model: timetabled) {
@@ -326,7 +326,7 @@ struct EvaluateCommand: ParsableCommand {
             if algorithms.contains(.railway) {
                 variants.append(
                     .init(name: "railway-realtime", fitted: false) { _ in
-                        LiveTracker(DefaultTracker(model: timetabled, parameters: tuned), feeds: feeds)
+                        LiveTracker(RailwayTracker(model: timetabled, parameters: tuned), feeds: feeds)
                     })
             }
         }

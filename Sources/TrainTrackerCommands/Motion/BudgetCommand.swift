@@ -129,7 +129,7 @@ struct BudgetCommand: ParsableCommand {
         DispatchQueue.concurrentPerform(iterations: choices.count) { index in
             let point = BudgetStudy.point(
                 choices[index], base: base, power: power, rides: rides, reference: reference,
-                makeTracker: { DefaultTracker(model: model) })
+                makeTracker: { RailwayTracker(model: model) })
             points.withLock { $0[index] = point }
             progress.withLock { state in
                 state.done += 1

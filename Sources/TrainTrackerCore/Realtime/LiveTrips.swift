@@ -1,6 +1,6 @@
 /// A feed resolved against a tracker's timetable: per line, the trips it reports, by the
 /// model's trip index. The tracker asks it for a trip's reported delay, or whether the trip
-/// was cancelled (`DefaultTracker.live`). A report of a trip the timetable does not have is
+/// was cancelled (`RailwayTracker.live`). A report of a trip the timetable does not have is
 /// counted in `unknownTrips` and otherwise left alone: a feed for another timetable changes
 /// no answer.
 public struct LiveTrips: Sendable {
@@ -249,14 +249,14 @@ public struct LiveFeeds: Sendable {
     }
 }
 
-/// A tracker that can be told what the latest GTFS-realtime feed says (`DefaultTracker`,
+/// A tracker that can be told what the latest GTFS-realtime feed says (`RailwayTracker`,
 /// `TripTracker`).
 public protocol LiveInformed: TrackingAlgorithm {
     /// The latest feed, set before each fix by whoever holds the feeds.
     var live: LiveTrips? { get set }
 }
 
-extension DefaultTracker: LiveInformed {}
+extension RailwayTracker: LiveInformed {}
 
 /// A tracker told the latest feed at each fix's time (replays and evaluations of recorded
 /// rides with an archive of feeds).

@@ -14,7 +14,7 @@ import TrainTrackerCore
 /// name metro directions, not lines; both branches are the metro).
 ///
 ///     let legs = PhoneRailLegs(log: log, fixes: fixesByDevice, lines: lines)
-///     let score = legs.legs[0].score(DefaultTracker(model: TrackerModel(network: legs.network)))
+///     let score = legs.legs[0].score(RailwayTracker(model: TrackerModel(network: legs.network)))
 public struct PhoneRailLegs: Sendable {
     /// The network the legs are scored on.
     public var network: RailwayNetwork

@@ -2,7 +2,7 @@ import TrainTrackerCore
 
 /// Riders as sensors, offline: GTFS-realtime feeds made from riders' own trackers, as the
 /// server's riders' feed would have said it. Each ride is one rider whose tracker (the railway
-/// tracker, `DefaultTracker`, told nothing; a server runs the default over it) names a train and its delay at each fix; every `period`, each train at least
+/// tracker, `RailwayTracker`, told nothing; a server runs the default over it) names a train and its delay at each fix; every `period`, each train at least
 /// `minimumRiders` riders named in the last `RiderTrains.freshness` seconds gets a TripUpdate
 /// with their median delay. Only answers to fixes at or before a feed's time count, and the
 /// riders' trackers may be wrong: the feed says what they believed, not what was true.
@@ -16,7 +16,7 @@ public enum RiderFeeds {
     ) -> [RealtimeFeed] {
         var answers: [(fix: Location, rider: String, result: TrackingResult)] = []
         for ride in rides {
-            var tracker = DefaultTracker(model: model)
+            var tracker = RailwayTracker(model: model)
             for fix in ride.fixes { answers.append((fix.location, ride.rider, tracker.process(fix.location))) }
         }
         answers.sort { $0.fix.timestamp < $1.fix.timestamp }

@@ -52,7 +52,7 @@ import TrainTrackerCore
     @Test func theTrackerAnswersAFixWithAnAbsurdSpeedWithoutTrapping() throws {
         // An app embedding the core may pass fixes that never went through the sanitizer.
         let network = DemoNetwork.make()
-        var tracker = DefaultTracker(model: TrackerModel(dataset: TransitDataset(network: network)))
+        var tracker = RailwayTracker(model: TrackerModel(dataset: TransitDataset(network: network)))
         var eki = EkiTracker(network: network)
         let ride = try JourneySimulator(network: network).journey(
             on: DemoNetwork.localID, from: "Demo.Local.Minato", to: "Demo.Local.Midori",
@@ -105,7 +105,7 @@ import TrainTrackerCore
                     id: "R", name: "R", stationIDs: ["A", "B"], ascendingName: "Up", descendingName: "Down",
                     track: Track(pieces: [([a.coordinate, b.coordinate], false)]))
             ], stations: [a, b])
-        var tracker = DefaultTracker(model: TrackerModel(dataset: TransitDataset(network: network)))
+        var tracker = RailwayTracker(model: TrackerModel(dataset: TransitDataset(network: network)))
         let middle = Coordinate(latitude: 36.0, longitude: 137.25)
         var answer = tracker.process(
             Location(coordinate: middle, timestamp: Timestamp(secondsSince1970: 1_758_520_000), horizontalAccuracy: 10))

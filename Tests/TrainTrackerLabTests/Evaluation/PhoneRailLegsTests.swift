@@ -54,7 +54,7 @@ import TrainTrackerCore
                 "no phone 7 among the sessions",
             ])
         // Nothing of an unscorable leg is counted.
-        let score = legs.legs[0].score(DefaultTracker(model: TrackerModel(network: legs.network)))
+        let score = legs.legs[0].score(RailwayTracker(model: TrackerModel(network: legs.network)))
         #expect(score.fixes == 0)
     }
 
@@ -80,7 +80,7 @@ import TrainTrackerCore
         logged.end = Timestamp(secondsSince1970: time)
         let legs = try PhoneRailLegs(log: [logged], fixes: [1: fixes], lines: lines)
         var verdicts: [PhoneFixVerdict] = []
-        let score = legs.legs[0].score(DefaultTracker(model: TrackerModel(network: legs.network))) { verdicts.append($0) }
+        let score = legs.legs[0].score(RailwayTracker(model: TrackerModel(network: legs.network))) { verdicts.append($0) }
         #expect(score.fixes == fixes.filter { $0.timestamp.secondsSince1970 >= 1_120 }.count)
         #expect(score.line == score.fixes && score.direction == score.fixes, "\(score)")
         #expect(score.approach > 0 && score.alightingNamed == score.approach, "\(score)")

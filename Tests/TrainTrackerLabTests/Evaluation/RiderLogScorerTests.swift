@@ -5,7 +5,7 @@ import TrainTrackerTestSupport
 @testable import TrainTrackerLab
 
 /// Logs written from simulated rides (the truth turned into departures and arrivals), scored
-/// against the default tracker on the demonstration network.
+/// against the railway tracker on the demonstration network.
 @Suite struct RiderLogScorerTests {
     static let network = DemoRides.dataset.network
 
@@ -13,9 +13,9 @@ import TrainTrackerTestSupport
         CaseGenerator(dataset: DemoRides.dataset).cases(count: count, seed: seed, filter: RideFilter(stops: 3...6))
     }
 
-    /// The default tracker's answers on `ride`.
+    /// The railway tracker's answers on `ride`.
     static func answered(_ ride: SimulatedCase) -> AnsweredSession {
-        var tracker = DefaultTracker(model: TrackerModel(dataset: DemoRides.dataset))
+        var tracker = RailwayTracker(model: TrackerModel(dataset: DemoRides.dataset))
         return AnsweredSession(
             id: ride.sessionID,
             answers: ride.fixes.map { TimedAnswer(fix: $0.location, result: tracker.process($0.location)) })

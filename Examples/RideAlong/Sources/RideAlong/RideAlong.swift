@@ -41,7 +41,7 @@ struct RideAlong {
     }
 
     static func ride(_ fixes: [Location], model: TrackerModel, utcOffset: Seconds) {
-        var tracker = DefaultTracker(model: model)
+        var tracker = RailwayTracker(model: model)
         var lastFix: Location?
         var shown: LiveActivityLine?
         var shownArrival: (stop: String, eta: Timestamp)?
@@ -78,7 +78,7 @@ struct RideAlong {
     }
 
     /// The system suspends the app: it saves its tracker's snapshot; woken, it restores it.
-    static func suspendAndResume(_ tracker: DefaultTracker, at time: Timestamp, model: TrackerModel) -> DefaultTracker {
+    static func suspendAndResume(_ tracker: RailwayTracker, at time: Timestamp, model: TrackerModel) -> RailwayTracker {
         do {
             let saved = try RideSnapshot.encoded(tracker)
             let restored = try RideSnapshot.restore(saved, model: model)
