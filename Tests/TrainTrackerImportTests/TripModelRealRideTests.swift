@@ -8,7 +8,7 @@ import TrainTrackerTestSupport
 
 /// The trip model on Caltrain's recorded trains, each mechanism that lost rides on days no one
 /// tuned on, checked on the shared days: fixes past a track's drawn end, a train held for
-/// minutes or standing up to an hour.
+/// minutes or standing up to an hour, a train laid over at its origin with its phone silent.
 @Suite(.tags(.sharedData), .serialized) struct TripModelRealRideTests {
     static let dataset = Result { try GTFSImporter.load(path: SharedPaths.caltrain2024) }
     static let model = Result { TrackerModel(dataset: try dataset.get()) }
@@ -115,5 +115,37 @@ import TrainTrackerTestSupport
     @Test func aTrainStandingFiftyMinutesKeepsItsTrip() throws {
         let share = try Self.namedAfterHold(3_000) { middle, _ in middle }
         #expect(share >= 0.8, "\(share) of the fixes from a 50-minute stand on name the ride's train")
+    }
+
+    /// Late November's rides whose phone gave one position while the train stood at its
+    /// origin, then none for `gap` seconds or more, with the ride's train.
+    static func laidOver(gap: Seconds) throws -> [(fixes: [Location], train: String)] {
+        let loaded = try dataset.get()
+        let recording = try VehiclePositionRecording.read(path: SharedPaths.caltrainRecording, zone: loaded.timetable.zone)
+        return RecordedRides(positions: recording.positions, dataset: loaded).cases.compactMap { ride in
+            let fixes = ride.fixes.map(\.location)
+            guard fixes.count >= 10, fixes[1].timestamp.seconds(since: fixes[0].timestamp) >= gap else { return nil }
+            return (fixes, ride.truth.trainID)
+        }
+    }
+
+    /// A train laid over at its origin, its phone silent from a first position in the yard
+    /// until it is on its way an hour or more later, is the train that leaves then, not the
+    /// one that left at the first position and ran an hour late: a rider still at the first
+    /// station boards whichever train leaves in the gap. (Three such rides on 1-2 December:
+    /// none of their fixes after the gap named their train before, each an hour late.)
+    @Test func aTrainLaidOverAtItsOriginIsTheOneThatLeavesAfterTheGap() throws {
+        let model = try Self.model.get()
+        let rides = try Self.laidOver(gap: 2_700)
+        try #require(rides.count >= 3, "rides with a first position 45 minutes or more before the next: \(rides.count)")
+        var right = 0
+        var scored = 0
+        for ride in rides {
+            let named = Self.trains(ride.fixes, model: model).dropFirst(3)
+            right += named.filter { $0 == ride.train }.count
+            scored += named.count
+        }
+        let share = Double(right) / Double(max(scored, 1))
+        #expect(share >= 0.9, "\(share) of the fixes from the third after the gap name the ride's train")
     }
 }

@@ -181,6 +181,9 @@ extension TripFollower {
         let time = location.timestamp
         let elapsed = last.map { max(0, time.seconds(since: $0)) }
         last = time
+        // Whether the ride was still at its first station at the last fix (read before this fix
+        // may show it left).
+        let waited = !departed
         if let firstPlace {
             departed = departed || location.coordinate.distance(to: firstPlace) > Self.departureDistance
         } else {
@@ -190,8 +193,13 @@ extension TripFollower {
             spread(over: elapsed)
             sinceBoarding += elapsed
         }
-        if let boarding = boardingShare(first: elapsed == nil) {
-            board(share: boarding, reach: reach, time: time, model: model, start: !departed)
+        if let boarding = boardingShare(first: elapsed == nil, waited: waited) {
+            board(share: boarding.any, reach: reach, time: time, model: model, start: !departed)
+            if boarding.laidOver > 0, let elapsed {
+                board(
+                    share: boarding.laidOver, reach: reach, time: time, model: model, start: !departed,
+                    waitingAt: time.adding(-elapsed))
+            }
         }
         let weight = elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1
         weigh(location, reach: reach, motion: motion, elapsed: elapsed ?? 0, weight: weight)
@@ -204,21 +212,36 @@ extension TripFollower {
     /// it at the first fix and while no trip is followed; else what the boarding rate gives
     /// over the time since the last boarding, once `boardingInterval` has passed (a rider who
     /// changes trains is found that much later, and the trips due near a fix are looked up
-    /// once per interval instead of at every fix).
-    private mutating func boardingShare(first: Bool) -> Double? {
+    /// once per interval instead of at every fix). A gap counts for at most `boardingWindow`
+    /// (`any`: a train held is likelier than a change of train without a stop), except while
+    /// the ride `waited` at its first station: there the rest of the gap boards too
+    /// (`laidOver`), onto trains that had not left their origin at the last fix. A train laid
+    /// over at its origin with its phone silent (Caltrain's recordings: a position from the
+    /// yard, then none until the train is on its way an hour or more later) is the one that
+    /// leaves then, not one that left at the first fix and ran an hour late, nor one that was
+    /// on its way already.
+    private mutating func boardingShare(first: Bool, waited: Bool) -> (any: Double, laidOver: Double)? {
         if first || followed.isEmpty {
             sinceBoarding = 0
-            return 1
+            return (1, 0)
         }
         guard onlyTrip == nil, sinceBoarding >= Self.boardingInterval else { return nil }
         defer { sinceBoarding = 0 }
-        return 1 - Double.exp(-parameters.boardingRate * min(sinceBoarding, Self.boardingWindow) / 3_600)
+        let rate = parameters.boardingRate / 3_600
+        let any = 1 - Double.exp(-rate * min(sinceBoarding, Self.boardingWindow))
+        guard waited, sinceBoarding > Self.boardingWindow else { return (any, 0) }
+        // Of what the window left, the share the rest of the gap gives.
+        let laidOver = (1 - any) * (1 - Double.exp(-rate * (sinceBoarding - Self.boardingWindow)))
+        return (any, laidOver)
     }
 
     /// Step 2: a share `share` of the belief moves to trips boarded now: every trip due near
     /// the fix on a line within reach, its delay by the prior; until the ride leaves its first
-    /// station (`start`), likelier where a train still waits at its origin.
-    private mutating func board(share: Double, reach: [Reach], time: Timestamp, model: TrackerModel, start: Bool) {
+    /// station (`start`), likelier where a train still waits at its origin; with `waitingAt`,
+    /// only at delays at which the train had not left its origin at that time.
+    private mutating func board(
+        share: Double, reach: [Reach], time: Timestamp, model: TrackerModel, start: Bool, waitingAt: Timestamp? = nil
+    ) {
         let kept = 1 - share
         for index in followed.indices {
             followed[index].scale(by: kept)
@@ -236,7 +259,10 @@ extension TripFollower {
                 if waitsOutOfReach(key, along: line.along, at: time, origins: origins, model: model) { continue }
                 guard let timeline = timeline(for: key, model: model) else { continue }
                 seen[key] = timeline
-                if let entry = entry(key: key, timeline: timeline, along: line.along, time: time, start: start, prior: prior) {
+                if let entry = entry(
+                    key: key, timeline: timeline, along: line.along, time: time, start: start, prior: prior,
+                    waitingAt: waitingAt)
+                {
                     entries.append(entry)
                 }
             }
@@ -251,9 +277,11 @@ extension TripFollower {
     }
 
     /// The delay prior over the cells at which `key`'s train is near `along` at `time`, weighted
-    /// up where it waits at its origin; nil where it is nowhere near.
+    /// up where it waits at its origin; with `waitingAt`, only the cells at which it had not
+    /// left its origin at that time; nil where it is nowhere near.
     func entry(
-        key: Key, timeline: TripTimeline, along: Meters, time: Timestamp, start: Bool, prior: PriorCells
+        key: Key, timeline: TripTimeline, along: Meters, time: Timestamp, start: Bool, prior: PriorCells,
+        waitingAt: Timestamp? = nil
     ) -> (
         key: Key, low: Int, mass: [Double]
     )? {
@@ -273,11 +301,14 @@ extension TripFollower {
         // to a train waiting there (Tokyo's simulated seed 7171: railway 97.8 → 98.4 %).
         let departs = timeline.calls.first.map { $0.time + parameters.dwellAfter } ?? -.infinity
         let lowest = lowestCell
+        let then = waitingAt.map { $0.secondsSince1970 - key.origin }
         let mass = (low...high).map { cell -> Double in
             let delay = Double(cell) * parameters.gridStep
+            if let then, then - delay > departs { return 0 }
             let waiting = start && clock - delay <= departs ? parameters.originBoarding : 1
             return prior.mass[cell - lowest] * waiting
         }
+        if then != nil, !mass.contains(where: { $0 > 0 }) { return nil }
         return (key, low, mass)
     }
 
