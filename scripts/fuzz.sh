@@ -29,7 +29,7 @@ targets=("$@")
 if [ $quick = 1 ]; then
     out=.build/fuzz-quick
     clang=$(dirname "$(readlink -f "$(command -v swiftc)")")/../lib/clang
-    no_main=$(find "$clang" -name 'libclang_rt.fuzzer_no_main-*.a' 2> /dev/null | head -1)
+    no_main=$(find "$clang" -name 'libclang_rt.fuzzer_no_main-*.a' -print -quit 2> /dev/null)
     if [ -z "$no_main" ]; then
         echo "error: no libclang_rt.fuzzer_no_main archive under $clang (the toolchain's libFuzzer)" >&2
         exit 1

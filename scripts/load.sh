@@ -73,7 +73,7 @@ for index in $(seq 1 "$instances"); do
         kill -0 "${pids[-1]}" 2> /dev/null || { cat "$work/serve-$index.log" >&2; exit 1; }
         sleep 0.5
     done
-    servers+=(--server "$(grep -o 'http://[0-9.:]*' "$work/serve-$index.log" | head -1)")
+    servers+=(--server "$(grep -o -m 1 'http://[0-9.:]*' "$work/serve-$index.log")")
 done
 "$tool" load --railways "$railways" "${servers[@]}" --split "$split" "${tokens[@]}" --admin-token "$admin" \
     --phones "$phones" --seconds "$seconds" --upload-every "$every" --verify --timeline "$out/$name.svg" \
