@@ -75,9 +75,17 @@ public struct TripTracker: LiveInformed {
 
     /// Takes the next fix and returns the ranked answer.
     public mutating func process(_ location: Location) -> TrackingResult {
+        let wasWalking = inner.motion.isWalking
         var result = inner.process(location)
         let model = inner.model
         guard model.hasTimetable, !result.estimated else { return result }
+        if inner.motion.isWalking, !wasWalking {
+            // The rider walked off the train: until the next fix weighed boards afresh, the
+            // railway tracker's answer stands.
+            follower.leaveTrain(at: location.coordinate, leaving: inner.parameters.leaving)
+            belief = nil
+            lastWeighed = nil
+        }
         let time = location.timestamp
         cadence.take(time)
         // (A fix dated before the last one weighed is weighed: one fix dated far ahead does not

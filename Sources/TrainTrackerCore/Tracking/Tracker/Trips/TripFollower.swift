@@ -102,6 +102,8 @@ struct TripFollower: Sendable {
     private var departed = false
     /// The delay prior of each railway's trains, by index, as looked up.
     private var priors: [Int: PriorCells] = [:]
+    /// The rider on a platform, on no train, after walking away from one (`leaveTrain`).
+    var platform: Platform?
 
     /// A railway's delay prior, and its mass at each cell of the grid (`lowestCell` first):
     /// worked out once per railway, not at every boarding's every cell (three exponentials a
@@ -193,6 +195,7 @@ extension TripFollower {
             spread(over: elapsed)
             sinceBoarding += elapsed
         }
+        if let elapsed { boardFromPlatform(over: elapsed, reach: reach, time: time, model: model) }
         if let boarding = boardingShare(first: elapsed == nil, waited: waited) {
             board(share: boarding.any, reach: reach, time: time, model: model, start: !departed)
             if boarding.laidOver > 0, let elapsed {
@@ -203,6 +206,7 @@ extension TripFollower {
         }
         let weight = elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1
         weigh(location, reach: reach, motion: motion, elapsed: elapsed ?? 0, weight: weight)
+        weighPlatform(location, reach: reach, motion: motion, weight: weight)
         if let feed { weighFeed(feed, weight: weight) }
         weighLines(lineEvidence, stopsTrust: parameters.stopsTrust(interval: fixInterval))
         normalise()
@@ -221,7 +225,7 @@ extension TripFollower {
     /// leaves then, not one that left at the first fix and ran an hour late, nor one that was
     /// on its way already.
     private mutating func boardingShare(first: Bool, waited: Bool) -> (any: Double, laidOver: Double)? {
-        if first || followed.isEmpty {
+        if first || (followed.isEmpty && platform == nil) {
             sinceBoarding = 0
             return (1, 0)
         }
@@ -239,14 +243,20 @@ extension TripFollower {
     /// the fix on a line within reach, its delay by the prior; until the ride leaves its first
     /// station (`start`), likelier where a train still waits at its origin; with `waitingAt`,
     /// only at delays at which the train had not left its origin at that time.
-    private mutating func board(
-        share: Double, reach: [Reach], time: Timestamp, model: TrackerModel, start: Bool, waitingAt: Timestamp? = nil
+    /// With `fromPlatform`, the share is the platform's (`boardFromPlatform`): the trips
+    /// followed keep theirs, and a trip of a line the rider walked away from is less likely.
+    mutating func board(
+        share: Double, reach: [Reach], time: Timestamp, model: TrackerModel, start: Bool, waitingAt: Timestamp? = nil,
+        fromPlatform: Bool = false
     ) {
-        let kept = 1 - share
-        for index in followed.indices {
-            followed[index].scale(by: kept)
+        if !fromPlatform {
+            let kept = 1 - share
+            for index in followed.indices {
+                followed[index].scale(by: kept)
+            }
+            platform?.share *= kept
+            offTimetable = offTimetable * kept + (onlyTrip == nil ? share * parameters.offTimetableShare : 0)
         }
-        offTimetable = offTimetable * kept + (onlyTrip == nil ? share * parameters.offTimetableShare : 0)
         var entries: [(key: Key, low: Int, mass: [Double])] = []
         var seen: [Key: TripTimeline] = [:]
         seen.reserveCapacity(timelines.count)
@@ -273,7 +283,10 @@ extension TripFollower {
         guard !entries.isEmpty else { return }
         let each = share * (1 - (onlyTrip == nil ? parameters.offTimetableShare : 0)) / Double(entries.count)
         var places = Dictionary(followed.indices.map { (followed[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
-        for entry in entries { add(entry.key, low: entry.low, mass: entry.mass.map { $0 * each }, places: &places) }
+        for entry in entries {
+            let left = fromPlatform ? platform?.leftLines[Int(entry.key.line)].map { Double.exp(-$0) } ?? 1 : 1
+            add(entry.key, low: entry.low, mass: entry.mass.map { $0 * each * left }, places: &places)
+        }
     }
 
     /// The delay prior over the cells at which `key`'s train is near `along` at `time`, weighted
@@ -353,16 +366,22 @@ extension TripFollower {
 
     /// Step 4: the beliefs sum to one again; small ones are dropped.
     private mutating func normalise() {
-        let total = followed.reduce(offTimetable) { $0 + $1.total }
+        let total = followed.reduce(offTimetable + (platform?.share ?? 0)) { $0 + $1.total }
         guard total > 0, total.isFinite else {
             // Nothing explains the fix: start afresh at the next.
             followed = []
+            platform = nil
             offTimetable = onlyTrip == nil ? 1 : 0
             logLikelihood += -50
             return
         }
         logLikelihood += Double.log(total)
         offTimetable /= total
+        if let share = platform?.share {
+            platform?.share = share / total
+            // (Gone once the rider is surely on a train again.)
+            if share / total < Self.pruneRatio { platform = nil }
+        }
         let largest = followed.reduce(0) { max($0, $1.mass.max() ?? 0, $1.standing.max() ?? 0) } / total
         let floor = largest * Self.pruneRatio
         for index in followed.indices {
