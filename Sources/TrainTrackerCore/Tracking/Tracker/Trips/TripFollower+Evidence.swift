@@ -52,8 +52,9 @@ extension TripFollower {
         }
     }
 
-    /// Step 3: each trip's belief times the likelihood of the fix at each of its delays,
-    /// raised to the fix's `weight` (`independentAfter`).
+    /// Step 3: each trip's belief times the likelihood of the fix at each of its delays, and
+    /// the platform's at the rider's place (`weighPlatform`), raised to the fix's `weight`
+    /// (`independentAfter`).
     mutating func weigh(_ location: Location, reach: [Reach], motion: Motion, elapsed: Seconds, weight: Double) {
         let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? min($0, 3_000) : nil } ?? 0
         let across = (accuracy * accuracy + parameters.lateralScale * parameters.lateralScale).squareRoot()
@@ -80,7 +81,9 @@ extension TripFollower {
             weigh(&trip.standing, low: trip.low, timeline: timeline, clock: clock, at: line, evidence, standing: true)
             followed[index] = trip
         }
-        let best = reach.map(\.across).min().map(lateral) ?? away
+        let nearest = reach.map(\.across).min()
+        weighPlatform(at: location.coordinate, across: nearest ?? 3 * across, evidence)
+        let best = nearest.map(lateral) ?? away
         // A train off the timetable may be anywhere it could have run to since the last fix.
         offTimetable *= tempered(best / max(parameters.outlierSpan, Self.fastestTrain * elapsed), weight)
     }
@@ -116,6 +119,30 @@ extension TripFollower {
     /// evidence lead a line by before another may take over.
     static let lineEvidenceFloor: Nats = 30
 
+    /// How likely a fix is along the track at a distance from where the train is: a Laplace of
+    /// a scale, or a looser one (a share `outlierShare`, of `outlierScale`: a train off its
+    /// timetable's even run), or anywhere (`strayShare` over `outlierSpan`). Its shares are
+    /// worked out once a fix, not at each delay cell.
+    struct AlongDensity {
+        let tight: Double
+        let loose: Double
+        let looseScale: Meters
+        let stray: Double
+
+        /// The density at `offset` metres from the train's place, about a Laplace of `scale`.
+        func callAsFunction(_ offset: Meters, scale: Meters) -> Double {
+            tight * Double.exp(-offset / scale) / (2 * scale) + loose * Double.exp(-offset / looseScale) + stray
+        }
+    }
+
+    /// The constants' density along the track (`AlongDensity`).
+    var alongDensity: AlongDensity {
+        AlongDensity(
+            tight: 1 - parameters.outlierShare - parameters.strayShare,
+            loose: parameters.outlierShare / (2 * parameters.outlierScale), looseScale: parameters.outlierScale,
+            stray: strayDensity)
+    }
+
     /// The density of a fix anywhere within `outlierSpan` of where the train is: what a stray
     /// fix (a reflection, a phone's cell position) or a trip that cannot explain a fix is worth.
     var strayDensity: Double { parameters.strayShare / parameters.outlierSpan }
@@ -148,9 +175,7 @@ extension TripFollower {
         guard !mass.isEmpty else { return }
         let side = evidence.lateral(line.across)
         let ahead = timeline.walk.distanceAhead(from: timeline.start, to: line.along)
-        let tight = 1 - parameters.outlierShare - parameters.strayShare
-        let loose = parameters.outlierShare / (2 * parameters.outlierScale)
-        let stray = strayDensity
+        let density = alongDensity
         var reference: Meters?
         // The cells' times fall in order, so each knot search starts from the last one's.
         var knot = -1
@@ -176,12 +201,9 @@ extension TripFollower {
                     + speed * speed * parameters.timingScale * parameters.timingScale
                 scale = (speed, squared.squareRoot())
             }
-            let density =
-                tight * Double.exp(-offset / scale.value) / (2 * scale.value)
-                + loose * Double.exp(-offset / parameters.outlierScale) + stray
             let moving = !standing && place.now >= Self.crawlSpeed
             let motion = moving ? evidence.whereRunning : evidence.whereStanding
-            mass[cell] *= tempered(density * side * motion, evidence.weight)
+            mass[cell] *= tempered(density(offset, scale: scale.value) * side * motion, evidence.weight)
         }
     }
 }

@@ -58,23 +58,15 @@ extension TripFollower {
         board(share: share, reach: reach, time: time, model: model, start: false, fromPlatform: true)
     }
 
-    /// The platform's belief times the likelihood of the fix where the rider stands: along as
-    /// a standing train's (`positionScale`, with its outliers) by the fix's distance from
-    /// where the rider walked away, across by its distance from the nearest track, and the
-    /// phone's motion as a standing train's.
-    mutating func weighPlatform(_ location: Location, reach: [Reach], motion: Motion, weight: Double) {
+    /// The platform's belief times the likelihood of the fix at `coordinate` where the rider
+    /// stands: along as a standing train's (`alongDensity` of `positionScale`) by the fix's
+    /// distance from where the rider walked away, `across` metres from the nearest track, and
+    /// the phone's motion as a standing train's (`weigh`'s `evidence`).
+    mutating func weighPlatform(at coordinate: Coordinate, across: Meters, _ evidence: Evidence) {
         guard let platform else { return }
-        let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? min($0, 3_000) : nil } ?? 0
-        let across = (accuracy * accuracy + parameters.lateralScale * parameters.lateralScale).squareRoot()
-        let nearest = reach.map(\.across).min() ?? 3 * across
-        let side = Double.exp(-nearest / across) / (2 * across)
-        let offset = location.coordinate.distance(to: platform.place)
-        let scale = parameters.positionScale
-        let density =
-            (1 - parameters.outlierShare - parameters.strayShare) * Double.exp(-offset / scale) / (2 * scale)
-            + parameters.outlierShare / (2 * parameters.outlierScale) * Double.exp(-offset / parameters.outlierScale)
-            + strayDensity
-        let likelihood = tempered(density * side * motionLikelihood(motion).standing, weight)
+        let offset = coordinate.distance(to: platform.place)
+        let density = alongDensity(offset, scale: parameters.positionScale)
+        let likelihood = tempered(density * evidence.lateral(across) * evidence.whereStanding, evidence.weight)
         self.platform?.share = platform.share * likelihood
     }
 }

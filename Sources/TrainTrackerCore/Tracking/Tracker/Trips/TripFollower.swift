@@ -211,7 +211,6 @@ extension TripFollower {
         }
         let weight = elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1
         weigh(location, reach: reach, motion: motion, elapsed: elapsed ?? 0, weight: weight)
-        weighPlatform(location, reach: reach, motion: motion, weight: weight)
         if let feed { weighFeed(feed, weight: weight) }
         weighLines(lineEvidence, stopsTrust: parameters.stopsTrust(interval: fixInterval))
         normalise()
