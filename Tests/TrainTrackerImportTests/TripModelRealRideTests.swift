@@ -148,4 +148,70 @@ import TrainTrackerTestSupport
         let share = Double(right) / Double(max(scored, 1))
         #expect(share >= 0.9, "\(share) of the fixes from the third after the gap name the ride's train")
     }
+
+    /// What cannot last a fix is left unweighed: trips boarded at it
+    /// (`TripFollower.dropHopeless`) and the cells at a trip's ends that a delay's jump spread
+    /// kilometres from the fix (`trimHopeless`). The trips followed after each fix are the same
+    /// ones as when everything is weighed, the likeliest trip the same, its share the same but
+    /// for the slivers left out.
+    @Test func leavingOutWhatCannotLastAFixChangesNoAnswer() throws {
+        let model = try Self.model.get()
+        var unweighed = (trips: 0, cells: 0)
+        var fixes = 0
+        for ride in try Self.rides.get().prefix(30) {
+            var quick = TripFollower()
+            var full = TripFollower()
+            full.dropsHopeless = false
+            for fix in ride.fixes.map(\.location) {
+                let reach = TripTracker.lines(near: fix, model: model)
+                quick.observe(fix, reach: reach, model: model)
+                full.observe(fix, reach: reach, model: model)
+                fixes += 1
+                #expect(Set(quick.followed.map(\.key)) == Set(full.followed.map(\.key)), "\(ride.truth.trainID)")
+                #expect(quick.belief?.key == full.belief?.key, "\(ride.truth.trainID)")
+                #expect(quick.belief?.delay == full.belief?.delay, "\(ride.truth.trainID)")
+                let shares = (quick.belief?.share ?? 0, full.belief?.share ?? 0)
+                #expect(abs(shares.0 - shares.1) < 1e-4, "\(ride.truth.trainID): \(shares)")
+            }
+            unweighed.trips += quick.unweighed.trips
+            unweighed.cells += quick.unweighed.cells
+            #expect(full.unweighed.trips == 0 && full.unweighed.cells == 0)
+        }
+        // (Caltrain's four services share one track both ways: most trips boarded are another
+        // service's or the other direction's, and cannot last a fix; a disruption's tail spreads
+        // each trip over an hour of later delays at every fix.)
+        #expect(unweighed.trips > fixes, "\(unweighed.trips) trips left unweighed over \(fixes) fixes")
+        #expect(unweighed.cells > 10 * fixes, "\(unweighed.cells) cells left unweighed over \(fixes) fixes")
+    }
+
+    /// A trip whose train passed the fix's place too long ago for any delay of the grid
+    /// (`TripFollower.passedOutOfReach`) is one a boarding would not enter: its timeline is
+    /// not built, and nothing else changes.
+    @Test func aTripPassedOutOfReachIsOneABoardingWouldNotEnter() throws {
+        let model = try Self.model.get()
+        var follower = TripFollower()
+        var passed = 0
+        var entered = 0
+        for ride in try Self.rides.get().prefix(20) {
+            for fix in ride.fixes.map(\.location).prefix(8) {
+                let day = model.serviceDay(at: fix.timestamp)
+                for line in TripTracker.lines(near: fix, model: model) {
+                    let origins = TripFollower.Origins(line: line.line, model: model)
+                    let prior = follower.delayPrior(on: line.line.railway, model: model)
+                    for key in follower.candidates(on: line.line, at: fix.timestamp, day: day, model: model) {
+                        let timeline = try #require(follower.timeline(for: key, model: model))
+                        let entry = follower.entry(
+                            key: key, timeline: timeline, along: line.along, time: fix.timestamp, start: false, prior: prior)
+                        if follower.passedOutOfReach(key, along: line.along, at: fix.timestamp, origins: origins, model: model) {
+                            passed += 1
+                            #expect(entry == nil, "\(key) passed out of reach at \(fix.timestamp) but entered")
+                        } else if entry != nil {
+                            entered += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(passed > 100 && entered > 100, "\(passed) candidates passed out of reach, \(entered) entered")
+    }
 }

@@ -39,6 +39,10 @@ extension TripFollower {
         /// The likelihood of the phone's motion where the train stands and where it runs.
         let whereStanding: Double
         let whereRunning: Double
+        /// The lines within reach, by `LineDirection.index`.
+        let byLine: [Int: Reach]
+        /// The fix's time (seconds since 1970).
+        let clockTime: Seconds
     }
 
     /// The likelihood of the phone's `motion` where the train stands and where it runs: a
@@ -52,34 +56,40 @@ extension TripFollower {
         }
     }
 
-    /// Step 3: each trip's belief times the likelihood of the fix at each of its delays, and
-    /// the platform's at the rider's place (`weighPlatform`), raised to the fix's `weight`
-    /// (`independentAfter`).
-    mutating func weigh(_ location: Location, reach: [Reach], motion: Motion, elapsed: Seconds, weight: Double) {
+    /// Step 3: each trip's belief times the likelihood of the fix at each of its delays, then
+    /// the `feed`'s word on it (`weighFeed`) and its line's evidence (`lines`, the factors of
+    /// `lineFactors`); the platform's at the rider's place (`weighPlatform`); all raised to the
+    /// fix's `weight` (`independentAfter`). The trips from index `fresh` on, boarded at this
+    /// fix, are weighed last, and those that cannot keep `tripFloor` of the belief are dropped
+    /// unweighed (`dropHopeless`), as are the cells at a trip's ends that cannot keep
+    /// `pruneRatio` of the largest (`trimHopeless`).
+    mutating func weigh(
+        _ location: Location, reach: [Reach], motion: Motion, elapsed: Seconds, weight: Double, feed: LiveTrips? = nil,
+        lines: [Int: Double] = [:], fresh: Int? = nil
+    ) {
         let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? min($0, 3_000) : nil } ?? 0
         let across = (accuracy * accuracy + parameters.lateralScale * parameters.lateralScale).squareRoot()
         let lateral = { (distance: Meters) in Double.exp(-distance / across) / (2 * across) }
         let farthest = reach.map(\.across).max() ?? 0
         let away = tempered(lateral(max(farthest, 3 * across)) * strayDensity, weight)
         let motions = motionLikelihood(motion)
-        let evidence = Evidence(
-            lateral: lateral, away: away, weight: weight, whereStanding: motions.standing, whereRunning: motions.running)
         var byLine: [Int: Reach] = [:]
         for line in reach { byLine[line.line.index] = line }
-        let clockTime = location.timestamp.secondsSince1970
-        for index in followed.indices {
-            let key = followed[index].key
-            guard let line = byLine[Int(key.line)], let timeline = timelines[key] else {
-                followed[index].scale(by: away)
-                continue
-            }
-            var trip = followed[index]
-            followed[index].mass = []  // (so the arrays are changed in place, not copied)
-            followed[index].standing = []
-            let clock = clockTime - key.origin
-            weigh(&trip.mass, low: trip.low, timeline: timeline, clock: clock, at: line, evidence, standing: false)
-            weigh(&trip.standing, low: trip.low, timeline: timeline, clock: clock, at: line, evidence, standing: true)
-            followed[index] = trip
+        let evidence = Evidence(
+            lateral: lateral, away: away, weight: weight, whereStanding: motions.standing, whereRunning: motions.running,
+            byLine: byLine, clockTime: location.timestamp.secondsSince1970)
+        let boarded = min(max(fresh ?? followed.count, 0), followed.count)..<followed.count
+        // The largest cell weighed so far: cells at a trip's ends that cannot reach
+        // `pruneRatio` of it are cut unweighed (`trimHopeless`). The likeliest trips first, so
+        // that it is soon near the largest of all.
+        var largest = 0.0
+        let totals = followed[..<boarded.lowerBound].map(\.total)
+        for index in totals.indices.sorted(by: { totals[$0] > totals[$1] }) {
+            weighTrip(at: index, evidence, feed: feed, lines: lines, largest: &largest)
+        }
+        dropHopeless(boarded, evidence, feed: feed, lines: lines)
+        for index in boarded where !followed[index].mass.isEmpty {
+            weighTrip(at: index, evidence, feed: feed, lines: lines, largest: &largest)
         }
         let nearest = reach.map(\.across).min()
         weighPlatform(at: location.coordinate, across: nearest ?? 3 * across, evidence)
@@ -88,14 +98,53 @@ extension TripFollower {
         offTimetable *= tempered(best / max(parameters.outlierSpan, Self.fastestTrain * elapsed), weight)
     }
 
+    /// The trip at `index` weighed by the fix (along and across its line, where its line is
+    /// within reach), then by the `feed` and its line's factor; `largest`, the largest cell
+    /// weighed so far, cuts its ends (`trimHopeless`) and is kept up to date.
+    private mutating func weighTrip(
+        at index: Int, _ evidence: Evidence, feed: LiveTrips?, lines: [Int: Double], largest: inout Double
+    ) {
+        let key = followed[index].key
+        if let line = evidence.byLine[Int(key.line)], let timeline = timelines[key] {
+            var trip = followed[index]
+            followed[index].mass = []  // (so the arrays are changed in place, not copied)
+            followed[index].standing = []
+            let clock = evidence.clockTime - key.origin
+            // (What the feed and the line may still multiply a cell by, at most.)
+            let after = (feed == nil ? 1 : feedBest(evidence.weight)) * (lines[Int(key.line)] ?? 1)
+            let floor = largest * Self.pruneRatio * Self.hopelessMargin / after
+            unweighed.cells += trimHopeless(&trip, timeline: timeline, clock: clock, at: line, evidence, floor: floor)
+            weigh(&trip.mass, low: trip.low, timeline: timeline, clock: clock, at: line, evidence, standing: false)
+            weigh(&trip.standing, low: trip.low, timeline: timeline, clock: clock, at: line, evidence, standing: true)
+            followed[index] = trip
+        } else {
+            followed[index].scale(by: evidence.away)
+        }
+        if let feed { weighFeed(feed, weight: evidence.weight, trip: index) }
+        if let factor = lines[Int(key.line)] { followed[index].scale(by: factor) }
+        if dropsHopeless {
+            let trip = followed[index]
+            largest = max(largest, trip.mass.max() ?? 0, trip.standing.max() ?? 0)
+        }
+    }
+
     /// Each trip's belief times what its line's evidence of stops and passes, course and place
-    /// says (`lineEvidence`, by `LineDirection.index`), each kind at its weight
-    /// (`lineStopsWeight`, ...), against the line it says most for: one belief over trips that
-    /// reads a line as the railway tracker does.
+    /// says (`lineFactors`).
+    mutating func weighLines(_ lineEvidence: [Int: LineEvidence], stopsTrust: Double = 1) {
+        let factors = lineFactors(lineEvidence, stopsTrust: stopsTrust)
+        for index in followed.indices {
+            if let factor = factors[Int(followed[index].key.line)] { followed[index].scale(by: factor) }
+        }
+    }
+
+    /// The factor by which each line's trips are weighed (by `LineDirection.index`, only those
+    /// below 1): what its line's evidence of stops and passes, course and place says
+    /// (`lineEvidence`), each kind at its weight (`lineStopsWeight`, ...), against the line it
+    /// says most for: one belief over trips that reads a line as the railway tracker does.
     /// Stops count at `stopsTrust` of their weight (`TripModelParameters.stopsTrust`: less when
     /// they were read off sparse fixes). A line the railway tracker does not hold, and "on no
     /// trip of the timetable", are weighed as that line.
-    mutating func weighLines(_ lineEvidence: [Int: LineEvidence], stopsTrust: Double = 1) {
+    func lineFactors(_ lineEvidence: [Int: LineEvidence], stopsTrust: Double = 1) -> [Int: Double] {
         // (A kind weighed 0 adds nothing, even where it said minus infinity.)
         let weighed = { (weight: Double, nats: Nats) in weight > 0 ? weight * nats : 0 }
         let stopsWeight = parameters.lineStopsWeight * min(max(stopsTrust, 0), 1)
@@ -103,13 +152,13 @@ extension TripFollower {
             weighed(stopsWeight, $0.stops) + weighed(parameters.lineCourseWeight, $0.course)
                 + weighed(parameters.linePlaceWeight, $0.place)
         }
-        guard let most = nats.values.filter(\.isFinite).max() else { return }
-        for index in followed.indices {
-            guard let line = nats[Int(followed[index].key.line)], !line.isNaN else { continue }
-            let factor = Double.exp(max(line - most, -Self.lineEvidenceFloor))
-            guard factor < 1 else { continue }
-            followed[index].scale(by: factor)
+        guard let most = nats.values.filter(\.isFinite).max() else { return [:] }
+        var factors: [Int: Double] = [:]
+        for (line, said) in nats where !said.isNaN {
+            let factor = Double.exp(max(said - most, -Self.lineEvidenceFloor))
+            if factor < 1 { factors[line] = factor }
         }
+        return factors
     }
 
     /// One step of line evidence takes at most this much from a trip (nats): enough to settle

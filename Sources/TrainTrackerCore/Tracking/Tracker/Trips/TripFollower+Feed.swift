@@ -31,24 +31,30 @@ extension TripFollower {
     ///
     /// - Complexity: O(cells followed).
     mutating func weighFeed(_ live: LiveTrips, weight: Double) {
+        for index in followed.indices { weighFeed(live, weight: weight, trip: index) }
+    }
+
+    /// The trip at index `trip` weighed by the feed `live`'s report of it (`weighFeed(_:weight:)`).
+    mutating func weighFeed(_ live: LiveTrips, weight: Double, trip index: Int) {
+        let key = followed[index].key
+        guard let report = live.trip(key.trip, of: key.lineDirection, origin: key.origin), report.informs else { return }
+        if report.cancelled {
+            followed[index].scale(by: tempered(Self.feedWrongShare, weight))
+            return
+        }
+        guard let delay = report.delay, delay.isFinite else { return }
+        let low = followed[index].low
+        for cell in followed[index].mass.indices {
+            let gap = abs(Double(low + cell) * parameters.gridStep - delay)
+            followed[index].scale(cell: cell, by: tempered(feedLikelihood(gap: gap), weight))
+        }
+    }
+
+    /// How much likelier a report is `gap` seconds from a train's delay than anyway: a Laplace
+    /// of `feedDelayScale` or a wrong report, against a spread of `feedDelaySpan`.
+    func feedLikelihood(gap: Seconds) -> Double {
         let wrong = Self.feedWrongShare
         let peak = Self.feedDelaySpan / (2 * Self.feedDelayScale)
-        for index in followed.indices {
-            let key = followed[index].key
-            guard let report = live.trip(key.trip, of: key.lineDirection, origin: key.origin), report.informs else {
-                continue
-            }
-            if report.cancelled {
-                followed[index].scale(by: tempered(wrong, weight))
-                continue
-            }
-            guard let delay = report.delay, delay.isFinite else { continue }
-            let low = followed[index].low
-            for cell in followed[index].mass.indices {
-                let gap = abs(Double(low + cell) * parameters.gridStep - delay)
-                followed[index].scale(
-                    cell: cell, by: tempered(wrong + (1 - wrong) * peak * Double.exp(-gap / Self.feedDelayScale), weight))
-            }
-        }
+        return wrong + (1 - wrong) * peak * Double.exp(-gap / Self.feedDelayScale)
     }
 }

@@ -43,6 +43,14 @@ extension TripFollower {
         }
     }
 
+    /// `key`'s scheduled trip, unless its line (`origins`) is a loop, where a place recurs every
+    /// lap and neither `waitsOutOfReach` nor `passedOutOfReach` can judge it.
+    private func tripOffLoop(_ key: Key, origins: Origins, model: TrackerModel) -> ScheduledTrip? {
+        guard !origins.walk.isLoop else { return nil }
+        let trips = model.trips[line: key.lineDirection]
+        return trips.indices.contains(Int(key.trip)) ? trips[Int(key.trip)] : nil
+    }
+
     /// Whether `key`'s train, at every delay the grid holds, has not yet left its origin at
     /// `time`, and that origin lies too far behind `along` for a fix there to be near it: a
     /// boarding would find no delay at which it is near (`entry`), so its timeline need not be
@@ -50,10 +58,7 @@ extension TripFollower {
     /// of the next hour are candidates, as a train may wait that long at its origin, and most
     /// start far from the fix.) Not on a loop, where a place recurs every lap.
     func waitsOutOfReach(_ key: Key, along: Meters, at time: Timestamp, origins: Origins, model: TrackerModel) -> Bool {
-        guard !origins.walk.isLoop else { return false }
-        let trips = model.trips[line: key.lineDirection]
-        guard trips.indices.contains(Int(key.trip)) else { return false }
-        let trip = trips[Int(key.trip)]
+        guard let trip = tripOffLoop(key, origins: origins, model: model) else { return false }
         let calls = trip.departures
         guard let first = calls.first, origins.positions.indices.contains(Int(first.slot)) else { return false }
         // (With a second call the timeline's second knot is the departure; a trip of one call
@@ -68,6 +73,56 @@ extension TripFollower {
         // Beyond the entry's reach, and the end's reach that `TripTimeline.times(near:)` forgives.
         let ahead = origins.walk.distanceAhead(from: origins.positions[Int(first.slot)], to: along)
         return ahead > entryReach + parameters.endReach
+    }
+
+    /// Whether `key`'s train, at every delay the grid holds, has passed `along` too long
+    /// before `time` for a fix there to be near it: a boarding would find no delay at which
+    /// it is near (`entry`), so its timeline need not be built. The other end of
+    /// `waitsOutOfReach`: on Tokyo's lines the trips of the last hours are candidates, as a
+    /// train may run that late, and most passed long ago. Worked out from the trip's calls as
+    /// its timeline's knots would be (`TripTimeline`: a train leaves a call no later than its
+    /// timeline does), without building it. Not on a loop.
+    func passedOutOfReach(_ key: Key, along: Meters, at time: Timestamp, origins: Origins, model: TrackerModel) -> Bool {
+        guard let trip = tripOffLoop(key, origins: origins, model: model) else { return false }
+        let positions = origins.positions
+        // The calls a timeline is built from: the departures, then the arrival; those at a
+        // station the line does not have left out. (Not copied: 400 candidates a boarding.)
+        let published = trip.departures.count + (trip.arrival == nil ? 0 : 1)
+        let publishedCall = { (index: Int) -> TripCall? in
+            let call = index < trip.departures.count ? trip.departures[index] : trip.arrival
+            return call.flatMap { positions.indices.contains(Int($0.slot)) ? $0 : nil }
+        }
+        let count = (0..<published).reduce(0) { $0 + (publishedCall($1) == nil ? 0 : 1) }
+        guard count > 0 else { return false }
+        var leaves: Seconds = 0
+        var progress: Meters = 0
+        var beyond: Meters = 0
+        var previous: Int?
+        var seen = 0
+        for index in 0..<published {
+            guard let call = publishedCall(index) else { continue }
+            let callTime = Seconds(call.time)
+            let slot = Int(call.slot)
+            if let previous {
+                let before = progress
+                progress = max(progress + origins.walk.distanceAhead(from: positions[previous], to: positions[slot]), progress)
+                let shortest = (progress - before) / TripTimeline.fastestRun
+                leaves = max(max(callTime - parameters.dwellBefore, leaves + shortest), leaves)
+            } else {
+                leaves = callTime - parameters.originWait
+                // (`entry`'s `times(near:)` looks from the fix's progress, or the first call's, on
+                // by `entryReach`: once past a call further on, the train is not near.)
+                beyond = max(origins.walk.distanceAhead(from: positions[slot], to: along), 0) + entryReach
+            }
+            seen += 1
+            leaves = seen == count ? leaves + parameters.terminalStay : max(callTime + parameters.dwellAfter, leaves)
+            previous = slot
+            if progress > beyond { break }
+        }
+        // The train is last near the fix by `leaves`: at the grid's latest delay, with the
+        // entry's margin and a cell's rounding, that is still too long ago.
+        let clock = time.secondsSince1970 - key.origin
+        return clock - leaves - entryMargin > Double(highestCell + 1) * parameters.gridStep
     }
 
     /// The timeline of `key`'s trip, built once while it is in view.

@@ -104,6 +104,12 @@ struct TripFollower: Sendable {
     private var priors: [Int: PriorCells] = [:]
     /// The rider on a platform, on no train, after walking away from one (`leaveTrain`).
     var platform: Platform?
+    /// Whether what cannot last a fix is left unweighed: trips boarded at it (`dropHopeless`)
+    /// and cells at a trip's ends (`trimHopeless`). False: everything is weighed, to check that
+    /// leaving them out changes nothing.
+    var dropsHopeless = true
+    /// How many boarded trips and cells were left unweighed so far (`dropsHopeless`).
+    var unweighed = (trips: 0, cells: 0)
 
     /// A railway's delay prior, and its mass at each cell of the grid (`lowestCell` first):
     /// worked out once per railway, not at every boarding's every cell (three exponentials a
@@ -200,6 +206,8 @@ extension TripFollower {
             spread(over: elapsed)
             sinceBoarding += elapsed
         }
+        // (The trips boarded at this fix are appended from here.)
+        let fresh = followed.count
         if let elapsed { boardFromPlatform(over: elapsed, reach: reach, time: time, model: model) }
         if let boarding = boardingShare(first: elapsed == nil, waited: waited) {
             board(share: boarding.any, reach: reach, time: time, model: model, start: !departed)
@@ -210,9 +218,9 @@ extension TripFollower {
             }
         }
         let weight = elapsed.map { min(1, $0 / Self.independentAfter) } ?? 1
-        weigh(location, reach: reach, motion: motion, elapsed: elapsed ?? 0, weight: weight)
-        if let feed { weighFeed(feed, weight: weight) }
-        weighLines(lineEvidence, stopsTrust: parameters.stopsTrust(interval: fixInterval))
+        weigh(
+            location, reach: reach, motion: motion, elapsed: elapsed ?? 0, weight: weight, feed: feed,
+            lines: lineFactors(lineEvidence, stopsTrust: parameters.stopsTrust(interval: fixInterval)), fresh: fresh)
         normalise()
     }
 
@@ -270,7 +278,11 @@ extension TripFollower {
             let prior = delayPrior(on: line.line.railway, model: model)
             let origins = Origins(line: line.line, model: model)
             for key in candidates(on: line.line, at: time, day: day, model: model) {
-                if waitsOutOfReach(key, along: line.along, at: time, origins: origins, model: model) { continue }
+                if waitsOutOfReach(key, along: line.along, at: time, origins: origins, model: model)
+                    || passedOutOfReach(key, along: line.along, at: time, origins: origins, model: model)
+                {
+                    continue
+                }
                 guard let timeline = timeline(for: key, model: model) else { continue }
                 seen[key] = timeline
                 if let entry = entry(
