@@ -73,7 +73,8 @@ extension TripFollower {
         _ trip: inout Followed, timeline: TripTimeline, clock: Seconds, at line: Reach, _ evidence: Evidence, floor: Double
     ) -> Int {
         let times = timeline.times
-        guard dropsHopeless, floor > 0, !timeline.walk.isLoop, times.count >= 2, !trip.mass.isEmpty else { return 0 }
+        guard dropsHopeless, floor > 0, clock.isFinite, !timeline.walk.isLoop, times.count >= 2, !trip.mass.isEmpty
+        else { return 0 }
         let stretches = StretchLikelihood(
             timeline: timeline, ahead: timeline.walk.distanceAhead(from: timeline.start, to: line.along),
             side: evidence.lateral(line.across), evidence: evidence, follower: self)
@@ -92,7 +93,8 @@ extension TripFollower {
                 while knot >= 0, times[knot] > time { knot -= 1 }
                 let at = time > times[times.count - 1] ? times.count : knot
                 if at != block.knot { block = (at, stretches.likeliest(from: at)) }
-                kept = mass * block.likeliest >= floor
+                // (Not a number is kept, for `normalise` to judge.)
+                kept = !(mass * block.likeliest < floor)
             }
             guard kept else { continue }
             if first == nil { first = cell }

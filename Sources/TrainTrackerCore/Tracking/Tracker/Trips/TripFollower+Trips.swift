@@ -80,8 +80,8 @@ extension TripFollower {
     /// it is near (`entry`), so its timeline need not be built. The other end of
     /// `waitsOutOfReach`: on Tokyo's lines the trips of the last hours are candidates, as a
     /// train may run that late, and most passed long ago. Worked out from the trip's calls as
-    /// its timeline's knots would be (`TripTimeline`: a train leaves a call no later than its
-    /// timeline does), without building it. Not on a loop.
+    /// its timeline's knots would be (`TripTimeline.arrival`, `leaving`), without building it.
+    /// Not on a loop.
     func passedOutOfReach(_ key: Key, along: Meters, at time: Timestamp, origins: Origins, model: TrackerModel) -> Bool {
         guard let trip = tripOffLoop(key, origins: origins, model: model) else { return false }
         let positions = origins.positions
@@ -101,21 +101,21 @@ extension TripFollower {
         var seen = 0
         for index in 0..<published {
             guard let call = publishedCall(index) else { continue }
-            let callTime = Seconds(call.time)
             let slot = Int(call.slot)
+            var at = (slot: slot, progress: progress, time: Seconds(call.time))
             if let previous {
                 let before = progress
                 progress = max(progress + origins.walk.distanceAhead(from: positions[previous], to: positions[slot]), progress)
-                let shortest = (progress - before) / TripTimeline.fastestRun
-                leaves = max(max(callTime - parameters.dwellBefore, leaves + shortest), leaves)
+                at.progress = progress
+                leaves = max(TripTimeline.arrival(at: at, after: (leaves, before), parameters: parameters), leaves)
             } else {
-                leaves = callTime - parameters.originWait
+                leaves = at.time - parameters.originWait
                 // (`entry`'s `times(near:)` looks from the fix's progress, or the first call's, on
                 // by `entryReach`: once past a call further on, the train is not near.)
                 beyond = max(origins.walk.distanceAhead(from: positions[slot], to: along), 0) + entryReach
             }
             seen += 1
-            leaves = seen == count ? leaves + parameters.terminalStay : max(callTime + parameters.dwellAfter, leaves)
+            leaves = max(TripTimeline.leaving(at, reached: leaves, isLast: seen == count, parameters: parameters), leaves)
             previous = slot
             if progress > beyond { break }
         }

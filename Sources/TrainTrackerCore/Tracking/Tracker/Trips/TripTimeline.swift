@@ -66,7 +66,27 @@ final class TripTimeline: Sendable {
         }
     }
 
-    /// The knots of a timeline: where the train arrives at and leaves each call.
+    /// When the train reaches `call`: `dwellBefore` before its published time, but at least the
+    /// run's shortest time (`fastestRun`) after its `last` knot.
+    static func arrival(
+        at call: (slot: Int, progress: Meters, time: Seconds), after last: (time: Seconds, place: Meters),
+        parameters: TripModelParameters
+    ) -> Seconds {
+        let shortest = (call.progress - last.place) / fastestRun
+        return max(call.time - parameters.dwellBefore, last.time + shortest)
+    }
+
+    /// When the train leaves `call`, which it `reached` then: `dwellAfter` after its published
+    /// time (not before it reached it); at its last call, `terminalStay` after it reached it.
+    static func leaving(
+        _ call: (slot: Int, progress: Meters, time: Seconds), reached: Seconds, isLast: Bool,
+        parameters: TripModelParameters
+    ) -> Seconds {
+        isLast ? reached + parameters.terminalStay : max(call.time + parameters.dwellAfter, reached)
+    }
+
+    /// The knots of a timeline: where the train arrives at and leaves each call (`arrival`,
+    /// `leaving`), never earlier than the knot before.
     private struct Knots {
         var times: [Seconds] = []
         var places: [Meters] = []
@@ -78,16 +98,13 @@ final class TripTimeline: Sendable {
                 let isFirst = index == 0
                 let isLast = index == calls.count - 1
                 if !isFirst {
-                    // Arrives: at least the run's shortest time after leaving the previous call.
-                    let previous = places[places.count - 1]
-                    let shortest = (call.progress - previous) / TripTimeline.fastestRun
-                    append(time: max(call.time - parameters.dwellBefore, times[times.count - 1] + shortest), place: call.progress)
+                    let last = (time: times[times.count - 1], place: places[places.count - 1])
+                    append(time: TripTimeline.arrival(at: call, after: last, parameters: parameters), place: call.progress)
                 }
-                if isLast {
-                    append(time: times[times.count - 1] + parameters.terminalStay, place: call.progress)
-                } else {
-                    append(time: max(call.time + parameters.dwellAfter, times[times.count - 1]), place: call.progress)
-                }
+                let reached = times[times.count - 1]
+                append(
+                    time: TripTimeline.leaving(call, reached: reached, isLast: isLast, parameters: parameters),
+                    place: call.progress)
             }
         }
 
