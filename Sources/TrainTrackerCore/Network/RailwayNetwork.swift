@@ -12,6 +12,9 @@ public struct RailwayNetwork: Sendable {
     let railwayStations: [[Int]]
     /// `stationAlongTrack[r][k]` is the along-track position of the `k`-th station of railway `r`.
     let stationAlongTrack: [[Meters]]
+    /// `stationsInTrackOrder[r]` tells whether railway `r`'s station positions never decrease
+    /// (a station drawn off its track may project out of order): the focus is then a binary search.
+    let stationsInTrackOrder: [Bool]
     /// `stationCoordinates[r][k]` is where the `k`-th station of railway `r` stands.
     let stationCoordinates: [[Coordinate]]
     /// `trackPolylines[r]` is railway `r`'s track, kept apart so the per-fix path copies no railway.
@@ -69,6 +72,9 @@ public struct RailwayNetwork: Sendable {
         self.stationIndexByID = stationIndexByID
         self.railwayStations = railwayStations
         self.stationAlongTrack = stationAlongTrack
+        self.stationsInTrackOrder = stationAlongTrack.map { positions in
+            zip(positions, positions.dropFirst()).allSatisfy { $0 <= $1 }
+        }
         self.stationCoordinates = railwayStations.map { $0.map { stations[$0].coordinate } }
         self.trackPolylines = oriented.map(\.track.polyline)
         self.isLoop = oriented.map(\.isLoop)

@@ -30,11 +30,18 @@ package struct FocusRule: Sendable {
     /// is `now`; else the next station ahead is `soon` within 500 m and `next` beyond. Past
     /// the last station the nearest is `now`, with `pastTheEnd` set; `nil` without stations.
     ///
-    /// - Complexity: O(n) in the number of stations.
-    package static func focus(positions: [Meters], walk: TrackWalk, at along: Meters) -> (
+    /// `inTrackOrder` says the positions never decrease (`RailwayNetwork.stationsInTrackOrder`):
+    /// off a loop, the two stations either side of `along` then decide, found by binary search,
+    /// with the same answer as the scan.
+    ///
+    /// - Complexity: O(log n) in the number of stations in track order off a loop, else O(n).
+    package static func focus(positions: [Meters], inTrackOrder: Bool = false, walk: TrackWalk, at along: Meters) -> (
         station: Int, phase: FocusPhase, pastTheEnd: Bool
     )? {
         guard !positions.isEmpty else { return nil }
+        if inTrackOrder, !walk.isLoop, along.isFinite {
+            return focusInOrder(positions: positions, ahead: walk.sign > 0, at: along)
+        }
         var nearest = (station: 0, separation: Double.infinity)
         var next = (station: -1, ahead: Double.infinity)
         for (index, position) in positions.enumerated() {
@@ -46,5 +53,37 @@ package struct FocusRule: Sendable {
         if nearest.separation <= nowRadius { return (nearest.station, .now, false) }
         guard next.station >= 0 else { return (nearest.station, .now, true) }
         return (next.station, next.ahead <= soonDistance ? .soon : .next, false)
+    }
+
+    /// The rule over positions that never decrease, off a loop, at a finite `along`, towards
+    /// larger positions if `ahead`: as the scan, the first of equal stations wins.
+    private static func focusInOrder(positions: [Meters], ahead: Bool, at along: Meters) -> (
+        station: Int, phase: FocusPhase, pastTheEnd: Bool
+    ) {
+        let above = firstIndex(in: positions) { $0 >= along }  // the first at or past `along`
+        let below = above > 0 ? firstIndex(in: positions) { $0 >= positions[above - 1] } : -1
+        var nearest = (station: 0, separation: Double.infinity)
+        if below >= 0 { nearest = (below, along - positions[below]) }
+        if above < positions.count, positions[above] - along < nearest.separation {
+            nearest = (above, positions[above] - along)
+        }
+        if nearest.separation <= nowRadius { return (nearest.station, .now, false) }
+        // The next station ahead: the first beyond `along` going up, the last short of it going down.
+        let next =
+            ahead
+            ? firstIndex(in: positions) { $0 > along } : (above > 0 ? below : positions.count)
+        guard next < positions.count else { return (nearest.station, .now, true) }
+        return (next, abs(positions[next] - along) <= soonDistance ? .soon : .next, false)
+    }
+
+    /// The first index whose position satisfies `isAtOrPast` (which holds from some index on),
+    /// or `positions.count`.
+    private static func firstIndex(in positions: [Meters], where isAtOrPast: (Meters) -> Bool) -> Int {
+        var (low, high) = (0, positions.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if isAtOrPast(positions[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

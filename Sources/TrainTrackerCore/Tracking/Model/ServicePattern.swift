@@ -103,37 +103,6 @@ struct ServicePattern: Sendable {
     }
 }
 
-/// A call of a trip: the station (by position in the railway's list) and the time (seconds
-/// after its service day's midnight).
-typealias TripCall = (slot: Int32, time: Float)
-
-/// A trip's departures: a window on the calls of all its line's trips, kept in one array
-/// (one allocation per line, not per trip: 5 MB less for Tokyo's 92,923 trains). Indexed
-/// from 0 like an array.
-struct TripCalls: RandomAccessCollection, Sendable {
-    private let storage: ContiguousArray<TripCall>
-    private let start: Int32
-    private let length: Int32
-
-    /// Calls `start ..< start + count` of `storage`.
-    init(_ storage: ContiguousArray<TripCall>, start: Int, count: Int) {
-        self.storage = storage
-        self.start = Int32(start)
-        length = Int32(count)
-    }
-
-    var count: Int { Int(length) }
-
-    /// Calls of their own (tests, small tables).
-    init(_ calls: [TripCall]) {
-        self.init(ContiguousArray(calls), start: 0, count: calls.count)
-    }
-
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
-    subscript(index: Int) -> TripCall { storage[Int(start) + index] }
-}
-
 /// One scheduled train of a line in one direction, as the tracker follows it.
 struct ScheduledTrip: Sendable {
     /// The service pattern it runs.
@@ -217,14 +186,9 @@ struct LineTrips {
         start = calls.count
     }
 
-    /// The trips added, their calls in an array of just their size (room reserved for
-    /// more is given back: on Tokyo's timetables, 5.8 MB).
+    /// The trips added, their calls packed in an array of just their size (`CallStorage`).
     var trips: [ScheduledTrip] {
-        let calls =
-            calls.capacity > calls.count
-            ? ContiguousArray(unsafeUninitializedCapacity: calls.count) { buffer, initialized in
-                initialized = buffer.initialize(fromContentsOf: self.calls)
-            } : calls
+        let calls = CallStorage(calls)
         return made.map {
             ScheduledTrip(
                 pattern: $0.pattern, service: $0.service, departures: TripCalls(calls, start: $0.start, count: $0.count),

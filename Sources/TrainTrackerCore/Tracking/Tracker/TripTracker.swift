@@ -237,7 +237,9 @@ extension TrackerModel {
         let railway = network.railways[line.railway]
         let stations = network.railwayStations[line.railway]
         let walk = TrackWalk(railway: railway, direction: line.direction)
-        let focus = FocusRule.focus(positions: network.stationAlongTrack[line.railway], walk: walk, at: along)
+        let focus = FocusRule.focus(
+            positions: network.stationAlongTrack[line.railway], inTrackOrder: network.stationsInTrackOrder[line.railway],
+            walk: walk, at: along)
         let terminal = railway.isLoop ? nil : stations[line.direction == .ascending ? stations.count - 1 : 0]
         return TrackingCandidate(
             railwayID: railway.id, direction: line.direction, directionName: railway.name(of: line.direction),

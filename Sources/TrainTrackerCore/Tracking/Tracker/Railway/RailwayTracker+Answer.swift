@@ -95,7 +95,9 @@ extension RailwayTracker {
     /// The focus by the now/soon/next rule: within 200 m of a station, 500 m before the next.
     /// The same rule as the ground truth; past the last station, the last station is `now`.
     private func focus(of line: LineDirection, walk: TrackWalk, at along: Meters) -> (station: Int, phase: FocusPhase) {
-        let focus = FocusRule.focus(positions: model.network.stationAlongTrack[line.railway], walk: walk, at: along)
+        let focus = FocusRule.focus(
+            positions: model.network.stationAlongTrack[line.railway],
+            inTrackOrder: model.network.stationsInTrackOrder[line.railway], walk: walk, at: along)
         return focus.map { ($0.station, $0.phase) } ?? (0, .now)
     }
 

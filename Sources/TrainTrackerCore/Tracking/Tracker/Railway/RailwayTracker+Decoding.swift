@@ -16,17 +16,17 @@ extension RailwayTracker {
         var best = list.isEmpty ? 0 : -Double.infinity
         for index in list.indices { best = max(best, list[index].score) }
         let forget = -parameters.switching.cost - Self.forgottenMargin
-        if list.contains(where: { $0.missed > Self.forgottenAfterFixes && $0.score - best < forget }) {
-            list.removeAll { $0.missed > Self.forgottenAfterFixes && $0.score - best < forget }
+        let forgotten = { (hypothesis: Hypothesis) in
+            hypothesis.missed > Self.forgottenAfterFixes && hypothesis.score - best < forget
         }
-        for index in list.indices {
-            list[index].score -= best
-            slots[line: list[index].line] = Int32(index)
+        // `slots` holds each hypothesis's index (kept so by `findCandidates`): only a removal
+        // moves them.
+        if list.contains(where: forgotten) {
+            for index in list.indices where forgotten(list[index]) { slots[line: list[index].line] = -1 }
+            list.removeAll(where: forgotten)
+            for index in list.indices { slots[line: list[index].line] = Int32(index) }
         }
-        for key in slots.indices where slots[key] >= 0 {
-            let slot = Int(slots[key])
-            if slot >= list.count || list[slot].line.index != key { slots[key] = -1 }
-        }
+        for index in list.indices { list[index].score -= best }
         hypotheses = list
         lastFix = fix.location
         // Standing still, the rider is on the train the answer named (or on its platform): a

@@ -123,14 +123,16 @@ public struct RailwayTracker: TrackingAlgorithm {
         let leaderScore = findCandidates(for: fix)
         var list = hypotheses  // taken out, so that updating them copies nothing
         hypotheses = []
-        var weighing = Weighing(
-            observation: Observation(
-                fix: fix, model: model, parameters: parameters, cadence: cadence.seconds, live: liveFeed(at: location.timestamp)))
+        let fixed = Observation.Fixed(
+            fix: fix, model: model, parameters: parameters, cadence: cadence.seconds, live: liveFeed(at: location.timestamp))
         let leaderRailway = leaderLine?.railway
+        // The helpers below only read the tracker: called on a constant, not on `self` (which
+        // is `inout` here), they do not copy the whole tracker at each call.
+        let tracker = self
         for index in list.indices {
-            transition(&list[index], leaderScore: leaderScore, leaderRailway: leaderRailway, fix: fix)
-            weighing.observation.placement = place(&list[index], fix: fix)
-            parameters.visitKinds(weighing, &list[index])
+            tracker.transition(&list[index], leaderScore: leaderScore, leaderRailway: leaderRailway, fix: fix)
+            let weighing = Weighing(observation: Observation(fixed: fixed, placement: tracker.place(&list[index], fix: fix)))
+            fixed.parameters.visitKinds(weighing, &list[index])
         }
         hypotheses = consume list  // (consumed: a copy still held would be copied on write)
         return decode(fix: fix)

@@ -122,11 +122,21 @@ import TrainTrackerTestSupport
             on: "JR-East.Tokaido", from: "JR-East.Tokaido.Tokyo", to: "JR-East.Tokaido.Odawara", start: morning)
         var tracker = RailwayTracker(model: model)
         var most = 0
+        var slotsAstray = 0
         for fix in fixes {
             _ = tracker.process(fix)
             most = max(most, tracker.hypothesisCount)
             #expect(tracker.largestHypothesis <= 64)
+            // Each line's slot still finds its hypothesis after the forgotten are dropped.
+            let hypotheses = tracker.hypotheses
+            let held = tracker.slots.filter { $0 >= 0 }.count
+            if held != hypotheses.count
+                || hypotheses.indices.contains(where: { tracker.slots[line: hypotheses[$0].line] != Int32($0) })
+            {
+                slotsAstray += 1
+            }
         }
+        #expect(slotsAstray == 0)
         #expect(fixes.count > 4_000)
         #expect(most < 80, "hypotheses are dropped once far behind and out of reach")
         #expect(tracker.hypothesisCount < 20)

@@ -19,20 +19,43 @@ protocol EvidenceKind: Tunable, Hashable, Sendable {
 }
 
 /// What every kind of evidence sees of one fix, for one hypothesis.
+///
+/// What is the same for every hypothesis sits behind one reference (`Fixed`), made once a fix:
+/// handing the observation from hypothesis to hypothesis and kind to kind then copies a
+/// pointer and a placement, not the fix and every kind's constants (about 800 bytes, copied
+/// several times a hypothesis when they were held inline).
 struct Observation {
-    /// The fix, read once for every hypothesis.
-    let fix: RailwayTracker.Fix
-    /// The network and timetable.
-    let model: TrackerModel
-    /// Every kind's constants: a kind may borrow another's (passages time trains as departures do).
-    let parameters: RailwayTracker.Parameters
-    /// The phone's usual wait between fixes, this fix's included.
-    let cadence: Seconds
-    /// What the latest GTFS-realtime feed says about the line's trips, if it is recent
-    /// (`RailwayTracker.live`).
-    let live: LiveTrips?
+    /// What one fix says for every hypothesis.
+    final class Fixed {
+        let fix: RailwayTracker.Fix
+        let model: TrackerModel
+        let parameters: RailwayTracker.Parameters
+        let cadence: Seconds
+        let live: LiveTrips?
+
+        init(
+            fix: RailwayTracker.Fix, model: TrackerModel, parameters: RailwayTracker.Parameters, cadence: Seconds,
+            live: LiveTrips?
+        ) {
+            (self.fix, self.model, self.parameters, self.cadence, self.live) = (fix, model, parameters, cadence, live)
+        }
+    }
+
+    let fixed: Fixed
     /// Where the fix places the hypothesis's train on its line; nil when the line is out of reach.
     var placement: Placement?
+
+    /// The fix, read once for every hypothesis.
+    var fix: RailwayTracker.Fix { fixed.fix }
+    /// The network and timetable.
+    var model: TrackerModel { fixed.model }
+    /// Every kind's constants: a kind may borrow another's (passages time trains as departures do).
+    var parameters: RailwayTracker.Parameters { fixed.parameters }
+    /// The phone's usual wait between fixes, this fix's included.
+    var cadence: Seconds { fixed.cadence }
+    /// What the latest GTFS-realtime feed says about the line's trips, if it is recent
+    /// (`RailwayTracker.live`).
+    var live: LiveTrips? { fixed.live }
 }
 
 /// Where a fix places a hypothesis's train on its line (`RailwayTracker.place(_:fix:)`).
@@ -86,7 +109,7 @@ protocol EvidenceVisitor {
 /// Weighs a hypothesis (the subject) with every kind of evidence, in order, at one fix.
 struct Weighing: EvidenceVisitor {
     /// The fix, with the hypothesis's placement set before each hypothesis is weighed.
-    var observation: Observation
+    let observation: Observation
 
     func visit<Kind: EvidenceKind>(
         _ kind: Kind, at path: WritableKeyPath<RailwayTracker.Parameters, Kind>, _ hypothesis: inout Hypothesis
