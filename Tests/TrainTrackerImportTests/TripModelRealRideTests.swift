@@ -214,4 +214,25 @@ import TrainTrackerTestSupport
         }
         #expect(passed > 100 && entered > 100, "\(passed) candidates passed out of reach, \(entered) entered")
     }
+
+    /// Caltrain's timetable keeps its calls in four bytes each (`CallStorage`), and a trip reads
+    /// them back as the feed gives them.
+    @Test func caltrainsCallsArePackedAndReadBackAsTheFeedGivesThem() throws {
+        let model = try Self.model.get()
+        let lines = model.timetable.trips.filter { !$0.isEmpty }
+        #expect(lines.count >= 2)
+        #expect(lines.allSatisfy { $0.allSatisfy(\.departures.isPacked) })
+        let trains = try Self.dataset.get().timetable.trains
+        let network = model.network
+        var compared = 0
+        for train in trains.prefix(20) {
+            let railway = try #require(network.railwayIndex(id: train.railwayID))
+            let direction = try #require(network.railways[railway].direction(named: train.directionName))
+            let line = LineDirection(railway: railway, direction: direction)
+            let times = train.stops.dropLast().compactMap { $0.departure ?? $0.arrival }.map(Float.init)
+            #expect(model.timetable.trips[line.index].contains { $0.departures.map(\.time) == times })
+            compared += 1
+        }
+        #expect(compared == 20)
+    }
 }

@@ -19,6 +19,12 @@ struct TripCalls: RandomAccessCollection, Sendable {
 
     var count: Int { Int(length) }
 
+    /// Whether its line's calls are packed in four bytes each (`CallStorage.packed`).
+    var isPacked: Bool {
+        if case .packed = storage { return true }
+        return false
+    }
+
     /// Calls of their own (tests, small tables).
     init(_ calls: [TripCall]) {
         self.init(CallStorage(calls), start: 0, count: calls.count)

@@ -4,7 +4,7 @@
 /// next stop and arrival are that trip's; where no trip explains the fixes (no timetable, a
 /// train the timetable lacks), the railway tracker's answer stands. The model's belief over
 /// trips also takes what the railway tracker reads of each trip's line, its stops, course and
-/// place (`TripFollower.weighLines`), and what an operator's feed reports of each trip
+/// place (`TripFollower.lineFactors`), and what an operator's feed reports of each trip
 /// (`TripFollower.weighFeed`): one belief, not two trackers' answers side by side.
 ///
 ///     var tracker = TripTracker(model: model)

@@ -110,8 +110,7 @@ extension TripFollower {
             followed[index].mass = []  // (so the arrays are changed in place, not copied)
             followed[index].standing = []
             let clock = evidence.clockTime - key.origin
-            // (What the feed and the line may still multiply a cell by, at most.)
-            let after = (feed == nil ? 1 : feedBest(evidence.weight)) * (lines[Int(key.line)] ?? 1)
+            let after = mostAfterTheFix(on: Int(key.line), feed: feed, weight: evidence.weight, lines: lines)
             let floor = largest * Self.pruneRatio * Self.hopelessMargin / after
             unweighed.cells += trimHopeless(&trip, timeline: timeline, clock: clock, at: line, evidence, floor: floor)
             weigh(&trip.mass, low: trip.low, timeline: timeline, clock: clock, at: line, evidence, standing: false)
@@ -125,15 +124,6 @@ extension TripFollower {
         if dropsHopeless {
             let trip = followed[index]
             largest = max(largest, trip.mass.max() ?? 0, trip.standing.max() ?? 0)
-        }
-    }
-
-    /// Each trip's belief times what its line's evidence of stops and passes, course and place
-    /// says (`lineFactors`).
-    mutating func weighLines(_ lineEvidence: [Int: LineEvidence], stopsTrust: Double = 1) {
-        let factors = lineFactors(lineEvidence, stopsTrust: stopsTrust)
-        for index in followed.indices {
-            if let factor = factors[Int(followed[index].key.line)] { followed[index].scale(by: factor) }
         }
     }
 

@@ -21,7 +21,7 @@ extension TripFollower {
     /// Set by hand: ten minutes, about the spread of Caltrain's delays on an ordinary day.
     static let feedDelaySpan: Seconds = 600
 
-    /// Each trip the feed `live` reports weighed by its report, with the fix's `weight`: a
+    /// The trip at index `trip` weighed by the feed `live`'s report of it, with the fix's `weight`: a
     /// cancelled trip by `feedWrongShare`, a late or early one at each delay by how likely its
     /// report is if the rider is on it at that delay (a Laplace of `feedDelayScale` about the
     /// delay, or a wrong report) against how likely it is anyway (spread over
@@ -29,12 +29,7 @@ extension TripFollower {
     /// it loses, down to `feedWrongShare`; a trip the feed does not report keeps its belief.
     /// A report from riders (`TripReport.fromRiders`) is not the operator's: it weighs nothing.
     ///
-    /// - Complexity: O(cells followed).
-    mutating func weighFeed(_ live: LiveTrips, weight: Double) {
-        for index in followed.indices { weighFeed(live, weight: weight, trip: index) }
-    }
-
-    /// The trip at index `trip` weighed by the feed `live`'s report of it (`weighFeed(_:weight:)`).
+    /// - Complexity: O(cells of the trip).
     mutating func weighFeed(_ live: LiveTrips, weight: Double, trip index: Int) {
         let key = followed[index].key
         guard let report = live.trip(key.trip, of: key.lineDirection, origin: key.origin), report.informs else { return }

@@ -37,12 +37,12 @@ extension TripFollower {
         // its likelier; the feed's word at its best (a report at the trip's delay).
         let peak = alongDensity(0, scale: parameters.positionScale)
         let motion = max(evidence.whereStanding, evidence.whereRunning)
-        let feedBest = feed == nil ? 1 : max(1, tempered(feedLikelihood(gap: 0), evidence.weight))
         for index in boarded {
             let line = Int(followed[index].key.line)
             let side = evidence.byLine[line].map { evidence.lateral($0.across) } ?? 0
             let likeliest = max(tempered(peak * side * motion, evidence.weight), evidence.away)
-            let most = followed[index].total * likeliest * feedBest * (lines[line] ?? 1)
+            let most =
+                followed[index].total * likeliest * mostAfterTheFix(on: line, feed: feed, weight: evidence.weight, lines: lines)
             if most < floor {
                 followed[index].mass = []
                 followed[index].standing = []
@@ -51,8 +51,13 @@ extension TripFollower {
         }
     }
 
-    /// The most a feed's report can multiply a cell by, at a fix's `weight` (`weighFeed`).
-    func feedBest(_ weight: Double) -> Double { max(1, tempered(feedLikelihood(gap: 0), weight)) }
+    /// The most a trip's cell on `line` can still be multiplied by once the fix has weighed it:
+    /// by a `feed`'s report at its best (a report at the cell's delay, `weighFeed`, at the fix's
+    /// `weight`) and by its line's factor (`lineFactors`).
+    func mostAfterTheFix(on line: Int, feed: LiveTrips?, weight: Double, lines: [Int: Double]) -> Double {
+        let feedBest = feed == nil ? 1 : max(1, tempered(feedLikelihood(gap: 0), weight))
+        return feedBest * (lines[line] ?? 1)
+    }
 
     /// Cuts the cells at either end of `trip`'s belief (on `line`, at `clock` of its service
     /// day) that, weighed by the fix at their likeliest, stay under `floor`: `normalise` would

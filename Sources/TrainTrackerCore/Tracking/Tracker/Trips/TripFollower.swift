@@ -90,7 +90,7 @@ struct TripFollower: Sendable {
     var offTimetable = 0.0
     private(set) var last: Timestamp?
     /// The sum of the fixes' log-likelihoods so far.
-    private(set) var logLikelihood = 0.0
+    var logLikelihood = 0.0
     /// The timelines of the trips seen at the last boarding and of those followed since (built
     /// once, not at every fix).
     private(set) var timelines: [Key: TripTimeline] = [:]
@@ -378,59 +378,5 @@ extension TripFollower {
             for (offset, value) in old.standing.enumerated() { standing[old.low - from + offset] = value }
         }
         followed[index] = Followed(key: key, low: from, mass: merged, standing: standing)
-    }
-
-    /// Step 4: the beliefs sum to one again; small ones are dropped.
-    private mutating func normalise() {
-        let total = followed.reduce(offTimetable + (platform?.share ?? 0)) { $0 + $1.total }
-        guard total > 0, total.isFinite else {
-            // Nothing explains the fix: start afresh at the next.
-            followed = []
-            platform = nil
-            offTimetable = onlyTrip == nil ? 1 : 0
-            logLikelihood += -50
-            return
-        }
-        logLikelihood += Double.log(total)
-        offTimetable /= total
-        if let share = platform?.share {
-            platform?.share = share / total
-            // (Gone once the rider is surely on a train again.)
-            if share / total < Self.pruneRatio { platform = nil }
-        }
-        let largest = followed.reduce(0) { max($0, $1.mass.max() ?? 0, $1.standing.max() ?? 0) } / total
-        let floor = largest * Self.pruneRatio
-        for index in followed.indices {
-            var trip = followed[index]
-            followed[index].mass = []  // (so the arrays are changed in place, not copied)
-            followed[index].standing = []
-            Self.prune(&trip, total: total, floor: floor)
-            followed[index] = trip
-        }
-        // (Against the trips' own total, not the belief's: while "on no trip" explains the
-        // fixes, the trips it outweighs are kept, and so is what it learnt.)
-        let floorOfTrips = followed.reduce(0) { $0 + $1.total } * Self.tripFloor
-        followed.removeAll { $0.mass.isEmpty || $0.total < floorOfTrips }
-    }
-
-    /// `trip`'s belief divided by `total`, its cells below `floor` at either end dropped (its
-    /// standing cells dropped whole once none is above the floor).
-    private static func prune(_ trip: inout Followed, total: Double, floor: Double) {
-        for cell in trip.mass.indices { trip.mass[cell] /= total }
-        for cell in trip.standing.indices { trip.standing[cell] /= total }
-        let kept = { (cell: Int) in trip.value(at: cell) > floor }
-        let first = trip.mass.indices.first(where: kept) ?? trip.mass.count
-        let last = trip.mass.indices.last(where: kept) ?? -1
-        guard first <= last else {
-            trip.mass = []
-            trip.standing = []
-            return
-        }
-        trip.mass = Array(trip.mass[first...last])
-        if !trip.standing.isEmpty {
-            trip.standing = Array(trip.standing[first...last])
-            if !trip.standing.contains(where: { $0 > floor }) { trip.standing = [] }
-        }
-        trip.low += first
     }
 }
