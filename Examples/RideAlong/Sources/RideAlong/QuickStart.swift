@@ -3,7 +3,7 @@ import TrainTrackerStorage
 
 /// The README's quick start, compiled with the example so that it cannot go stale.
 func quickStart() throws {
-    // Once per launch: the network with its compiled timetable (Tokyo: 0.3–0.4 s, about 67 MB),
+    // Once per launch: the network with its compiled timetable (Tokyo: 0.3 s, about 61 MB),
     // from a file made once by `traintracker import ../shared/data/tokyo/mini-tokyo-3d --out tokyo.sqlite`.
     let model = try RailwayDatabase.loadModel(path: "tokyo.sqlite")
     var tracker = TripTracker(model: model)  // one per rider: the default tracker
