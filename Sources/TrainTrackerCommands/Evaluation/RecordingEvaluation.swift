@@ -70,6 +70,8 @@ struct RecordingEvaluation {
         var benchmark: ArrivalBenchmark
         /// The arrival times by whole minutes before the true arrival.
         var arrivals: [ArrivalRow]
+        /// The predicted arrivals at every stop ahead.
+        var stopsAhead = StopsAheadTally()
         /// Scored fixes whose answer named a railway none of whose trains runs that service day.
         var railwayWithoutTrain: Int
     }
@@ -171,6 +173,7 @@ struct RecordingEvaluation {
         var hours: [Int: HourTally] = [:]
         var arrivals: [Int: ArrivalTally] = [:]
         var benchmark = ArrivalBenchmark()
+        var stopsAhead = StopsAheadTally()
         var scores: [CaseScore] = []
         var byDay: [String: [CaseScore]] = [:]
         var withoutTrain = 0
@@ -190,6 +193,7 @@ struct RecordingEvaluation {
                     let actual = verdict.time + arrival.ahead
                     benchmark.add(predicted: actual + arrival.error, actual: actual, at: verdict.time)
                 }
+                stopsAhead.add(verdict.stopsAhead, at: verdict.time, day: "\(day)", route: ride.truth.scenario ?? "")
             }
             scores.append(score)
             byDay["\(day)", default: []].append(score)
@@ -201,7 +205,7 @@ struct RecordingEvaluation {
         return Report(
             algorithm: variant.name, all: Summary(algorithm: variant.name, scores: scores), routes: routes,
             days: byDay.mapValues { Summary(algorithm: variant.name, scores: $0) }, hours: hours, benchmark: benchmark,
-            arrivals: Self.arrivalRows(arrivals), railwayWithoutTrain: withoutTrain)
+            arrivals: Self.arrivalRows(arrivals), stopsAhead: stopsAhead, railwayWithoutTrain: withoutTrain)
     }
 
     /// The local hour (0–23) of `time` on `zone`'s clock.
@@ -261,5 +265,8 @@ struct RecordingEvaluation {
             + "\n\narrival times by whole minutes before the true arrival:\n" + arrivalTable(reports)
             + "\n\narrival times as the Transit ETA Accuracy Benchmark scores them (right: the train arrives at most "
             + "'early' before or 'late' after the prediction; headline: the buckets' mean):\n" + benchmarkTable(reports)
+            + "\n\narrival times predicted at every stop ahead, by horizon (the prediction less the time it is made), "
+            + "as the benchmark scores them; 'interval holds': the truth within the predicted 10th-90th percentiles:\n"
+            + stopsAheadTable(reports.map { ($0.algorithm, $0.stopsAhead) })
     }
 }

@@ -63,6 +63,19 @@ public struct FixVerdict: Hashable, Sendable {
     public var railwayID: String?
     /// The arrival time the answer gave, when it was scored.
     public var arrival: ArrivalVerdict?
+    /// The answer's predicted arrivals at the stops ahead (`TrackingCandidate.arrivals`), each
+    /// at a station where the truth's train arrives after the fix.
+    public var stopsAhead: [StopAheadVerdict] = []
+}
+
+/// A predicted arrival at a stop ahead, scored at a fix: its horizon (the predicted arrival
+/// less the fix's time), how long before the true arrival the fix came, its error (positive:
+/// later than the truth), in seconds, and whether its interval held the true arrival.
+public struct StopAheadVerdict: Hashable, Sendable {
+    public var horizon: Seconds
+    public var ahead: Seconds
+    public var error: Seconds
+    public var covered: Bool
 }
 
 /// An arrival time scored at a fix: how long before the true arrival the fix came, and the
@@ -201,14 +214,20 @@ public struct Evaluator: Sendable {
             if let named = best?.railwayID, named == railway || Self.stillAlike(named, truth: truth, at: actual.time) {
                 score.railwayAlikeCorrect += 1
             }
+            // (What the rider is told of the stops ahead counts whether the railway is right or not.)
+            let stopsAhead = best.map { Self.stopsAhead($0, at: actual.time, arrivals: arrivals) } ?? []
             guard let best, best.railwayID == railway else {
-                observe?(FixVerdict(time: actual.time, railway: false, nextStop: false, train: false, railwayID: best?.railwayID))
+                var verdict = FixVerdict(
+                    time: actual.time, railway: false, nextStop: false, train: false, railwayID: best?.railwayID)
+                verdict.stopsAhead = stopsAhead
+                observe?(verdict)
                 continue
             }
             score.railwayCorrect += 1
             if best.directionName == direction { score.directionCorrect += 1 }
             // (Judged whether or not anyone observes: the verdict counts into the score.)
-            let verdict = judge(best, at: actual, rightTrain: rightTrain, timeline: timeline, arrivals: arrivals, into: &score)
+            var verdict = judge(best, at: actual, rightTrain: rightTrain, timeline: timeline, arrivals: arrivals, into: &score)
+            verdict.stopsAhead = stopsAhead
             observe?(verdict)
         }
         locks.record(into: &score, from: lockFrom, arrivals: arrivals, truth: truth)
@@ -251,6 +270,20 @@ public struct Evaluator: Sendable {
             standing = atStation
         }
         return arrivals
+    }
+
+    /// `best`'s predicted arrivals at the stops ahead, scored at `time` against the first true
+    /// arrival at each station after it (a station the truth's train does not reach is not scored).
+    static func stopsAhead(_ best: TrackingCandidate, at time: Double, arrivals: [(station: String, time: Double)])
+        -> [StopAheadVerdict]
+    {
+        best.arrivals.compactMap { predicted in
+            guard let actual = arrival(at: predicted.stationID, after: time, in: arrivals) else { return nil }
+            let predictedTime = predicted.time.secondsSince1970
+            return StopAheadVerdict(
+                horizon: predictedTime - time, ahead: actual - time, error: predictedTime - actual,
+                covered: predicted.earliest.secondsSince1970 <= actual && actual <= predicted.latest.secondsSince1970)
+        }
     }
 
     /// The first arrival at `station` after `time`.

@@ -195,4 +195,25 @@ struct ScriptedTracker: TrackingAlgorithm {
         #expect(abs(summary.lockedShare - 2.0 / 3.0) < 1e-12)
         #expect(summary.medianLockTime == 20)
     }
+
+    /// Each predicted arrival at a stop ahead is scored against the train's first arrival there
+    /// after the fix: its horizon, how far ahead the truth was, its error and whether its
+    /// interval held the truth; a stop the train never reaches after the fix is not scored.
+    @Test func predictedArrivalsAtTheStopsAheadAreScoredAgainstTheTrainsNextArrivalThere() {
+        let at = { (seconds: Double) in Timestamp(secondsSince1970: seconds) }
+        var best = TrackingCandidate(
+            railwayID: "Line", direction: .ascending, directionName: "Out", destinationStationID: "D",
+            focusStationID: "B", phase: .next, laterStationIDs: [], score: 0)
+        best.arrivals = [
+            PredictedArrival(stationID: "B", time: at(1_100), earliest: at(1_080), latest: at(1_150)),
+            PredictedArrival(stationID: "C", time: at(1_700), earliest: at(1_690), latest: at(1_720)),
+            PredictedArrival(stationID: "X", time: at(1_900), earliest: at(1_800), latest: at(2_000)),
+        ]
+        // The train was at B before the fix, and comes to B again (a loop) and to C after it.
+        let truth: [(station: String, time: Double)] = [("B", 900), ("B", 1_120), ("C", 1_760)]
+        let verdicts = Evaluator.stopsAhead(best, at: 1_000, arrivals: truth)
+        #expect(verdicts.count == 2)
+        #expect(verdicts.first == StopAheadVerdict(horizon: 100, ahead: 120, error: -20, covered: true))
+        #expect(verdicts.last == StopAheadVerdict(horizon: 700, ahead: 760, error: -60, covered: false))
+    }
 }

@@ -52,6 +52,9 @@ public struct TrackingCandidate: Hashable, Sendable {
     public var delaySeconds: Seconds?
     /// The ranking score, higher is more likely.
     public var score: Double
+    /// The predicted arrivals at the stops ahead, next first, to the end of the believed
+    /// trip (the default tracker's first candidate, when it follows a trip; else empty).
+    public var arrivals: [PredictedArrival] = []
 
     /// Creates a candidate.
     public init(

@@ -1,3 +1,5 @@
+import RealModule
+
 /// The default tracker (`--algorithm default`): the railway tracker (`RailwayTracker`) with
 /// the trip model (`TripFollower`) over it. Where the day's timetable is known, the rider is on
 /// one scheduled trip whose delay drifts, and the answer's railway, direction, train, delay,
@@ -18,6 +20,9 @@ public struct TripTracker: LiveInformed {
     private var belief: TripFollower.Belief?
     /// When the trip model last weighed a fix.
     private var lastWeighed: Timestamp?
+    /// The arrivals last predicted (`arrivals(of:key:along:delay:at:)`): for which trip, after
+    /// which weighed fix, and each arrival's call's progress along the trip.
+    private var predicted: (key: TripFollower.Key, weighed: Timestamp?, calls: [Meters], arrivals: [PredictedArrival])?
     /// How far apart the fixes come: every fix's gap from the one before, smoothed.
     private var cadence = FixCadence()
     /// How far from a line's track a fix may lie and still be on one of its trips.
@@ -173,7 +178,7 @@ public struct TripTracker: LiveInformed {
     /// The answer with the believed trip's line first, named by its trip; with `refocus`, its
     /// focus and later stations are those at `along` (where the trip's timetable puts the train
     /// between fixes), not the railway tracker's.
-    private func answer(
+    private mutating func answer(
         _ result: inout TrackingResult, belief: TripFollower.Belief, along: Meters, at time: Timestamp,
         refocus: Bool = false
     ) {
@@ -201,21 +206,81 @@ public struct TripTracker: LiveInformed {
         candidate.delaySeconds = belief.delay
         candidate.confidence = belief.lineShare
         if let timeline = follower.timeline(of: belief.key) {
-            let next = nextCall(of: timeline, along: along, delay: belief.delay, origin: belief.key.origin, at: time)
+            let progress = Self.progress(on: timeline, along: along, delay: belief.delay, origin: belief.key.origin, at: time)
+            let next = nextCall(of: timeline, progress: progress, delay: belief.delay, origin: belief.key.origin, at: time)
             candidate.nextStopID = next.map { network.stations[stations[$0.slot]].id }
             candidate.eta = next?.eta
+            candidate.arrivals = arrivals(of: timeline, key: belief.key, progress: progress, at: time)
         }
         result.candidates.insert(candidate, at: 0)
     }
 
-    /// The trip's call the rider is told about at `along`: the call within the focus rule's
+    /// The predicted arrivals at trip `key`'s calls beyond `progress` (where its train is on
+    /// its timeline at `time`), to the trip's end (`predictArrivals`).
+    /// Worked out again only when the trip model has weighed a fix since, the trip changed,
+    /// the train passed a call or the first arrival is due: between weighed fixes the belief
+    /// does not change.
+    private mutating func arrivals(of timeline: TripTimeline, key: TripFollower.Key, progress: Meters, at time: Timestamp)
+        -> [PredictedArrival]
+    {
+        if let predicted, predicted.key == key, predicted.weighed == lastWeighed,
+            predicted.calls.first.map { $0 > progress } ?? true,
+            predicted.arrivals.first.map { $0.time >= time } ?? true
+        {
+            return predicted.arrivals
+        }
+        let (calls, arrivals) = predictArrivals(of: timeline, key: key, progress: progress, at: time)
+        predicted = (key, lastWeighed, calls, arrivals)
+        return arrivals
+    }
+
+    /// The predicted arrivals at trip `key`'s calls beyond `progress` on its timeline, at
+    /// `time`, and each call's progress: each when the trip's timeline reaches the call on
+    /// time (`TripTimeline.arrival(atCall:)`), plus the delay's median now and its drift until
+    /// then, within the delay's 10th–90th percentiles now widened by how far its walk may take
+    /// it until then (`TripFollower.delayChange`); never before `time`.
+    ///
+    /// - Complexity: O(w + c) for the trip's w delay cells and c calls.
+    private func predictArrivals(of timeline: TripTimeline, key: TripFollower.Key, progress: Meters, at time: Timestamp)
+        -> (calls: [Meters], arrivals: [PredictedArrival])
+    {
+        guard let quantiles = follower.delayQuantiles(of: key) else { return ([], []) }
+        let network = inner.model.network
+        let stations = network.railwayStations[key.lineDirection.railway]
+        let now = time.secondsSince1970
+        var calls: [Meters] = []
+        var arrivals: [PredictedArrival] = []
+        for (index, call) in timeline.calls.enumerated() where call.progress > progress {
+            guard let onTime = timeline.arrival(atCall: index), stations.indices.contains(call.slot) else { continue }
+            let due = key.origin + onTime
+            let change = follower.delayChange(over: due + quantiles.median - now)
+            let centre = quantiles.median + change.drift
+            let below = Double.hypot(quantiles.median - quantiles.low, change.spread)
+            let above = Double.hypot(quantiles.high - quantiles.median, change.spread)
+            let at = { (delay: Seconds) in Timestamp(secondsSince1970: max(due + delay, now)) }
+            calls.append(call.progress)
+            arrivals.append(
+                PredictedArrival(
+                    stationID: network.stations[stations[call.slot]].id, time: at(centre), earliest: at(centre - below),
+                    latest: at(centre + above)))
+        }
+        return (calls, arrivals)
+    }
+
+    /// How far along its timeline trip `origin`'s train is at `along`, `delay` late at `time`
+    /// (the place nearest where the timeline puts it, on a line that passes a place twice).
+    private static func progress(
+        on timeline: TripTimeline, along: Meters, delay: Seconds, origin: Seconds, at time: Timestamp
+    ) -> Meters {
+        let reference = timeline.place(at: time.secondsSince1970 - origin - delay)?.progress ?? 0
+        return timeline.progress(of: along, near: reference)
+    }
+
+    /// The trip's call the rider is told about at `progress`: the call within the focus rule's
     /// `now` radius, else the first ahead; and when its train, `delay` late, arrives there.
-    private func nextCall(of timeline: TripTimeline, along: Meters, delay: Seconds, origin: Seconds, at time: Timestamp)
+    private func nextCall(of timeline: TripTimeline, progress: Meters, delay: Seconds, origin: Seconds, at time: Timestamp)
         -> (slot: Int, eta: Timestamp)?
     {
-        let clock = time.secondsSince1970 - origin
-        let reference = timeline.place(at: clock - delay)?.progress ?? 0
-        let progress = timeline.progress(of: along, near: reference)
         let arrives = { (call: (slot: Int, progress: Meters, time: Seconds)) -> Timestamp in
             let due = origin + call.time - follower.parameters.dwellBefore + delay
             return Timestamp(secondsSince1970: max(due, time.secondsSince1970))

@@ -114,6 +114,14 @@ final class TripTimeline: Sendable {
         }
     }
 
+    /// When the train, on time, reaches call `index` (seconds of the service day): the knot
+    /// at which it stops there (two knots a call: reached, left; the first call's first knot is
+    /// its wait at the origin).
+    func arrival(atCall index: Int) -> Seconds? {
+        let knot = 2 * index
+        return times.indices.contains(knot) ? times[knot] : nil
+    }
+
     /// The first and last knot times: before the first the train is not yet at its origin,
     /// after the last it has left service.
     var span: ClosedRange<Seconds>? {
