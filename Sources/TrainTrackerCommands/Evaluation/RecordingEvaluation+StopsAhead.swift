@@ -35,7 +35,7 @@ extension RecordingEvaluation {
                 let bucket = buckets.firstIndex { $0.ahead.contains(verdict.horizon) } ?? buckets.count
                 if bucket == buckets.count, let last = buckets.last {
                     beyondPredictions += 1
-                    if -verdict.error >= -last.early, -verdict.error <= last.late { beyondRight += 1 }
+                    if last.isRight(lateness: -verdict.error) { beyondRight += 1 }
                 }
                 scored[bucket] += 1
                 if verdict.covered { covered[bucket] += 1 }

@@ -24,6 +24,10 @@ public struct ArrivalBenchmark: Sendable, Codable, Hashable {
         /// ... and how many of them were right.
         public var right = 0
 
+        /// Whether a train arriving `lateness` seconds after the prediction (negative: before)
+        /// makes it right: within `early` before and `late` after.
+        public func isRight(lateness: Seconds) -> Bool { lateness >= -early && lateness <= late }
+
         /// The share right, nil without predictions.
         public var share: Double? { predictions > 0 ? Double(right) / Double(predictions) : nil }
         /// `0–3 min`.
@@ -52,7 +56,7 @@ public struct ArrivalBenchmark: Sendable, Codable, Hashable {
         guard let index = buckets.firstIndex(where: { $0.ahead.contains(horizon) }) else { return }
         let lateness = actual - predicted
         buckets[index].predictions += 1
-        if lateness >= -buckets[index].early, lateness <= buckets[index].late { buckets[index].right += 1 }
+        if buckets[index].isRight(lateness: lateness) { buckets[index].right += 1 }
     }
 
     /// The mean of the buckets' shares (those with predictions), nil without any.

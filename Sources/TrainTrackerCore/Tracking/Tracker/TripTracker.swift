@@ -20,9 +20,9 @@ public struct TripTracker: LiveInformed {
     private var belief: TripFollower.Belief?
     /// When the trip model last weighed a fix.
     private var lastWeighed: Timestamp?
-    /// The arrivals last predicted (`arrivals(of:key:along:delay:at:)`): for which trip, after
-    /// which weighed fix, and each arrival's call's progress along the trip.
-    private var predicted: (key: TripFollower.Key, weighed: Timestamp?, calls: [Meters], arrivals: [PredictedArrival])?
+    /// The arrivals last predicted (`arrivals(of:key:progress:at:)`): for which trip, after
+    /// which weighed fix, and the progress along the trip of the first arrival's call.
+    private var predicted: (key: TripFollower.Key, weighed: Timestamp?, firstCall: Meters?, arrivals: [PredictedArrival])?
     /// How far apart the fixes come: every fix's gap from the one before, smoothed.
     private var cadence = FixCadence()
     /// How far from a line's track a fix may lie and still be on one of its trips.
@@ -224,31 +224,31 @@ public struct TripTracker: LiveInformed {
         -> [PredictedArrival]
     {
         if let predicted, predicted.key == key, predicted.weighed == lastWeighed,
-            predicted.calls.first.map { $0 > progress } ?? true,
+            predicted.firstCall.map { $0 > progress } ?? true,
             predicted.arrivals.first.map { $0.time >= time } ?? true
         {
             return predicted.arrivals
         }
-        let (calls, arrivals) = predictArrivals(of: timeline, key: key, progress: progress, at: time)
-        predicted = (key, lastWeighed, calls, arrivals)
+        let (firstCall, arrivals) = predictArrivals(of: timeline, key: key, progress: progress, at: time)
+        predicted = (key, lastWeighed, firstCall, arrivals)
         return arrivals
     }
 
     /// The predicted arrivals at trip `key`'s calls beyond `progress` on its timeline, at
-    /// `time`, and each call's progress: each when the trip's timeline reaches the call on
+    /// `time`, and the first one's call's progress: each when the trip's timeline reaches the call on
     /// time (`TripTimeline.arrival(atCall:)`), plus the delay's median now and its drift until
     /// then, within the delay's 10th–90th percentiles now widened by how far its walk may take
     /// it until then (`TripFollower.delayChange`); never before `time`.
     ///
     /// - Complexity: O(w + c) for the trip's w delay cells and c calls.
     private func predictArrivals(of timeline: TripTimeline, key: TripFollower.Key, progress: Meters, at time: Timestamp)
-        -> (calls: [Meters], arrivals: [PredictedArrival])
+        -> (firstCall: Meters?, arrivals: [PredictedArrival])
     {
-        guard let quantiles = follower.delayQuantiles(of: key) else { return ([], []) }
+        guard let quantiles = follower.delayQuantiles(of: key) else { return (nil, []) }
         let network = inner.model.network
         let stations = network.railwayStations[key.lineDirection.railway]
         let now = time.secondsSince1970
-        var calls: [Meters] = []
+        var firstCall: Meters?
         var arrivals: [PredictedArrival] = []
         for (index, call) in timeline.calls.enumerated() where call.progress > progress {
             guard let onTime = timeline.arrival(atCall: index), stations.indices.contains(call.slot) else { continue }
@@ -258,13 +258,13 @@ public struct TripTracker: LiveInformed {
             let below = Double.hypot(quantiles.median - quantiles.low, change.spread)
             let above = Double.hypot(quantiles.high - quantiles.median, change.spread)
             let at = { (delay: Seconds) in Timestamp(secondsSince1970: max(due + delay, now)) }
-            calls.append(call.progress)
+            if firstCall == nil { firstCall = call.progress }
             arrivals.append(
                 PredictedArrival(
                     stationID: network.stations[stations[call.slot]].id, time: at(centre), earliest: at(centre - below),
                     latest: at(centre + above)))
         }
-        return (calls, arrivals)
+        return (firstCall, arrivals)
     }
 
     /// How far along its timeline trip `origin`'s train is at `along`, `delay` late at `time`
