@@ -42,13 +42,20 @@ public enum RealtimeFeedWriter {
         return message
     }
 
-    /// A station still to come, with its expected arrival and departure times, by its place
+    /// A station still to come, with its expected arrival (and its uncertainty, where an
+    /// arrival model gave an interval) and departure times, by its place
     /// in the trip (`stop_sequence`): the timetable's station ids are its own, not a feed's
     /// platform `stop_id`s.
     static func stopTimeUpdate(_ call: TripProgress.Call) -> TransitRealtime_TripUpdate.StopTimeUpdate {
         var update = TransitRealtime_TripUpdate.StopTimeUpdate()
         update.stopSequence = UInt32(clamping: call.sequence)
         update.arrival.time = Int64(clamping: Int(wholeNumber: call.arrival.secondsSince1970.rounded()) ?? 0)
+        // (The format's one number for how far off the time may be: half the interval.)
+        if let interval = call.interval,
+            let half = Int(wholeNumber: (interval.upperBound.seconds(since: interval.lowerBound) / 2).rounded())
+        {
+            update.arrival.uncertainty = Int32(clamping: half)
+        }
         if let departure = call.departure {
             update.departure.time = Int64(clamping: Int(wholeNumber: departure.secondsSince1970.rounded()) ?? 0)
         }

@@ -83,7 +83,7 @@ final class ServerState: Sendable {
     init(settings: ServerSettings) {
         self.settings = settings
         model = settings.model
-        board = LiveBoard(model: model, settings: settings.realtime)
+        board = LiveBoard(model: model, settings: settings.realtime, trips: settings.trips)
         live = LiveSessions(settings: settings, board: board)
         writer = GroupCommit(store: settings.store, metrics: metrics)
         viewerLogins = ViewerLogins(lifetime: settings.limits.viewerLoginSeconds)

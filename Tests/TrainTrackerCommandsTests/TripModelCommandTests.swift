@@ -72,6 +72,11 @@ import TrainTrackerTestSupport
         // A fit starts from the hand-set point, not from the defaults (fitted on every shared day).
         #expect(constants["tripPositionScale"] != TripModelParameters.handSet.positionScale)
         #expect(constants["tripLateMean"] == TripModelParameters.handSet.lateMean, "not asked for: unchanged")
+        // The arrival model, fitted after the constants, is in the file and read back.
+        let arrivals = try #require(json["arrivals"] as? [String: Any])
+        #expect(arrivals["lateSpread"] as? Double ?? 0 > 0, "\(arrivals)")
+        #expect(fit.standardOutput.contains("arrivals: offset"))
+        #expect(try TripParametersFile.read(path: file).arrivalModel?.lateSpread == arrivals["lateSpread"] as? Double)
         let scored = try await ToolRunner.run([
             "evaluate", "--railways", SharedPaths.caltrain2024, "--recording", rides, "--algorithm", "default",
             "--parameters", file,
@@ -198,6 +203,10 @@ import TrainTrackerTestSupport
         (#"{"format": "something else", "constants": {}}"#, "not a trip model file"),
         ("not json at all", "not a trip model file"),
         (#"{"format": "traintracker-trip-model", "version": 99, "constants": {}}"#, "version 99 is newer"),
+        (
+            #"{"format": "traintracker-trip-model", "constants": {}, "arrivals": {"offset": 1e9, "lossPerStop": 0, "lossPerMinute": 0, "earlySpread": 9, "lateSpread": 9}}"#,
+            "arrivals is outside the arrival model's range"
+        ),
     ])
     func aBadParameterFileIsOneLineAndExitStatus2(contents: String, problem: String) async throws {
         let directory = try TemporaryDirectory()
@@ -237,7 +246,7 @@ import TrainTrackerTestSupport
         #expect(constants["tripLateMean"] == TripModelParameters.handSet.lateMean, "left out: the hand-set point")
         #expect(constants["tripDisruptionRate"] == 0, "an older model had no disruptions")
         #expect(constants["tripLinePlaceWeight"] == 0, "nor took the railway tracker's evidence")
-        #expect(json["version"] as? Int == 5)
+        #expect(json["version"] as? Int == 6)
     }
 
     /// A version 2 file (before disruptions) keeps its model without them; a version 3 file's
@@ -271,6 +280,8 @@ import TrainTrackerTestSupport
         #expect(read5.lineStopsWeight == 1)
         // Without a delay prior of its own, a file keeps the fit's, on Caltrain's lines only.
         #expect(read5.delayPriorLines == .caltrain)
+        // Before version 6 no arrival model was fitted: arrivals are the timeline's.
+        #expect(read5.arrivalModel == nil && TripModelParameters().arrivalModel != nil)
     }
 
     /// A file that sets the delay prior describes its own network: its prior holds on every

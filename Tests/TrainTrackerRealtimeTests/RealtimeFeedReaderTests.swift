@@ -31,6 +31,24 @@ import TrainTrackerRealtime
         #expect(reading.skipped.isEmpty)
     }
 
+    /// A call with an interval says how far off its arrival may be (half the interval, the
+    /// format's `uncertainty`); one without says nothing of it.
+    @Test func aPredictedArrivalCarriesItsUncertainty() throws {
+        let arrival = Self.noon.adding(300)
+        let calls = [
+            TripProgress.Call(
+                stationID: "70011", sequence: 4, arrival: arrival, departure: arrival.adding(30),
+                interval: arrival.adding(-40)...arrival.adding(81)),
+            TripProgress.Call(stationID: "70021", sequence: 5, arrival: arrival.adding(240), departure: nil),
+        ]
+        let feed = RealtimeFeed(timestamp: Self.noon, trips: [TripReport(tripID: "143", delay: 150, nextCalls: calls)])
+        let updates = try #require(RealtimeFeedWriter.message(feed).entity.first?.tripUpdate.stopTimeUpdate)
+        #expect(updates.count == 2)
+        #expect(updates[0].arrival.time == Int64(arrival.secondsSince1970) && updates[0].arrival.uncertainty == 61)
+        #expect(updates[0].stopSequence == 4 && updates[0].departure.time == Int64(arrival.secondsSince1970) + 30)
+        #expect(!updates[1].arrival.hasUncertainty && !updates[1].hasDeparture)
+    }
+
     /// Per the reference: the first stop-time update's delay is the trip's for the stops to
     /// come (past stops are dropped), its departure's before its arrival's; a trip-level
     /// delay counts only without one.

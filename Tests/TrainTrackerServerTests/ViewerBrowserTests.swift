@@ -446,6 +446,20 @@ import TrainTrackerTestSupport
         let winter = ride[0].time.iso8601
         let winterHour = try #require(Int(winter.dropFirst(11).prefix(2)))
         #expect(try cell(2) == String(format: "%02d:", (winterHour + 24 - 8) % 24) + winter.dropFirst(14).prefix(5), "\(winter)")
+        // A third of the way along the ride, the stops ahead with their times and intervals;
+        // the rider names one of them as theirs, and it comes first.
+        try browser.evaluate("document.querySelector('#fixes tbody tr:nth-child(\(2 + ride.count / 3))').click()")
+        try browser.wait(for: "document.querySelectorAll('#rider .rider-stop').length >= 3")
+        let stops = try browser.text(
+            "[...document.querySelectorAll('#rider .rider-stop')].map((stop) => stop.textContent).join('|')")
+        let shape = /^[^|]+ \d\d:\d\d( \(\d\d:\d\d–\d\d:\d\d\))?$/
+        #expect(stops.split(separator: "|").allSatisfy { $0.wholeMatch(of: shape) != nil }, "\(stops)")
+        let third = try browser.text("document.querySelectorAll('#rider .rider-stop')[2].dataset.station")
+        try browser.evaluate("document.querySelectorAll('#rider .rider-stop')[2].click()")
+        try browser.wait(for: "document.querySelector('#rider .rider-stop').classList.contains('mine')")
+        #expect(try browser.text("document.querySelector('#rider .rider-stop').dataset.station") == third)
+        #expect(try browser.text("document.querySelector('#rider .rider-stop').textContent").hasPrefix("Your stop: "))
+        try browser.screenshot(Self.picture("viewer-stops-ahead.png"))
     }
 
     @Test func aTileServerIsTheBaseMapAndItsOriginAloneIsAllowed() async throws {

@@ -54,6 +54,12 @@ struct FitCommand: ParsableCommand {
             "Fit only this constant (repeatable; default: every constant the likelihood tells).", valueName: "name"))
     var constants: [String] = []
 
+    @Flag(
+        help: ArgumentHelp(
+            "Fit only the arrival model (how delays evolve to the stops ahead); the other constants stay those of --parameters, else the defaults."
+        ))
+    var arrivalsOnly = false
+
     func validate() throws {
         guard !recording.isEmpty else { throw ValidationError("give at least one --recording") }
         guard (1...6).contains(rounds) else { throw ValidationError("--rounds must be 1 to 6") }
@@ -68,24 +74,30 @@ struct FitCommand: ParsableCommand {
         let dataset = try railways.loadDataset(timetables: true)
         let model = TrackerModel(dataset: dataset)
         let positions = try RecordingEvaluation.read(recording, zone: dataset.timetable.zone).positions
-        let rides = RecordedRides(positions: positions, dataset: dataset).cases.map {
-            TripModelRide(fixes: $0.fixes.map(\.location), tripID: $0.truth.trainID, model: model)
-        }
+        let cases = RecordedRides(positions: positions, dataset: dataset).cases
+        let rides = cases.map { TripModelRide(fixes: $0.fixes.map(\.location), tripID: $0.truth.trainID, model: model) }
         guard !rides.isEmpty else {
             throw CommandFailure("\(recording.joined(separator: ", ")): no ride of a trip in \(railways.railways)")
         }
+        let base = arrivalsOnly ? TripModelParameters() : .handSet
         let start =
-            try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path, base: .handSet) }
-            ?? TripModelParameters.handSet
+            try parameters.map { path throws(CommandFailure) in try TripParametersFile.read(path: path, base: base) } ?? base
         var fit = TripModelFit(rides: rides, model: model)
         fit.rounds = rounds
         fit.tellingRounds = tellingRounds
         if !constants.isEmpty { fit.fittedNames = TripModelFit.fitted.filter { constants.contains($0.name) } }
+        if arrivalsOnly { fit.fittedNames = [] }
         let before = fit.score(start)
-        var progress = ProgressBar(label: "fit", total: fit.estimatedTrials(from: start))
-        let outcome = fit.run(from: start) { progress.update($0) }
-        progress.finish()
-        let fitted = outcome.parameters
+        let outcome: TripModelFit.Outcome
+        if arrivalsOnly {
+            outcome = TripModelFit.Outcome(parameters: start, logLikelihood: before, likeliestLogLikelihood: before)
+        } else {
+            var progress = ProgressBar(label: "fit", total: fit.estimatedTrials(from: start))
+            outcome = fit.run(from: start) { progress.update($0) }
+            progress.finish()
+        }
+        var fitted = outcome.parameters
+        fitted.arrivalModel = ArrivalModelFit(rides: cases.map { ($0.fixes, $0.truth) }, model: model, trips: fitted).run()
         try TripParametersFile(
             parameters: fitted, fittedOn: recording.map { URL(fileURLWithPath: $0).lastPathComponent }, rides: rides.count,
             logLikelihood: outcome.logLikelihood
@@ -110,6 +122,14 @@ struct FitCommand: ParsableCommand {
             rows.append([name, String(format: "%.4g", start[keyPath: path]), String(format: "%.4g", fitted[keyPath: path])])
         }
         output.line(alignedTable(rows))
+        if let arrivals = fitted.arrivalModel {
+            let floor = arrivals.departureFloor.map { String(format: "%.0f s", $0) } ?? "none"
+            output.line(
+                "arrivals: offset \(String(format: "%.1f", arrivals.offset)) s, early trains wait until \(floor) late, "
+                    + "\(String(format: "%.1f", arrivals.lossPerStop)) s lost a stop, "
+                    + "\(String(format: "%.2f", arrivals.lossPerMinute)) s a minute; interval \(String(format: "%.1f", arrivals.earlySpread)) s "
+                    + "early, \(String(format: "%.1f", arrivals.lateSpread)) s late per √(minutes + 1)")
+        }
         output.line("written to \(out)")
         output.flush()
     }

@@ -22,6 +22,10 @@ extension RecordingEvaluation {
         /// The benchmark per service day and per route.
         var days: [String: ArrivalBenchmark] = [:]
         var routes: [String: ArrivalBenchmark] = [:]
+        /// Per service day and per route, the errors within 15 minutes ahead and how many of
+        /// their intervals held the truth.
+        var partErrors: [String: [Seconds]] = [:]
+        var partCovered: [String: Int] = [:]
 
         /// Adds the stops ahead scored at the fix at `time`, on `day`, on a ride of `route`.
         mutating func add(_ verdicts: [StopAheadVerdict], at time: Seconds, day: String, route: String) {
@@ -41,6 +45,11 @@ extension RecordingEvaluation {
                 if verdict.covered { covered[bucket] += 1 }
                 let minute = Int(flooring: verdict.horizon / 60, within: 0...RecordingEvaluation.stopsAheadMinutes)
                 errors[minute, default: []].append(verdict.error)
+                guard bucket < buckets.count else { continue }
+                for part in [day, route] {
+                    partErrors[part, default: []].append(verdict.error)
+                    if verdict.covered { partCovered[part, default: 0] += 1 }
+                }
             }
         }
     }
@@ -71,15 +80,19 @@ extension RecordingEvaluation {
                 minutes.append([algorithm, label, "\(errors.count)", "\(Int(displaying: -(errors.median ?? 0))) s"])
             }
         }
-        var parts = [["algorithm", "day or route", "predictions", "headline"]]
+        var parts = [["algorithm", "day or route", "predictions", "headline", "median error (+ late)", "interval holds"]]
         for (algorithm, tally) in reports {
             for (name, benchmark) in tally.days.sorted(by: { $0.key < $1.key }) + tally.routes.sorted(by: { $0.key < $1.key }) {
                 let count = benchmark.buckets.reduce(0) { $0 + $1.predictions }
-                parts.append([algorithm, name, "\(count)", benchmark.headline.map(percent) ?? "-"])
+                let errors = tally.partErrors[name] ?? []
+                let held = errors.isEmpty ? "-" : percent(Double(tally.partCovered[name] ?? 0) / Double(errors.count))
+                let median = errors.median.map { "\(Int(displaying: -$0)) s" } ?? "-"
+                parts.append([algorithm, name, "\(count)", benchmark.headline.map(percent) ?? "-", median, held])
             }
         }
         return alignedTable(rows) + "\n\nmedian error by minutes ahead (the truth less the prediction: + the train came later):\n"
-            + alignedTable(minutes) + "\n\nheadline per service day and route:\n" + alignedTable(parts)
+            + alignedTable(minutes)
+            + "\n\nper service day and route (median error and interval within 15 minutes ahead):\n" + alignedTable(parts)
     }
 
     /// The share of bucket `index`'s predictions whose interval held the truth.

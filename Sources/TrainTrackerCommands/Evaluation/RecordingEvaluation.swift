@@ -154,7 +154,10 @@ struct RecordingEvaluation {
         var progress = ProgressBar(label: "fit", total: days.count)
         for day in days.sorted() {
             let fit = TripModelFit(rides: prepared.filter { $0.0 != day }.map(\.1), model: model)
-            constants[day] = fit.run(from: fitStart).parameters
+            var fitted = fit.run(from: fitStart).parameters
+            let others = rides.filter { $0.1 != day }.map(\.0)
+            fitted.arrivalModel = ArrivalModelFit(rides: others, model: model, trips: fitted).run()
+            constants[day] = fitted
             progress.update(constants.count)
         }
         progress.finish()

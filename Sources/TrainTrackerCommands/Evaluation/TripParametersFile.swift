@@ -27,7 +27,9 @@ struct TripParametersFile: Codable {
     /// (`tripLineStopsHalfInterval`), and at weight 1 by default; an older file that leaves
     /// `tripLineStopsWeight` out took none (0). A file that sets the delay prior (any of
     /// `tripOnTimeCentre` ... `tripLateMean`) describes its network: its prior holds on every line.
-    static let currentVersion = 5
+    /// 6: the arrival model (`arrivals`, an `ArrivalModel`) beside the constants; a file without
+    /// one predicts arrivals from the trip's timeline (as before 6).
+    static let currentVersion = 6
 
     var format = Self.formatName
     var version = Self.currentVersion
@@ -37,9 +39,11 @@ struct TripParametersFile: Codable {
     var rides = 0
     var logLikelihood = 0.0
     var constants: [String: Double] = [:]
+    /// How delays evolve to the stops ahead, fitted after the constants.
+    var arrivals: ArrivalModel?
 
     private enum CodingKeys: String, CodingKey {
-        case format, version, fittedOn, rides, logLikelihood, constants
+        case format, version, fittedOn, rides, logLikelihood, constants, arrivals
     }
 
     /// Reads a file: `format` and `constants` are required, the rest may be left out.
@@ -51,6 +55,7 @@ struct TripParametersFile: Codable {
         rides = try container.decodeIfPresent(Int.self, forKey: .rides) ?? 0
         logLikelihood = try container.decodeIfPresent(Double.self, forKey: .logLikelihood) ?? 0
         constants = try container.decode([String: Double].self, forKey: .constants)
+        arrivals = try container.decodeIfPresent(ArrivalModel.self, forKey: .arrivals)
     }
 
     /// The file for `parameters`: every constant by its tuning name.
@@ -59,6 +64,7 @@ struct TripParametersFile: Codable {
         self.rides = rides
         self.logLikelihood = logLikelihood
         constants = TripModelParameters.tunables.mapValues { parameters[keyPath: $0] }
+        arrivals = parameters.arrivalModel
     }
 
     /// The constants in the file at `path`.
@@ -97,6 +103,10 @@ struct TripParametersFile: Codable {
         }
         if file.version < 5, file.constants["tripLineStopsWeight"] == nil { parameters.lineStopsWeight = 0 }
         if !TripModelParameters.delayPriorNames.isDisjoint(with: file.constants.keys) { parameters.delayPriorLines = nil }
+        if let arrivals = file.arrivals, arrivals.sanitised != arrivals {
+            throw CommandFailure("\(path): arrivals is outside the arrival model's range")
+        }
+        parameters.arrivalModel = file.arrivals
         return parameters
     }
 

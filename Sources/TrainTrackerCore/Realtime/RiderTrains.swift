@@ -129,12 +129,17 @@ public struct RiderTrains: Sendable {
     /// vehicle position from its timetable and that delay. A train its timetable does not
     /// have running at `time` is left out.
     ///
+    /// With `trips`, the arrivals at the stations still to come are its arrival model's
+    /// predictions from the agreed delay, with their intervals (`TrackerModel.progress(ofTrip:delay:at:trips:)`).
+    ///
     /// - Complexity: O(R + T·C) for R riders and T trains of C calls.
-    public func feed(model: TrackerModel, at time: Timestamp, minimumRiders: Int) -> RealtimeFeed {
+    public func feed(model: TrackerModel, at time: Timestamp, minimumRiders: Int, trips: TripModelParameters? = nil)
+        -> RealtimeFeed
+    {
         var feed = RealtimeFeed(timestamp: time)
         for (tripID, riders) in riders(at: time).sorted(by: { $0.key < $1.key }) {
             guard let delay = Self.agreedDelay(riders, minimumRiders: minimumRiders),
-                let progress = model.progress(ofTrip: tripID, delay: delay, at: time)
+                let progress = model.progress(ofTrip: tripID, delay: delay, at: time, trips: trips)
             else { continue }
             var report = TripReport(
                 tripID: tripID, startDate: progress.serviceDay, delay: delay, measured: time, nextCalls: progress.nextCalls)

@@ -13,6 +13,21 @@ public struct TripProgress: Hashable, Sendable {
         public var arrival: Timestamp
         /// When it leaves (nil at its last stop), delay included.
         public var departure: Timestamp?
+        /// The 10th–90th percentile interval of `arrival`, when an arrival model predicted it
+        /// (`ArrivalModel`; nil: the timetable's time plus the delay, no interval told).
+        public var interval: ClosedRange<Timestamp>?
+
+        /// A call still to come.
+        public init(
+            stationID: String, sequence: Int, arrival: Timestamp, departure: Timestamp?,
+            interval: ClosedRange<Timestamp>? = nil
+        ) {
+            self.stationID = stationID
+            self.sequence = sequence
+            self.arrival = arrival
+            self.departure = departure
+            self.interval = interval
+        }
     }
 
     /// The service day of the run (GTFS-realtime `start_date`).
@@ -34,9 +49,16 @@ extension TrackerModel {
     /// Where trip `tripID` is at `time` when it runs `delay` seconds late, and its times at the
     /// stations still to come, on the service day (today's or yesterday's) whose run is under
     /// way then. Nil for a trip the timetable lacks or that is not running at `time`.
+    /// With `trips` whose arrival model holds on the trip's line (`TripModelParameters.arrivalModel(on:)`),
+    /// each arrival is the model's prediction from `delay` now, with its interval; else the
+    /// timetable's arrival plus `delay`.
     ///
     /// - Complexity: O(C) for the trip's C calls.
-    public func progress(ofTrip tripID: String, delay: Seconds, at time: Timestamp) -> TripProgress? {
+    public func progress(
+        ofTrip tripID: String, delay: Seconds, at time: Timestamp, trips parameters: TripModelParameters? = nil
+    )
+        -> TripProgress?
+    {
         guard let place = tripIndex[tripID], delay.isFinite else { return nil }
         let line = LineDirection(index: Int(place.line))
         let railway = network.railways[line.railway]
@@ -69,16 +91,37 @@ extension TrackerModel {
             }
             let point = railway.track.polyline.point(atAlongTrack: along)
             let stations = network.railwayStations[line.railway]
+            let arrivals = parameters.flatMap { $0.sanitised.arrivalModel(on: railway) }
             let nextCalls = calls[next...].enumerated().map { offset, call in
-                TripProgress.Call(
+                var predicted = TripProgress.Call(
                     stationID: network.stations[stations[call.slot]].id, sequence: next + offset + 1,
                     arrival: Timestamp(secondsSince1970: origin + call.arrival + delay),
                     departure: call.departure.map { Timestamp(secondsSince1970: origin + $0 + delay) })
+                if let arrivals {
+                    predicted.predict(
+                        by: arrivals, published: origin + (call.departure ?? call.arrival), stopsBefore: offset, delay: delay,
+                        at: time)
+                }
+                return predicted
             }
             // The polyline's course runs with its drawing: turned round for the other way.
             let bearing = line.direction == .ascending ? point.course : (point.course + 180).truncatingRemainder(dividingBy: 360)
             return TripProgress(serviceDay: serviceDay, coordinate: point.coordinate, bearing: bearing, nextCalls: nextCalls)
         }
         return nil
+    }
+}
+
+extension TripProgress.Call {
+    /// The arrival and its interval as `model` predicts them for a call published at
+    /// `published` (seconds since 1970), `stopsBefore` calls on, of a train `delay` late at
+    /// `time`; the departure not before it.
+    mutating func predict(by model: ArrivalModel, published: Seconds, stopsBefore: Int, delay: Seconds, at time: Timestamp) {
+        let minutes = (published + delay - time.secondsSince1970) / 60
+        let predicted = model.predict(at: stopsBefore, minutesAhead: minutes, low: delay, median: delay, high: delay)
+        arrival = Timestamp(secondsSince1970: published + predicted.centre)
+        interval =
+            Timestamp(secondsSince1970: published + predicted.low)...Timestamp(secondsSince1970: published + predicted.high)
+        departure = departure.map { max($0, arrival) }
     }
 }

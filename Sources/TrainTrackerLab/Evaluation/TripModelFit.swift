@@ -118,6 +118,17 @@ public struct TripModelFit: Sendable {
         public var likeliestLogLikelihood: Double
         /// `tellingScore` before and after telling trips apart, if that search ran.
         public var telling: (before: Double, after: Double)?
+
+        /// An outcome: `parameters`, with the rides' log-likelihood under them.
+        public init(
+            parameters: TripModelParameters, logLikelihood: Double, likeliestLogLikelihood: Double,
+            telling: (before: Double, after: Double)? = nil
+        ) {
+            self.parameters = parameters
+            self.logLikelihood = logLikelihood
+            self.likeliestLogLikelihood = likeliestLogLikelihood
+            self.telling = telling
+        }
     }
 
     /// The likelihood's fit from `start`: nested, simpler model first (`run(from:)`).

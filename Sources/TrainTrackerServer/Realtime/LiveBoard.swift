@@ -96,11 +96,14 @@ final class LiveBoard: Sendable {
 
     let model: TrackerModel
     let settings: RealtimeSettings
+    /// The trip model's constants: the published feed's arrivals are its arrival model's.
+    let trips: TripModelParameters?
     private let state: Mutex<State>
 
-    init(model: TrackerModel, settings: RealtimeSettings) {
+    init(model: TrackerModel, settings: RealtimeSettings, trips: TripModelParameters? = nil) {
         self.model = model
         self.settings = settings
+        self.trips = trips
         state = Mutex(
             State(
                 sources: settings.sources.map { Source(label: Self.label(of: $0)) },
@@ -348,7 +351,7 @@ final class LiveBoard: Sendable {
                 return published.feed
             }
             state.riders.prune(at: now)
-            let feed = state.riders.feed(model: model, at: now, minimumRiders: settings.minimumRiders)
+            let feed = state.riders.feed(model: model, at: now, minimumRiders: settings.minimumRiders, trips: trips)
             state.published = (now, feed)
             return feed
         }

@@ -1,6 +1,8 @@
 // The rider's view: what the phone shows, big and at a glance, like the train's door display
 // and the Dynamic Island: the line, where the train goes, Next / Soon / Now and the station,
-// the next stop with its arrival time, the train type; muted when estimated or unsure.
+// the next stop with its arrival time, the train type, the arrivals at the stops ahead with
+// their intervals (the rider's own stop first, once named by a click); muted when estimated
+// or unsure.
 
 import { h, $, safeColour, prettyID, formatTime } from "./dom.js";
 import { railway, railwayName, stationName, terminalOf } from "./api.js";
@@ -37,6 +39,40 @@ export function trainText(result) {
   return text;
 }
 
+// How many stops ahead the view lists, besides the rider's own.
+export const STOPS_SHOWN = 4;
+
+// The stop the rider named (a click on a stop ahead), for this page; null: none.
+let destination = null;
+// What the view last showed, to show again when the rider names a stop.
+let shown = null;
+
+// "Millbrae 17:42 (17:41–17:44)": a predicted arrival, with its interval when that spans more
+// than its minute (text only: the names come from the data).
+export function arrivalText(arrival) {
+  const time = formatTime(arrival.time, false);
+  const from = formatTime(arrival.earliest, false);
+  const to = formatTime(arrival.latest, false);
+  return `${stationName(arrival.station)} ${time}` + (from !== time || to !== time ? ` (${from}–${to})` : "");
+}
+
+// The arrivals at the stops ahead: the rider's own first ("Your stop"), then the next few;
+// a click names a stop as the rider's own.
+function stopsAhead(result) {
+  const arrivals = (Array.isArray(result.arrivals) ? result.arrivals : [])
+    .filter((arrival) => arrival && typeof arrival.station === "string" && typeof arrival.time === "string");
+  if (!arrivals.length) return null;
+  const mine = arrivals.find((arrival) => arrival.station === destination);
+  const item = (arrival) => h("li", {
+    className: arrival === mine ? "rider-stop mine" : "rider-stop",
+    dataset: { station: arrival.station },
+    title: "Click: this is my stop",
+    onclick: () => { destination = arrival.station; if (shown) showRider(...shown); },
+  }, arrival === mine ? "Your stop: " : "", arrivalText(arrival));
+  const others = arrivals.filter((arrival) => arrival !== mine).slice(0, STOPS_SHOWN);
+  return h("ol", { className: "rider-stops" }, mine ? item(mine) : null, others.map(item));
+}
+
 function trainLine(result) {
   const text = trainText(result);
   return text ? h("div", { className: "rider-train" }, text) : null;
@@ -46,6 +82,7 @@ function trainLine(result) {
 // `sinceFix` (seconds) says how long the phone has given no fix, for an estimated answer.
 export function showRider(result, fix, sinceFix = null) {
   const panel = $("rider");
+  shown = [result, fix, sinceFix];
   if (!result || !result.railway) {
     panel.className = "rider empty";
     panel.replaceChildren(h("div", { className: "rider-hint" }, fix ? "Looking for the train…" : "Pick a session"));
@@ -76,6 +113,7 @@ export function showRider(result, fix, sinceFix = null) {
       h("span", { className: "rider-station" }, stationName(result.station))),
     trainLine(result),
     nextStop,
+    stopsAhead(result),
     notes.length ? h("div", { className: "rider-note" }, notes.join(" · ")) : null];
   panel.replaceChildren(...parts.filter(Boolean));
 }

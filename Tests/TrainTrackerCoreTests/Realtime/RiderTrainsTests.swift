@@ -35,6 +35,32 @@ struct RiderTrainsTests {
         Coordinate(latitude: coordinate.latitude + meters / 111_195, longitude: coordinate.longitude)
     }
 
+    /// With an arrival model, the stations still to come carry its predictions with their
+    /// intervals: each stop on the way costs the train its loss; without one, or on lines the
+    /// model was not fitted on, the timetable's times plus the delay, no interval.
+    @Test func anArrivalModelPredictsTheStationsToComeWithIntervals() throws {
+        var trips = TripModelParameters()
+        trips.delayPriorLines = nil
+        trips.arrivalModel = ArrivalModel(
+            offset: 20, departureFloor: nil, lossPerStop: 15, lossPerMinute: 0, earlySpread: 20, lateSpread: 40)
+        let time = Self.start.adding(240)
+        let plain = try #require(Self.model.progress(ofTrip: "L1", delay: 60, at: time))
+        let predicted = try #require(Self.model.progress(ofTrip: "L1", delay: 60, at: time, trips: trips))
+        #expect(plain.nextCalls.allSatisfy { $0.interval == nil })
+        #expect(predicted.nextCalls.map(\.stationID) == plain.nextCalls.map(\.stationID))
+        #expect(predicted.nextCalls.count >= 3)
+        for call in predicted.nextCalls {
+            let interval = try #require(call.interval)
+            #expect(interval.lowerBound < call.arrival && call.arrival < interval.upperBound)
+            #expect(call.departure.map { $0 >= call.arrival } ?? true)
+        }
+        let gaps = zip(predicted.nextCalls, plain.nextCalls).map { $0.arrival.seconds(since: $1.arrival) }
+        for (gap, next) in zip(gaps, gaps.dropFirst()).dropLast() { #expect(abs(next - gap - 15) < 1e-6) }
+        // The compiled-in model is Caltrain's: on the demo line, none.
+        let elsewhere = try #require(Self.model.progress(ofTrip: "L1", delay: 60, at: time, trips: TripModelParameters()))
+        #expect(elsewhere == plain)
+    }
+
     @Test func aRiderIsAboardWhereItsTrainRunsAndNowhereElse() throws {
         let model = Self.model
         let here = try Self.place(after: 240)

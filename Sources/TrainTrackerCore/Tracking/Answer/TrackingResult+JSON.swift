@@ -4,6 +4,8 @@ extension TrackingResult {
     /// `railway`, `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`,
     /// `confidence`, `train`, `delaySeconds` (`null` without an answer or when the algorithm
     /// does not tell, `eta` also when it falls outside `DomainRange.secondsSince1970`),
+    /// `arrivals` (the best candidate's predicted arrivals at the stops ahead, each with
+    /// `station`, `time`, `earliest`, `latest` and `scheduled`; empty when none),
     /// `estimated` and `candidates` (each with `railway`, `direction`, `station`, `phase`,
     /// `score`), in that order; with `evidence`, the key `evidence` last (why each hypothesis
     /// stands where it does).
@@ -40,6 +42,10 @@ extension TrackingResult {
             } else {
                 writeBest(candidates[0], into: json)
             }
+            json.key("arrivals")
+            json.beginArray()
+            if !candidates.isEmpty { Self.write(candidates[0].arrivals, into: json) }
+            json.endArray()
             json.key("estimated")
             json.bool(estimated)
             json.key("candidates")
@@ -92,6 +98,27 @@ extension TrackingResult {
         json.string(best.train)
         json.key("delaySeconds")
         json.number(best.delaySeconds)
+    }
+}
+
+extension TrackingResult {
+    /// The objects of `arrivals`, comma-separated: `{"station":…,"time":…,"earliest":…,
+    /// "latest":…,"scheduled":…}` (a time outside `DomainRange.secondsSince1970`: `null`).
+    private static func write(_ arrivals: [PredictedArrival], into json: JSONBuffer) {
+        for arrival in arrivals {
+            json.beginObject()
+            json.key("station")
+            json.string(arrival.stationID)
+            json.key("time")
+            json.timestamp(arrival.time.isInDomainRange ? arrival.time : nil)
+            json.key("earliest")
+            json.timestamp(arrival.earliest.isInDomainRange ? arrival.earliest : nil)
+            json.key("latest")
+            json.timestamp(arrival.latest.isInDomainRange ? arrival.latest : nil)
+            json.key("scheduled")
+            json.timestamp(arrival.scheduled.flatMap { $0.isInDomainRange ? $0 : nil })
+            json.endObject()
+        }
     }
 }
 

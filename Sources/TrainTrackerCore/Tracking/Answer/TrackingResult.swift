@@ -55,6 +55,9 @@ public struct TrackingCandidate: Hashable, Sendable {
     /// The predicted arrivals at the stops ahead, next first, to the end of the believed
     /// trip (the default tracker's first candidate, when it follows a trip; else empty).
     public var arrivals: [PredictedArrival] = []
+    /// How late the believed train runs now, as percentiles of the trip model's belief (the
+    /// default tracker's first candidate, when it follows a trip).
+    public var delayPercentiles: DelayPercentiles?
 
     /// Creates a candidate.
     public init(

@@ -22,7 +22,11 @@ public struct TripTracker: LiveInformed {
     private var lastWeighed: Timestamp?
     /// The arrivals last predicted (`arrivals(of:key:progress:at:)`): for which trip, after
     /// which weighed fix, and the progress along the trip of the first arrival's call.
-    private var predicted: (key: TripFollower.Key, weighed: Timestamp?, firstCall: Meters?, arrivals: [PredictedArrival])?
+    private var predicted:
+        (
+            key: TripFollower.Key, weighed: Timestamp?, firstCall: Meters?, arrivals: [PredictedArrival],
+            delay: DelayPercentiles?
+        )?
     /// How far apart the fixes come: every fix's gap from the one before, smoothed.
     private var cadence = FixCadence()
     /// How far from a line's track a fix may lie and still be on one of its trips.
@@ -210,61 +214,88 @@ public struct TripTracker: LiveInformed {
             let next = nextCall(of: timeline, progress: progress, delay: belief.delay, origin: belief.key.origin, at: time)
             candidate.nextStopID = next.map { network.stations[stations[$0.slot]].id }
             candidate.eta = next?.eta
-            candidate.arrivals = arrivals(of: timeline, key: belief.key, progress: progress, at: time)
+            let predicted = arrivals(of: timeline, key: belief.key, progress: progress, at: time)
+            candidate.arrivals = predicted.arrivals
+            candidate.delayPercentiles = predicted.delay
+            // Where an arrival model holds, the next stop's arrival is its prediction (the first
+            // of the stops ahead), not the timeline's: one time told for one stop.
+            if let eta = next?.eta, eta > time, let first = predicted.arrivals.first, first.stationID == candidate.nextStopID,
+                follower.parameters.arrivalModel(on: network.railways[belief.key.lineDirection.railway]) != nil
+            {
+                candidate.eta = first.time
+            }
         }
         result.candidates.insert(candidate, at: 0)
     }
 
     /// The predicted arrivals at trip `key`'s calls beyond `progress` (where its train is on
-    /// its timeline at `time`), to the trip's end (`predictArrivals`).
+    /// its timeline at `time`), to the trip's end (`predictArrivals`), and the delay they start from.
     /// Worked out again only when the trip model has weighed a fix since, the trip changed,
     /// the train passed a call or the first arrival is due: between weighed fixes the belief
     /// does not change.
     private mutating func arrivals(of timeline: TripTimeline, key: TripFollower.Key, progress: Meters, at time: Timestamp)
-        -> [PredictedArrival]
+        -> (arrivals: [PredictedArrival], delay: DelayPercentiles?)
     {
         if let predicted, predicted.key == key, predicted.weighed == lastWeighed,
-            predicted.firstCall.map { $0 > progress } ?? true,
-            predicted.arrivals.first.map { $0.time >= time } ?? true
+            predicted.firstCall.map({ $0 > progress }) ?? true,
+            predicted.arrivals.first.map({ $0.time >= time }) ?? true
         {
-            return predicted.arrivals
+            return (predicted.arrivals, predicted.delay)
         }
-        let (firstCall, arrivals) = predictArrivals(of: timeline, key: key, progress: progress, at: time)
-        predicted = (key, lastWeighed, firstCall, arrivals)
-        return arrivals
+        let (firstCall, arrivals, delay) = predictArrivals(of: timeline, key: key, progress: progress, at: time)
+        predicted = (key, lastWeighed, firstCall, arrivals, delay)
+        return (arrivals, delay)
     }
 
     /// The predicted arrivals at trip `key`'s calls beyond `progress` on its timeline, at
-    /// `time`, and the first one's call's progress: each when the trip's timeline reaches the call on
-    /// time (`TripTimeline.arrival(atCall:)`), plus the delay's median now and its drift until
-    /// then, within the delay's 10th–90th percentiles now widened by how far its walk may take
-    /// it until then (`TripFollower.delayChange`); never before `time`.
+    /// `time`, the first one's call's progress, and the delay's percentiles now. With an
+    /// arrival model for the trip's line (`TripModelParameters.arrivalModel(on:)`): each call's
+    /// published time plus the delay the model carries the belief's percentiles to there
+    /// (`ArrivalModel.predict`). Without one: when the trip's timeline reaches the call on time
+    /// (`TripTimeline.arrival(atCall:)`), plus the delay's median now and its drift until then,
+    /// within the delay's 10th–90th percentiles now widened by how far its walk may take it until
+    /// then (`TripFollower.delayChange`). Never before `time`.
     ///
     /// - Complexity: O(w + c) for the trip's w delay cells and c calls.
     private func predictArrivals(of timeline: TripTimeline, key: TripFollower.Key, progress: Meters, at time: Timestamp)
-        -> (firstCall: Meters?, arrivals: [PredictedArrival])
+        -> (firstCall: Meters?, arrivals: [PredictedArrival], delay: DelayPercentiles?)
     {
-        guard let quantiles = follower.delayQuantiles(of: key) else { return (nil, []) }
+        guard let quantiles = follower.delayQuantiles(of: key) else { return (nil, [], nil) }
         let network = inner.model.network
-        let stations = network.railwayStations[key.lineDirection.railway]
+        let railway = key.lineDirection.railway
+        let stations = network.railwayStations[railway]
+        let model = follower.parameters.arrivalModel(on: network.railways[railway])
         let now = time.secondsSince1970
+        let at = { (time: Seconds) in Timestamp(secondsSince1970: max(time, now)) }
         var firstCall: Meters?
         var arrivals: [PredictedArrival] = []
         for (index, call) in timeline.calls.enumerated() where call.progress > progress {
             guard let onTime = timeline.arrival(atCall: index), stations.indices.contains(call.slot) else { continue }
-            let due = key.origin + onTime
-            let change = follower.delayChange(over: due + quantiles.median - now)
-            let centre = quantiles.median + change.drift
-            let below = Double.hypot(quantiles.median - quantiles.low, change.spread)
-            let above = Double.hypot(quantiles.high - quantiles.median, change.spread)
-            let at = { (delay: Seconds) in Timestamp(secondsSince1970: max(due + delay, now)) }
+            let published = key.origin + call.time
+            let predicted: (low: Seconds, centre: Seconds, high: Seconds)
+            if let model {
+                let minutes = (published + quantiles.median - now) / 60
+                predicted = model.predict(
+                    at: arrivals.count, minutesAhead: minutes, low: quantiles.low, median: quantiles.median,
+                    high: quantiles.high)
+            } else {
+                let change = follower.delayChange(over: key.origin + onTime + quantiles.median - now)
+                let centre = quantiles.median + change.drift
+                predicted = (
+                    centre - Double.hypot(quantiles.median - quantiles.low, change.spread), centre,
+                    centre + Double.hypot(quantiles.high - quantiles.median, change.spread)
+                )
+            }
+            let base = model == nil ? key.origin + onTime : published
             if firstCall == nil { firstCall = call.progress }
             arrivals.append(
                 PredictedArrival(
-                    stationID: network.stations[stations[call.slot]].id, time: at(centre), earliest: at(centre - below),
-                    latest: at(centre + above)))
+                    stationID: network.stations[stations[call.slot]].id, time: at(base + predicted.centre),
+                    earliest: at(base + predicted.low), latest: at(base + predicted.high),
+                    scheduled: Timestamp(secondsSince1970: published)))
         }
-        return (firstCall, arrivals)
+        let delay = DelayPercentiles(low: quantiles.low, median: quantiles.median, high: quantiles.high)
+        return (firstCall, arrivals, delay)
     }
 
     /// How far along its timeline trip `origin`'s train is at `along`, `delay` late at `time`

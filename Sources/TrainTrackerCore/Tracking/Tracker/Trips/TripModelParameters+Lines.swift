@@ -84,6 +84,13 @@ extension TripModelParameters {
         return neutral
     }
 
+    /// The arrival model for `railway`'s trains: this set's where the delay prior it was fitted
+    /// with holds (`delayPrior(on:)`), else none: how late a network's trains arrive is its own.
+    func arrivalModel(on railway: Railway) -> ArrivalModel? {
+        guard let lines = delayPriorLines, !lines.contains(railway) else { return arrivalModel }
+        return nil
+    }
+
     /// The names of the delay prior's constants (`tunables`): a parameter file that sets one
     /// describes its own network, and its prior holds on every line.
     public static let delayPriorNames: Set<String> = [

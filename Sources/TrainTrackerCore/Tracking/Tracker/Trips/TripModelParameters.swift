@@ -235,6 +235,11 @@ public struct TripModelParameters: Hashable, Sendable, Codable {
     /// line, Tokyo's simulated fresh seed 9494 had the railway named on 92.2 % of fixes; with
     /// the hand-set one on Tokyo's lines, 97.6 %, and Caltrain's figures are its fit's.
     public var delayPriorLines: FittedLines?
+    /// How a followed train's delay evolves to each stop ahead, for its predicted arrivals
+    /// (`ArrivalModel`), on the lines the delay prior describes (`arrivalModel(on:)`). Nil: the
+    /// arrivals are the timeline's, at the delay's median now, widened by the delay's walk.
+    /// Fitted by `fit` (`ArrivalModelFit`) after the other constants; none in `handSet`.
+    public var arrivalModel: ArrivalModel?
 
     /// The defaults: the fit on Caltrain's six shared recorded days (`fittedOnSharedDays`).
     public init() { self = Self.fittedOnSharedDays }
@@ -277,6 +282,10 @@ extension TripModelParameters {
         fitted.lateShare = 0.0590
         fitted.lateMean = 150.26
         fitted.delayPriorLines = .caltrain
+        // (`fit --arrivals-only` with these constants on the same six days, 2026-12-07.)
+        fitted.arrivalModel = ArrivalModel(
+            offset: -11.10, departureFloor: 120, lossPerStop: 10.08, lossPerMinute: -1.679, earlySpread: 20.29,
+            lateSpread: 36.65)
         // (Stands are the hand-set ones: see `standRate`.)
         return fitted
     }()
@@ -350,6 +359,7 @@ extension TripModelParameters {
         copy.lineCourseWeight = Self.clamp(lineCourseWeight, 0...4, fallback: 1)
         copy.lineStopsHalfInterval = Self.clamp(lineStopsHalfInterval, 1...3_600, fallback: 10)
         copy.linePlaceWeight = Self.clamp(linePlaceWeight, 0...4, fallback: 1)
+        copy.arrivalModel = arrivalModel?.sanitised
         return copy
     }
 
