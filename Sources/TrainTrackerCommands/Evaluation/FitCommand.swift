@@ -128,7 +128,8 @@ struct FitCommand: ParsableCommand {
                 "arrivals: offset \(String(format: "%.1f", arrivals.offset)) s, early trains wait until \(floor) late, "
                     + "\(String(format: "%.1f", arrivals.lossPerStop)) s lost a stop, "
                     + "\(String(format: "%.2f", arrivals.lossPerMinute)) s a minute; interval \(String(format: "%.1f", arrivals.earlySpread)) s "
-                    + "early, \(String(format: "%.1f", arrivals.lateSpread)) s late per √(minutes + 1)")
+                    + "early, \(String(format: "%.1f", arrivals.lateSpread)) s late × (minutes + 1)^"
+                    + String(format: "%.1f", arrivals.spreadExponent ?? 0.5))
         }
         output.line("written to \(out)")
         output.flush()

@@ -130,16 +130,23 @@ public struct RiderTrains: Sendable {
     /// have running at `time` is left out.
     ///
     /// With `trips`, the arrivals at the stations still to come are its arrival model's
-    /// predictions from the agreed delay, with their intervals (`TrackerModel.progress(ofTrip:delay:at:trips:)`).
+    /// predictions from the agreed delay, with their intervals (`TrackerModel.progress(ofTrip:delay:at:trips:measured:)`),
+    /// made as of the train's newest sighting: a feed made again before any rider says more
+    /// says the same.
     ///
     /// - Complexity: O(R + T·C) for R riders and T trains of C calls.
     public func feed(model: TrackerModel, at time: Timestamp, minimumRiders: Int, trips: TripModelParameters? = nil)
         -> RealtimeFeed
     {
         var feed = RealtimeFeed(timestamp: time)
+        var newest: [String: Timestamp] = [:]
+        for sighting in sightings.values where sighting.aboard {
+            newest[sighting.tripID] = max(newest[sighting.tripID] ?? sighting.time, sighting.time)
+        }
         for (tripID, riders) in riders(at: time).sorted(by: { $0.key < $1.key }) {
             guard let delay = Self.agreedDelay(riders, minimumRiders: minimumRiders),
-                let progress = model.progress(ofTrip: tripID, delay: delay, at: time, trips: trips)
+                let progress = model.progress(
+                    ofTrip: tripID, delay: delay, at: time, trips: trips, measured: newest[tripID].map { min($0, time) })
             else { continue }
             var report = TripReport(
                 tripID: tripID, startDate: progress.serviceDay, delay: delay, measured: time, nextCalls: progress.nextCalls)

@@ -50,12 +50,13 @@ extension TrackerModel {
     /// stations still to come, on the service day (today's or yesterday's) whose run is under
     /// way then. Nil for a trip the timetable lacks or that is not running at `time`.
     /// With `trips` whose arrival model holds on the trip's line (`TripModelParameters.arrivalModel(on:)`),
-    /// each arrival is the model's prediction from `delay` now, with its interval; else the
-    /// timetable's arrival plus `delay`.
+    /// each arrival is the model's prediction from `delay` as measured at `measured` (default:
+    /// `time`), with its interval; else the timetable's arrival plus `delay`.
     ///
     /// - Complexity: O(C) for the trip's C calls.
     public func progress(
-        ofTrip tripID: String, delay: Seconds, at time: Timestamp, trips parameters: TripModelParameters? = nil
+        ofTrip tripID: String, delay: Seconds, at time: Timestamp, trips parameters: TripModelParameters? = nil,
+        measured: Timestamp? = nil
     )
         -> TripProgress?
     {
@@ -100,7 +101,7 @@ extension TrackerModel {
                 if let arrivals {
                     predicted.predict(
                         by: arrivals, published: origin + (call.departure ?? call.arrival), stopsBefore: offset, delay: delay,
-                        at: time)
+                        at: measured ?? time)
                 }
                 return predicted
             }

@@ -12,8 +12,8 @@
 ///
 /// The spread of the true arrival about the prediction grows with the time ahead: the belief's
 /// own 10th–90th percentiles, widened in quadrature by `earlySpread` (below) and `lateSpread`
-/// (above) × √(minutes ahead + 1), each fitted so that a tenth of the fitted arrivals fall
-/// beyond it.
+/// (above) × (minutes ahead + 1)^`spreadExponent`, each fitted so that a tenth of the fitted
+/// arrivals fall beyond it, the exponent so that the interval holds as often near as far.
 ///
 ///     let model = ArrivalModel(offset: 20, departureFloor: 110, lossPerStop: 12, lossPerMinute: -2,
 ///                              earlySpread: 25, lateSpread: 35)
@@ -30,16 +30,19 @@ public struct ArrivalModel: Hashable, Sendable, Codable {
     public var lossPerStop: Seconds
     /// The delay gained per minute ahead (seconds a minute; negative: recovered).
     public var lossPerMinute: Seconds
-    /// How far below the prediction the interval reaches, per √(minutes ahead + 1), beyond
-    /// the belief's own spread (seconds).
+    /// How far below the prediction the interval reaches, per (minutes ahead + 1)^`spreadExponent`,
+    /// beyond the belief's own spread (seconds).
     public var earlySpread: Seconds
     /// ... and above it.
     public var lateSpread: Seconds
+    /// How fast the spread grows with the time ahead: × (minutes ahead + 1) to this power
+    /// (nil: ½, a random walk's).
+    public var spreadExponent: Double?
 
     /// A model with these constants.
     public init(
         offset: Seconds, departureFloor: Seconds?, lossPerStop: Seconds, lossPerMinute: Seconds, earlySpread: Seconds,
-        lateSpread: Seconds
+        lateSpread: Seconds, spreadExponent: Double? = nil
     ) {
         self.offset = offset
         self.departureFloor = departureFloor
@@ -47,6 +50,7 @@ public struct ArrivalModel: Hashable, Sendable, Codable {
         self.lossPerMinute = lossPerMinute
         self.earlySpread = earlySpread
         self.lateSpread = lateSpread
+        self.spreadExponent = spreadExponent
     }
 
     /// The delay at the stop `stopsBefore` calls on (0: the next), `minutesAhead` minutes
@@ -67,7 +71,8 @@ public struct ArrivalModel: Hashable, Sendable, Codable {
         at stopsBefore: Int, minutesAhead: Double, low: Seconds, median: Seconds, high: Seconds
     ) -> (low: Seconds, centre: Seconds, high: Seconds) {
         let centre = delay(at: stopsBefore, from: median, minutesAhead: minutesAhead)
-        let growth = (max(minutesAhead, 0) + 1).squareRoot()
+        let ahead = max(minutesAhead, 0) + 1
+        let growth = spreadExponent.map { Double.pow(ahead, $0) } ?? ahead.squareRoot()
         let below = Double.hypot(centre - delay(at: stopsBefore, from: low, minutesAhead: minutesAhead), earlySpread * growth)
         let above = Double.hypot(delay(at: stopsBefore, from: high, minutesAhead: minutesAhead) - centre, lateSpread * growth)
         return (centre - below, centre, centre + above)
@@ -76,18 +81,23 @@ public struct ArrivalModel: Hashable, Sendable, Codable {
     /// The model kept within the range where it makes sense, or nil when a constant is not a
     /// number: a file's or a fit's value out of range would put arrivals days away.
     public var sanitised: Self? {
-        let values = [offset, lossPerStop, lossPerMinute, earlySpread, lateSpread] + (departureFloor.map { [$0] } ?? [])
+        let values =
+            [offset, lossPerStop, lossPerMinute, earlySpread, lateSpread] + (departureFloor.map { [$0] } ?? [])
+            + (spreadExponent.map { [$0] } ?? [])
         guard values.allSatisfy(\.isFinite) else { return nil }
         return Self(
             offset: min(max(offset, -Self.widest), Self.widest),
             departureFloor: departureFloor.map { min(max($0, -Self.widest), Self.widest) },
             lossPerStop: min(max(lossPerStop, -Self.steepest), Self.steepest),
             lossPerMinute: min(max(lossPerMinute, -Self.steepest), Self.steepest),
-            earlySpread: min(max(earlySpread, 0), Self.widest), lateSpread: min(max(lateSpread, 0), Self.widest))
+            earlySpread: min(max(earlySpread, 0), Self.widest), lateSpread: min(max(lateSpread, 0), Self.widest),
+            spreadExponent: spreadExponent.map { min(max($0, 0), Self.steepestGrowth) })
     }
 
     /// The largest offset, floor or spread a model may hold (seconds): an hour.
     public static let widest: Seconds = 3_600
     /// The largest delay a model may add a stop or a minute (seconds).
-    static let steepest: Seconds = 120
+    public static let steepest: Seconds = 120
+    /// The largest `spreadExponent`: a spread in proportion to the square of the time ahead.
+    public static let steepestGrowth = 2.0
 }

@@ -284,8 +284,8 @@ extension TripModelParameters {
         fitted.delayPriorLines = .caltrain
         // (`fit --arrivals-only` with these constants on the same six days, 2026-12-07.)
         fitted.arrivalModel = ArrivalModel(
-            offset: -11.10, departureFloor: 120, lossPerStop: 10.08, lossPerMinute: -1.679, earlySpread: 20.29,
-            lateSpread: 36.65)
+            offset: -11.10, departureFloor: 120, lossPerStop: 10.08, lossPerMinute: -1.679, earlySpread: 19.47,
+            lateSpread: 26.88, spreadExponent: 0.6)
         // (Stands are the hand-set ones: see `standRate`.)
         return fitted
     }()
