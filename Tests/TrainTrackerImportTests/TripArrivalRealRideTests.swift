@@ -55,8 +55,7 @@ import TrainTrackerTestSupport
         var scored = 0
         for ride in try TripModelRealRideTests.rides.get().prefix(40) {
             var tracker = TripTracker(model: model)
-            let arrivals = Evaluator.arrivals(ride.truth.fixes.sorted { $0.time < $1.time })
-            let truth = ride.truth.stopArrivals.map { $0.map { ($0.station, $0.time) } } ?? arrivals
+            let truth = Evaluator.arrivals(of: ride.truth)
             for fix in ride.fixes {
                 guard let best = tracker.process(fix.location).best else { continue }
                 let time = fix.location.timestamp.secondsSince1970
@@ -121,7 +120,7 @@ import TrainTrackerTestSupport
         let bounds: [Seconds] = [180, 360, 600, 900]
         for ride in rides {
             var tracker = TripTracker(model: model, trips: trips)
-            let truth = ride.truth.stopArrivals.map { $0.map { ($0.station, $0.time) } } ?? []
+            let truth = Evaluator.arrivals(of: ride.truth)
             for fix in ride.fixes {
                 guard let best = tracker.process(fix.location).best else { continue }
                 let time = fix.location.timestamp.secondsSince1970

@@ -118,7 +118,7 @@ extension TripProgress.Call {
     /// `published` (seconds since 1970), `stopsBefore` calls on, of a train `delay` late at
     /// `time`; the departure not before it.
     mutating func predict(by model: ArrivalModel, published: Seconds, stopsBefore: Int, delay: Seconds, at time: Timestamp) {
-        let minutes = (published + delay - time.secondsSince1970) / 60
+        let minutes = ArrivalModel.minutesAhead(published: published, delay: delay, now: time.secondsSince1970)
         let predicted = model.predict(at: stopsBefore, minutesAhead: minutes, low: delay, median: delay, high: delay)
         arrival = Timestamp(secondsSince1970: published + predicted.centre)
         interval =

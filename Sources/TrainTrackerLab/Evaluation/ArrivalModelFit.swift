@@ -88,12 +88,16 @@ public struct ArrivalModelFit: Sendable {
             if best.map({ deviation < $0.deviation }) ?? true { best = (deviation, model) }
         }
         guard let centre = best?.model else { return nil }
+        // (Spreads are fitted within the benchmark's 15 minutes where there are samples there:
+        // where riders plan.)
+        let within = samples.filter { $0.minutesAhead < Self.horizons[Self.horizons.count - 1] }
+        let near = within.isEmpty ? samples : within
         var fitted: (imbalance: Double, model: ArrivalModel)?
         for exponent in Self.spreadExponents {
             var model = centre
             model.spreadExponent = exponent
-            model.earlySpread = spread(of: model, above: false)
-            model.lateSpread = spread(of: model, above: true)
+            model.earlySpread = spread(of: model, above: false, on: near)
+            model.lateSpread = spread(of: model, above: true, on: near)
             let imbalance = self.imbalance(of: model)
             if fitted.map({ imbalance < $0.imbalance }) ?? true { fitted = (imbalance, model) }
         }
@@ -151,13 +155,10 @@ public struct ArrivalModelFit: Sendable {
         (1, Double(sample.stopsBefore), max(sample.minutesAhead, 0))
     }
 
-    /// The spread per (minutes + 1)^exponent on one side that leaves `tail` of the samples
-    /// within 15 minutes ahead beyond the interval there: found by bisection (the share beyond
+    /// The spread per (minutes + 1)^exponent on one side that leaves `tail` of the `fitted`
+    /// samples (those within 15 minutes ahead) beyond the interval there: found by bisection (the share beyond
     /// falls as the spread grows).
-    private func spread(of model: ArrivalModel, above: Bool) -> Seconds {
-        // (Within the benchmark's 15 minutes where there are samples there: where riders plan.)
-        let within = samples.filter { $0.minutesAhead < Self.horizons[Self.horizons.count - 1] }
-        let fitted = within.isEmpty ? samples : within
+    private func spread(of model: ArrivalModel, above: Bool, on fitted: [Sample]) -> Seconds {
         func beyond(_ spread: Seconds) -> Double {
             var trial = model
             trial.earlySpread = spread
@@ -229,7 +230,7 @@ extension ArrivalModelFit {
     public static func samples(of ride: (fixes: [RecordedFix], truth: CaseTruth), model: TrackerModel, trips: TripModelParameters)
         -> [Sample]
     {
-        let arrivals = ride.truth.stopArrivals.map { $0.map { ($0.station, $0.time) } } ?? Evaluator.arrivals(ride.truth.fixes)
+        let arrivals = Evaluator.arrivals(of: ride.truth)
         var tracker = TrackingAlgorithmName.default.makeTracker(model: model, trips: trips)
         var samples: [Sample] = []
         for fix in ride.fixes {
@@ -242,8 +243,9 @@ extension ArrivalModelFit {
                 else { continue }
                 samples.append(
                     Sample(
-                        stopsBefore: index, minutesAhead: (published + delay.median - now) / 60, low: delay.low,
-                        median: delay.median, high: delay.high, delay: actual - published))
+                        stopsBefore: index,
+                        minutesAhead: ArrivalModel.minutesAhead(published: published, delay: delay.median, now: now),
+                        low: delay.low, median: delay.median, high: delay.high, delay: actual - published))
             }
         }
         return samples

@@ -190,7 +190,7 @@ public struct Evaluator: Sendable {
             focusCorrect: 0, nextStopCorrect: 0, locked: false, lockTime: nil,
             microsecondsPerFix: fixes.isEmpty ? 0 : elapsed.microseconds / Double(fixes.count))
         var locks = LockWatch()
-        let arrivals = truth.stopArrivals.map { $0.map { ($0.station, $0.time) } } ?? Self.arrivals(timeline)
+        let arrivals = Self.arrivals(of: truth, inOrder: timeline)
         // After a change of trains, the lock is measured from the second train's departure.
         let lockFrom = truth.transfer?.secondDeparture ?? truth.departure
         for (fix, result) in zip(fixes, results) {
@@ -258,6 +258,15 @@ public struct Evaluator: Sendable {
             verdict.arrival = ArrivalVerdict(ahead: arrival - actual.time, error: eta.secondsSince1970 - arrival)
         }
         return verdict
+    }
+
+    /// When the ride's train reached each of its stops: the truth's own stop arrivals where it
+    /// has them (a recording's, timed at each station's mark), else when it came to a stop
+    /// at each station (`arrivals(_:)`, from its fixes in time order: `inOrder`, where the
+    /// caller has them sorted already).
+    static func arrivals(of truth: CaseTruth, inOrder: [TruthFix]? = nil) -> [(station: String, time: Double)] {
+        truth.stopArrivals.map { $0.map { ($0.station, $0.time) } }
+            ?? arrivals(inOrder ?? truth.fixes.sorted { $0.time < $1.time })
     }
 
     /// When the train came to a stop at each station it stopped at, in time order.

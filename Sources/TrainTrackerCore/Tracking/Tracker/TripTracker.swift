@@ -274,7 +274,7 @@ public struct TripTracker: LiveInformed {
             let published = key.origin + call.time
             let predicted: (low: Seconds, centre: Seconds, high: Seconds)
             if let model {
-                let minutes = (published + quantiles.median - now) / 60
+                let minutes = ArrivalModel.minutesAhead(published: published, delay: quantiles.median, now: now)
                 predicted = model.predict(
                     at: arrivals.count, minutesAhead: minutes, low: quantiles.low, median: quantiles.median,
                     high: quantiles.high)

@@ -53,6 +53,13 @@ public struct ArrivalModel: Hashable, Sendable, Codable {
         self.spreadExponent = spreadExponent
     }
 
+    /// How many minutes ahead a stop published at `published` is for a train `delay` late at
+    /// `now` (all in seconds): the time ahead the model's losses and spreads grow with, the same
+    /// where it is fitted and where it predicts.
+    public static func minutesAhead(published: Seconds, delay: Seconds, now: Seconds) -> Double {
+        (published + delay - now) / 60
+    }
+
     /// The delay at the stop `stopsBefore` calls on (0: the next), `minutesAhead` minutes
     /// away, of a train `delay` late now.
     ///
