@@ -39,6 +39,9 @@ tokyo_conditions=(
     "good-held|--phone good --day held" "movement-held|--phone movement --day held"
     "jittery-held|--phone jittery --day held" "good-waits|--phone good --rider waits"
     "movement-waits|--phone movement --rider waits"
+    "drifting|--phone drifting" "drifting-held|--phone drifting --day held" "gappy|--phone gappy"
+    "good-signals|--phone good --signal-stops" "bare-signals|--phone bare --signal-stops"
+    "good-platforms|--phone good --map platforms" "jittery-platforms|--phone jittery --map platforms"
 )
 caltrain_conditions=(
     "good|--phone good" "noisy|--phone noisy" "sparse|--phone sparse" "background|--phone background"
@@ -46,6 +49,8 @@ caltrain_conditions=(
     "good-disrupted|--phone good --day disrupted" "background-disrupted|--phone background --day disrupted"
     "movement|--phone movement" "jittery|--phone jittery" "bare|--phone bare" "quiet|--phone quiet"
     "movement-held|--phone movement --day held" "good-waits|--phone good --rider waits"
+    "drifting|--phone drifting" "gappy|--phone gappy" "good-signals|--phone good --signal-stops"
+    "good-platforms|--phone good --map platforms"
 )
 
 simulate() { # network-name railways scenario-options conditions...

@@ -237,10 +237,12 @@ struct EvaluateCommand: ParsableCommand {
                 "give either --cases DIR, --recording FILE, --sessions FILE with --log FILE, or --rides FOLDER")
         }
         // (--svg with a log is judged once the log is read: only a manual log is drawn.)
-        guard !caseFolders.isEmpty || (!perSession && (svg == nil || log != nil) && matrix == nil && !untimed && tune.isEmpty)
+        guard !caseFolders.isEmpty || (!perSession && (svg == nil || log != nil) && matrix == nil && !untimed)
         else {
-            throw ValidationError(
-                "--per-session, --svg, --matrix, --untimed and --tune go with --cases (--svg also with a manual log)")
+            throw ValidationError("--per-session, --svg, --matrix and --untimed go with --cases (--svg also with a manual log)")
+        }
+        guard tune.isEmpty || !caseFolders.isEmpty || log.map(PhoneLegEvaluation.isManualLog(path:)) == true else {
+            throw ValidationError("--tune goes with --cases or a TrafficSense manual log as --log")
         }
         try validateUTCOffset(utcOffset)
         _ = try tunedParameters()
@@ -266,7 +268,7 @@ struct EvaluateCommand: ParsableCommand {
         if let sessions, let log, PhoneLegEvaluation.isManualLog(path: log) {
             return try PhoneLegEvaluation(
                 railways: railways, sessionsPath: sessions, logPath: log, utcOffset: parseUTCOffset(utcOffset) ?? 0,
-                algorithms: algorithms, format: format, svgPath: svg
+                algorithms: algorithms, format: format, svgPath: svg, parameters: tunedParameters()
             ).run()
         }
         if let sessions, let log {

@@ -22,6 +22,8 @@ struct PhoneLegEvaluation {
     var format: EvaluateCommand.Format
     /// Where to draw the first algorithm's answers, leg by leg, if anywhere.
     var svgPath: String?
+    /// The railway tracker's constants (`--tune`), for the default and the railway tracker.
+    var parameters = RailwayTracker.Parameters()
 
     /// The help's paragraph on this mode.
     static let discussion = """
@@ -162,7 +164,7 @@ struct PhoneLegEvaluation {
             for leg in legs.legs {
                 let names = Set(leg.accepted.map(\.railwayID)).sorted()
                 var verdicts: [PhoneFixVerdict] = []
-                let score = leg.score(algorithm.makeTracker(model: model)) { verdicts.append($0) }
+                let score = leg.score(tracker(algorithm, model: model)) { verdicts.append($0) }
                 let lock = score.fixes > 0 ? PhoneLegLock(verdicts: verdicts) : nil
                 let row = Row(
                     algorithm: algorithm.rawValue, kind: leg.kind, device: leg.logged.device, logged: leg.logged.label,
@@ -218,6 +220,15 @@ struct PhoneLegEvaluation {
                 "\(sessionsPath): no session names its phone by \"device_id N\" in its notes (import-sessions writes that)")
         }
         return fixes.mapValues { $0.sorted { $0.timestamp < $1.timestamp } }
+    }
+
+    /// A fresh tracker of `algorithm` over `model`, with `parameters` where it takes them.
+    func tracker(_ algorithm: TrackingAlgorithmName, model: TrackerModel) -> any TrackingAlgorithm {
+        switch algorithm {
+        case .default: TripTracker(model: model, parameters: parameters)
+        case .railway: RailwayTracker(model: model, parameters: parameters)
+        case .eki, .schedule: algorithm.makeTracker(model: model)
+        }
     }
 
     /// "phone 1 · SUBWAY V · 09:31 Ruoholahti → Helsingin yliopisto".

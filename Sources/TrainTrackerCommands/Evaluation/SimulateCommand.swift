@@ -57,11 +57,14 @@ struct SimulateCommand: ParsableCommand {
 
     @Option(
         help:
-            "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes), sparse (a fix every 10 s), background (a fix every 8-60 s, no speed or course, some 50-150 m off), movement (a fix only after moving 10-100 m: none while the train stands), jittery (1 Hz, no speed or course, wandering 5-30 m while standing), bare (1 Hz, no speed or course) or quiet (1 Hz, silent for 3-10 minutes about every ten)."
+            "The phone: good (1 Hz, the defaults), noisy (poor speeds, false zeros, lost fixes), sparse (a fix every 10 s), background (a fix every 8-60 s, no speed or course, some 50-150 m off), movement (a fix only after moving 10-100 m: none while the train stands), jittery (1 Hz, no speed or course, wandering 5-30 m while standing), bare (1 Hz, no speed or course), quiet (1 Hz, silent for 3-10 minutes about every ten), drifting (1 Hz, wandering 3-20 m while standing and now and then claiming a speed of up to 7 m/s and any course) or gappy (1 Hz, silent for 20-60 s about every three minutes)."
     )
     var phone: PhoneModel.Preset = .good
 
-    @Option(help: "The map: drawn (trains run on the drawn track) or shifted (5-40 m beside it, sometimes past a parallel line).")
+    @Option(
+        help:
+            "The map: drawn (trains run on the drawn track), shifted (5-40 m beside it, sometimes past a parallel line) or platforms (trains stop 20-250 m along the track from the map's station points, as on long platforms)."
+    )
     var map: RideConditions.Map = .drawn
 
     @Option(
@@ -79,8 +82,13 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Urban canyons: near big stations, fixes pushed 15-40 m to one side for minutes.")
     var canyons = false
 
+    @Flag(help: "Signal stops: the rider's train stands 20-60 s at about a quarter of the stations its service passes.")
+    var signalStops = false
+
     /// The conditions the options name.
-    var conditions: RideConditions { RideConditions(phone: phone, map: map, day: day, rider: rider, canyons: canyons) }
+    var conditions: RideConditions {
+        RideConditions(phone: phone, map: map, day: day, rider: rider, canyons: canyons, signalStops: signalStops)
+    }
 
     @Flag(help: "Replace the files in --out if they exist.")
     var force = false

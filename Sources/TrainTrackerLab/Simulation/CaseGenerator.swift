@@ -54,6 +54,10 @@ public struct CaseGenerator: Sendable {
     /// How the drawn map differs from the real track, if it does: trains then run on the real
     /// track, and the network's own (drawn) track is what a tracker is given.
     public var mapDistortion: MapDistortion?
+    /// Where trains stop against the map's station points, if not at them.
+    public var stationDisplacement: StationDisplacement?
+    /// Stops the rider's train makes at stations its service passes, if it does.
+    public var signalStops: SignalStops?
     /// How the day's trains run against their timetable (ordinarily late, or disrupted); on
     /// time when nil.
     public var disruption: (any TrainDelays)?
@@ -156,8 +160,13 @@ public struct CaseGenerator: Sendable {
         if let stay = platformStay { limits.finalWait = max(limits.finalWait, Double.random(in: stay, using: &rider)) }
         if let wait = originWait { limits.initialWait = max(limits.initialWait, Double.random(in: wait, using: &rider)) }
         let stops = held(stretch, using: &rider)
-        let plan = TimetabledRide(
-            stops: stops.map { (positionOf[$0.stationID] ?? 0, $0.arrival, $0.departure) }, walk: walk, limits: limits)
+        var planned = stops.map { (position: positionOf[$0.stationID] ?? 0, arrival: $0.arrival, departure: $0.departure) }
+        if let signalStops {
+            var signals = SeededGenerator(seed: seed ^ 0x5349_474E)
+            let passed = passedStations(on: railway, called: planned.map(\.position), walk: walk)
+            planned = signalStops.adding(to: planned, passed: passed, walk: walk, using: &signals)
+        }
+        let plan = TimetabledRide(stops: planned, walk: walk, limits: limits)
         let scheduledDeparture = stretch[0].departure ?? stretch[0].arrival ?? 0
         let start = Timestamp(secondsSince1970: dataset.timetable.zone.serviceDayOrigin(day)).adding(
             scheduledDeparture - plan.departureOffset)
@@ -333,6 +342,10 @@ extension CaseGenerator {
             let real = mapDistortion.realTrack(of: drawn, in: network)
             railway.track = real.track
             positions = positions.map(real.along)
+        }
+        if let stationDisplacement {
+            positions = stationDisplacement.stoppingPlaces(
+                of: railway.stationIDs, at: positions, length: railway.track.polyline.length)
         }
         return (railway, positions, direction, TrackWalk(railway: railway, direction: direction))
     }

@@ -25,6 +25,8 @@ import TrainTrackerCore
 ///   movement): nothing while the train stands, the next fix once it has moved off.
 /// - While the train stands, a phone with `standingJitter` wanders about the standing point by
 ///   that much, correlated over `jitterCorrelationTime` (under a station roof).
+/// - A phone with `standingMotion` claims, while the train stands, a speed from that range on a
+///   course at random, on `standingMotionShare` of its fixes.
 /// - In an urban canyon (within `canyonRadius` of a big station, when `canyonBias` is set) the
 ///   error is pushed to one side of the track by 15–40 m, the side and size kept for about
 ///   `canyonPersistence` seconds, while the reported accuracy stays as it was.
@@ -49,6 +51,12 @@ public struct PhoneModel: Hashable, Sendable {
     /// While the train stands, fixes wander about the standing point by this much (drawn once
     /// per phone from the range); none when `nil`.
     public var standingJitter: ClosedRange<Meters>?
+    /// While the train stands, a phone that reports motion claims a speed drawn from this range,
+    /// and a course at random, on `standingMotionShare` of its fixes (an iPhone standing in a
+    /// train reported 7 m/s on a course 180° off); a speed of 0 when `nil`.
+    public var standingMotion: ClosedRange<MetersPerSecond>?
+    /// The share of standing fixes that claim such a motion.
+    public var standingMotionShare = 0.3
     /// How long the standing jitter keeps its direction, on average (30 s: a fix moves 1.3–8 m
     /// a second).
     public var jitterCorrelationTime: Seconds = 30
@@ -102,6 +110,13 @@ public struct PhoneModel: Hashable, Sendable {
         /// One fix a second, but about every ten minutes the app is suspended and the phone goes
         /// quiet for 3–10 minutes.
         case quiet
+        /// One fix a second with speed and course, that wanders 3–20 m about the standing point
+        /// while the train stands and, on a third of those fixes, claims a speed of 0.5–7 m/s on
+        /// a course at random (an iPhone standing in a train).
+        case drifting
+        /// One fix a second, silent for 20–60 s about every three minutes (a phone that loses
+        /// the sky in cuttings and under bridges): stations are passed in the gaps.
+        case gappy
 
         /// The phone model.
         public var model: PhoneModel {
@@ -135,6 +150,12 @@ public struct PhoneModel: Hashable, Sendable {
             case .quiet:
                 model.longGapProbability = 1.0 / 600
                 model.longGap = 180...600
+            case .drifting:
+                model.standingJitter = 3...20
+                model.standingMotion = 0.5...7
+            case .gappy:
+                model.longGapProbability = 1.0 / 180
+                model.longGap = 20...60
             }
             return model
         }
@@ -220,9 +241,16 @@ struct Phone {
         let projection = LocalProjection(origin: coordinate)
         var reportedSpeed: MetersPerSecond? = max(0, speed + generator.nextGaussian(standardDeviation: model.speedNoise))
         if stopped { reportedSpeed = 0 }
+        // A standing phone that claims to move (drawn from its own generator, so that other
+        // phones draw as before).
+        var claimedCourse: Degrees?
+        if stopped, let claimed = model.standingMotion, Double.random(in: 0..<1, using: &own) < model.standingMotionShare {
+            reportedSpeed = Double.random(in: claimed, using: &own)
+            claimedCourse = Double.random(in: 0..<360, using: &own)
+        }
         if speed > 3, Double.random(in: 0..<1, using: &generator) < model.falseStopProbability { reportedSpeed = 0 }
         if accuracy > model.speedAccuracyLimit || !model.reportsMotion { reportedSpeed = nil }
-        var reportedCourse: Degrees?
+        var reportedCourse: Degrees? = model.reportsMotion ? claimedCourse : nil
         if speed >= model.courseMinimumSpeed, model.reportsMotion {
             let noisy = (course + generator.nextGaussian(standardDeviation: model.courseNoise)).truncatingRemainder(
                 dividingBy: 360)

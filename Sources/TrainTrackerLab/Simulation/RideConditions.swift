@@ -12,6 +12,9 @@ public struct RideConditions: Hashable, Sendable, Codable {
         case drawn
         /// The train runs 5–40 m beside it, sometimes beyond a parallel line (`MapDistortion`).
         case shifted
+        /// The train runs on the drawn track, but stops 20–250 m along it from the map's
+        /// station points, as trains do on long platforms (`StationDisplacement`).
+        case platforms
     }
 
     /// Whether the day's trains keep to their timetable.
@@ -50,6 +53,9 @@ public struct RideConditions: Hashable, Sendable, Codable {
     public var rider: Rider
     /// Whether fixes near big stations are pushed 15–40 m to one side for minutes.
     public var canyons: Bool
+    /// Whether the rider's train stops for signals at stations its service passes
+    /// (`signalStopDwell`, at `signalStopShare` of them, at least one a ride where it passes any).
+    public var signalStops: Bool
 
     /// How long a lingering rider stays on the platform at the last stop.
     public static let lingeringStay: ClosedRange<Seconds> = 120...360
@@ -59,16 +65,22 @@ public struct RideConditions: Hashable, Sendable, Codable {
     public static let originWait: ClosedRange<Seconds> = 300...1_500
     /// The size of an urban canyon's one-sided error.
     public static let canyonBias: ClosedRange<Meters> = 15...40
+    /// How long a train stands for a signal at a station it passes (real phones: 30–45 s).
+    public static let signalStopDwell: ClosedRange<Seconds> = 20...60
+    /// The share of passed stations a train stops at for signals, on a day with signal stops.
+    public static let signalStopShare = 0.25
 
     /// Conditions; the defaults are the ones the tracker was first tuned under.
     public init(
-        phone: PhoneModel.Preset = .good, map: Map = .drawn, day: Day = .normal, rider: Rider = .leaves, canyons: Bool = false
+        phone: PhoneModel.Preset = .good, map: Map = .drawn, day: Day = .normal, rider: Rider = .leaves, canyons: Bool = false,
+        signalStops: Bool = false
     ) {
         self.phone = phone
         self.map = map
         self.day = day
         self.rider = rider
         self.canyons = canyons
+        self.signalStops = signalStops
     }
 
     /// A short name, e.g. `sparse · shifted map · disrupted day`: the phone, then whatever
@@ -85,6 +97,7 @@ public struct RideConditions: Hashable, Sendable, Codable {
         if day != .normal { parts.append("\(day.rawValue) day") }
         if rider != .leaves { parts.append("rider \(rider.rawValue)") }
         if canyons { parts.append("canyons") }
+        if signalStops { parts.append("signal stops") }
         return parts
     }
 
@@ -94,6 +107,8 @@ public struct RideConditions: Hashable, Sendable, Codable {
         if canyons { phone.canyonBias = Self.canyonBias }
         generator.phone = phone
         generator.mapDistortion = map == .shifted ? MapDistortion(seed: seed ^ 0x4D41_5053) : nil
+        generator.stationDisplacement = map == .platforms ? StationDisplacement(seed: seed ^ 0x504C_4154) : nil
+        generator.signalStops = signalStops ? SignalStops(dwell: Self.signalStopDwell, share: Self.signalStopShare) : nil
         switch day {
         case .normal: generator.disruption = EverydayDelays(seed: seed ^ 0x4C41_5445)
         case .punctual: generator.disruption = nil
@@ -103,6 +118,23 @@ public struct RideConditions: Hashable, Sendable, Codable {
         generator.longDwell = day == .held ? Self.longDwell : nil
         generator.platformStay = rider == .lingers ? Self.lingeringStay : nil
         generator.originWait = rider == .waits ? Self.originWait : nil
+    }
+}
+
+extension RideConditions {
+    private enum CodingKeys: String, CodingKey {
+        case phone, map, day, rider, canyons, signalStops
+    }
+
+    /// Reads conditions written before a condition existed as without it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            phone: try container.decode(PhoneModel.Preset.self, forKey: .phone),
+            map: try container.decode(Map.self, forKey: .map), day: try container.decode(Day.self, forKey: .day),
+            rider: try container.decode(Rider.self, forKey: .rider),
+            canyons: try container.decodeIfPresent(Bool.self, forKey: .canyons) ?? false,
+            signalStops: try container.decodeIfPresent(Bool.self, forKey: .signalStops) ?? false)
     }
 }
 

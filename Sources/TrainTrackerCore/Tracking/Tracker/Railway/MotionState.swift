@@ -10,7 +10,7 @@ struct MotionState: Sendable, Codable {
     /// bounds is not recorded.
     static let pairSpan: ClosedRange<Seconds> = 5...120
     /// Recent fixes: time, speed (reported or `nil`), position.
-    private var recent: [Recent] = []
+    private(set) var recent: [Recent] = []
     /// Whether the train is standing now.
     private(set) var isStopped = false
     /// When the current stop began.
@@ -43,6 +43,8 @@ struct MotionState: Sendable, Codable {
     /// Whether this fix, still of the stop, lies out of reach of where it stands: the first
     /// of the two that end it, as the train moves off (not where it stood).
     private(set) var isLeavingStand = false
+    /// Where a phone that measures speed stands, during a stop (`borneOut`).
+    private(set) var speedStand: StandCentre?
     /// The last fix whose measured speed held the stop.
     private var lastHeldBySpeed: Timestamp?
     /// The last fix that saw the train stand (by its speed or its place, not a poor fix held
@@ -114,6 +116,13 @@ struct MotionState: Sendable, Codable {
             isStopped = stoppedNow
             lastHeldBySpeed = !stoppedNow ? nil : slowBySpeed ? location.timestamp : lastHeldBySpeed
             if stoppedNow, heldByFix { lastSeenStanding = location.timestamp }
+            if !stoppedNow {
+                speedStand = nil
+            } else if speedStand == nil {
+                speedStand = StandCentre(location)
+            } else {
+                speedStand?.add(location)
+            }
             isLeavingStand = stoppedNow && speedless && (standingPoint?.outOfReach ?? 0) > 0
             if !stoppedNow || !speedless {
                 standingPoint = nil

@@ -12,14 +12,15 @@ extension RailwayTracker {
     /// Scores may be infinite: encode with a strategy for non-finite numbers (JSON has none;
     /// `JSONEncoder.nonConformingFloatEncodingStrategy`), or with a property-list encoder.
     public struct Snapshot: Codable, Sendable {
-        /// The form's version; a snapshot of another is refused. (7: a hypothesis keeps the
+        /// The form's version; a snapshot of another is refused. (8: the motion state keeps where
+        /// a phone that measures speed stands; 7: a hypothesis keeps the
         /// evidence the trip tracker has not yet taken; 6: the motion state keeps the
         /// last fix that saw the train stand; 5: the motion state keeps the last fix that held a
         /// stop, a hypothesis's stops how long before the fix the train moved off; 4: the motion
         /// state keeps where a stop seen without speeds stands; 3: each kind of evidence keeps its state in
         /// a struct of its own on the hypothesis; 2: a followed train's service day origin is in
         /// UTC, by the zone's rules; version 1 held local midnight.)
-        static let currentVersion = 7
+        static let currentVersion = 8
         var version = Self.currentVersion
         /// Railways and stations of the network it was taken on: a snapshot from another is refused.
         var stationCounts: [Int]

@@ -42,6 +42,9 @@ public struct RailwayTracker: TrackingAlgorithm {
         let leavingStand: Bool
         /// A stop that started or ended at this fix.
         let change: MotionState.Change?
+        /// The speed the previous fix reported, if it did (the speeds either side of a gap
+        /// tell whether the train can have stopped in it).
+        let previousSpeed: MetersPerSecond?
         /// Seconds since the last fix that saw the train stand (`dt` when none did).
         let sinceSeenStanding: Seconds
         let accuracy: Meters
@@ -113,7 +116,9 @@ public struct RailwayTracker: TrackingAlgorithm {
     ///
     /// - Complexity: O(R log V) for the railways within reach, plus O(H · S) for the
     ///   hypotheses' station bookkeeping.
-    public mutating func process(_ location: Location) -> TrackingResult {
+    public mutating func process(_ reported: Location) -> TrackingResult {
+        // A standing phone's claim to move that where it lies does not bear out is noise.
+        let location = motion.borneOut(reported)
         // A wild fix (farther than any train goes since the last) is left out: the answer holds.
         if isWild(location) { return estimate(at: location.timestamp) }
         if explains {
@@ -177,9 +182,12 @@ public struct RailwayTracker: TrackingAlgorithm {
         let silentAfter = parameters.silence.threshold(cadence: cadence.seconds)
         if lastFix != nil { cadence.add(dt) }
         let wasWalking = motion.isWalking
+        let wasStopped = motion.isStopped
         let change = motion.update(location)
         let stopped = motion.isStopped
         if motion.isWalking, !wasWalking { leaveTrain() }
+        // (Read as the fix came, unless the train stood: a standing phone's claim is no speed.)
+        let previousSpeed = wasStopped ? 0 : lastFix?.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         var speed = location.speed ?? 0
         if let last = lastFix, location.speed == nil {
             speed = last.coordinate.distance(to: location.coordinate) / dt
@@ -198,7 +206,7 @@ public struct RailwayTracker: TrackingAlgorithm {
         let span = position.span(sinceLast: lastFix == nil ? nil : dt)
         return Fix(
             location: location, dt: dt, speed: speed, stopped: stopped, leavingStand: motion.isLeavingStand,
-            change: change,
+            change: change, previousSpeed: previousSpeed,
             sinceSeenStanding: motion.lastSeenStanding.map {
                 max(Self.shortestWait, location.timestamp.seconds(since: $0))
             } ?? dt,

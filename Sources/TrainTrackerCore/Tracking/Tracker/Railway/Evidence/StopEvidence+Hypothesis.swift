@@ -29,6 +29,7 @@ extension StopEvidence: EvidenceKind {
     static var tunables: [String: WritableKeyPath<Self, Double>] {
         [
             "strayStopCost": \.strayStopCost, "patternMismatch": \.patternMismatch,
+            "unscheduledStopProbability": \.unscheduledStopProbability,
             "untimedPassProbability": \.untimedPassProbability, "minimumStop": \.minimumStop, "stationReach": \.stationReach,
             "departureGap": \.gap, "unseenStopTime": \.unseenStopTime, "fastRun": \.fastRun, "passClearance": \.passClearance,
             "silentStopSpeed": \.silentStopSpeed,
@@ -51,7 +52,9 @@ extension StopEvidence: EvidenceKind {
         var silentStop = false
         if let previous = hypothesis.stops.previousAlong {
             let travelled = fix.stopped ? 0 : fix.speed * fix.dt * Self.travelShare + Self.travelMargin
-            cross(&hypothesis, model: model, from: previous, to: along, travelled: travelled, gap: gap)
+            cross(
+                &hypothesis, model: model, from: previous, to: along, travelled: travelled, gap: gap,
+                speeds: (fix.previousSpeed, fix.location.speed))
             if hypothesis.stops.standing == nil {
                 silentStop = self.silentStop(&hypothesis, model: model, from: previous, to: along, gap: gap)
             }
@@ -100,11 +103,16 @@ extension StopEvidence: EvidenceKind {
     /// well past them. Only the train's own progress crosses stations, not a correction.
     private func cross(
         _ hypothesis: inout Hypothesis, model: TrackerModel, from previous: Meters, to along: Meters, travelled: Meters,
-        gap: Seconds
+        gap: Seconds, speeds: (before: MetersPerSecond?, after: MetersPerSecond?)
     ) {
         let walk = hypothesis.walk
         let step = walk.distanceAhead(from: previous, to: along)
-        guard step > 0, step <= travelled, !mayHaveStoppedUnseen(gap: gap, distance: step) else { return }
+        guard step > 0, step <= travelled else { return }
+        // Measured speeds either side of a gap judge each station by the run a stop there needs;
+        // without them, the gap's time and distance judge them all.
+        let judgedBySpeeds =
+            gap > self.gap && speeds.before ?? 0 >= Self.movingOffSpeed && speeds.after ?? 0 >= Self.movingOffSpeed
+        guard judgedBySpeeds || !mayHaveStoppedUnseen(gap: gap, distance: step) else { return }
         let end = walk.advance(previous, by: step)
         let (low, high) = walk.sign > 0 ? (previous, end) : (end, previous)
         // (Lists are read in place, only where needed: this runs per hypothesis per fix.)
@@ -117,10 +125,16 @@ extension StopEvidence: EvidenceKind {
             while index < order.count, order[index].position <= to {
                 let (position, station) = order[index]
                 index += 1
-                guard
-                    showsCrossing(
-                        gap: gap, before: walk.separation(position, previous), after: walk.separation(position, end))
-                else { continue }
+                let before = walk.separation(position, previous)
+                let after = walk.separation(position, end)
+                if judgedBySpeeds,
+                    let could = couldHaveStopped(
+                        gap: gap, before: before, after: after, speedBefore: speeds.before, speedAfter: speeds.after)
+                {
+                    guard !could else { continue }
+                } else {
+                    guard showsCrossing(gap: gap, before: before, after: after) else { continue }
+                }
                 if !hypothesis.stops.pending.contains(where: { $0.station == station }) {
                     hypothesis.stops.pending.append(PendingStation(station: station, position: position))
                 }

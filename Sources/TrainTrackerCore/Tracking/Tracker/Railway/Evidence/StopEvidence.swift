@@ -15,6 +15,18 @@ public struct StopEvidence: Hashable, Sendable {
     /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
     /// the reason is not recorded.
     public var patternMismatch = 0.03
+    /// The chance a train stands at a station its service pattern passes (for a signal, a
+    /// crossing, a changed timetable): a stop there is evidence against the pattern in
+    /// proportion to how often such stops happen, not a verdict. (Until 2026-12-07 it was
+    /// `patternMismatch`, the chance of any event a pattern does not explain.)
+    /// Set by hand on 2026-12-07 (issue 59) at the old `patternMismatch`, not fitted: no
+    /// recording with known services shows enough such stops to fit it (Helsinki's phones: 2 of
+    /// the 6 stations passed on the one leg that passes any; Caltrain's positions, a minute
+    /// apart and republished stale, cannot tell a stand). On simulated seed 6363 without
+    /// timetables, 0.1 named the railway 2.0–3.4 points better on rides with signal stops but
+    /// 0.3–3.1 worse on the rest, and 0.3 worse on a hard condition
+    /// (docs/experiments/2026-12-07-shared-track.md).
+    public var unscheduledStopProbability = 0.03
     /// Without a timetable, the chance a train passes a station of its line.
     /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
     /// the reason is not recorded.
@@ -88,8 +100,8 @@ public struct StopEvidence: Hashable, Sendable {
     public func probability(stopped: Bool, patternStops stops: Bool, patternRuns runs: Bool, hasTimetable: Bool) -> Double {
         // Its trains do not run here at all.
         guard runs else { return patternMismatch }
-        if stopped { return stops ? 1 - patternMismatch : patternMismatch }
-        return stops ? (hasTimetable ? patternMismatch : untimedPassProbability) : 1 - patternMismatch
+        if stopped { return stops ? 1 - patternMismatch : unscheduledStopProbability }
+        return stops ? (hasTimetable ? patternMismatch : untimedPassProbability) : 1 - unscheduledStopProbability
     }
 
     /// Whether the train may have stopped unseen at a station it crossed in a gap of `gap`
@@ -123,5 +135,59 @@ public struct StopEvidence: Hashable, Sendable {
     /// are clear of it.
     public func showsCrossing(gap: Seconds, before: Meters, after: Meters) -> Bool {
         gap <= self.gap || (before >= passClearance && after >= passClearance)
+    }
+
+    /// Whether a train can have stood `minimumStop` at a station `before` metres past a fix
+    /// that measured `speedBefore` and `after` metres short of the next, `gap` seconds later,
+    /// that measured `speedAfter`: nil unless both measured a moving train and both lie
+    /// `placementMargin` or more from the station (then the other rules judge). The quickest such stop runs from the first fix at its speed up to a peak,
+    /// brakes to the station at `RailwayTracker.hardestBraking`, stands, and reaches the next
+    /// fix's speed by the next fix at `MotionState.hardestMovingOff`, no faster than `fastRun`;
+    /// a train too fast to brake in the distance, or a gap too short for that run, ran through.
+    public func couldHaveStopped(
+        gap: Seconds, before: Meters, after: Meters, speedBefore: MetersPerSecond?, speedAfter: MetersPerSecond?
+    ) -> Bool? {
+        guard let speedBefore, let speedAfter, speedBefore >= Self.movingOffSpeed, speedAfter >= Self.movingOffSpeed,
+            gap.isFinite, before >= Self.placementMargin, after >= Self.placementMargin, before.isFinite, after.isFinite
+        else { return nil }
+        guard
+            let braking = Self.quickestRun(
+                from: speedBefore, over: before, rising: Self.hardestMovingOff,
+                falling: Self.hardestBraking, top: fastRun),
+            let starting = Self.quickestRun(
+                from: speedAfter, over: after, rising: Self.hardestBraking,
+                falling: Self.hardestMovingOff, top: fastRun)
+        else { return false }
+        return gap >= braking + minimumStop + starting
+    }
+
+    /// Fixes nearer the station than this may be placed on the wrong side of it (a map drawn
+    /// off the track, a fix's error): the speeds do not judge the station then. (Set by hand on
+    /// seed 7373's sparse phones on a shifted map, where a fix placed 30 m short of Kanda just
+    /// after the train left it read as a pass of its stop.)
+    static let placementMargin: Meters = 100
+    /// The hardest a train brakes into a stop, m/s² (service braking is 0.7–1.2 m/s²; set by
+    /// hand above it, so that only a train that surely could not stop is read as running through).
+    static let hardestBraking = 1.5
+    /// The hardest a train accelerates from a stand, m/s² (`MotionState.hardestMovingOff`).
+    static let hardestMovingOff = MotionState.hardestMovingOff
+
+    /// The least time a train at `speed` takes to come to a stand `distance` metres on,
+    /// speeding up at `rising` to a peak no faster than `top`, then braking at `falling`; nil
+    /// when it cannot stop in the distance. (Run backwards, a start from a stand that reaches
+    /// `speed` in the distance.)
+    static func quickestRun(
+        from speed: MetersPerSecond, over distance: Meters, rising: Double, falling: Double, top: MetersPerSecond
+    ) -> Seconds? {
+        guard distance >= speed * speed / (2 * falling) else { return nil }
+        // The peak u: (u² − v²) / 2r + u² / 2f = d.
+        var peak = ((distance + speed * speed / (2 * rising)) / (1 / (2 * rising) + 1 / (2 * falling))).squareRoot()
+        var cruise: Seconds = 0
+        if peak > top {
+            peak = max(top, speed)
+            let covered = (peak * peak - speed * speed) / (2 * rising) + peak * peak / (2 * falling)
+            cruise = max(0, distance - covered) / peak
+        }
+        return (peak - speed) / rising + cruise + peak / falling
     }
 }

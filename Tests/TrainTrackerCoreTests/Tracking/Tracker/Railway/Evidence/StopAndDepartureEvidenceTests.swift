@@ -8,7 +8,7 @@ import Testing
     @Test(arguments: [
         // (what, stopped, the pattern stops there, runs there, with a timetable, probability)
         ("stopped where the pattern stops", true, true, true, true, 0.97),
-        ("stopped where it runs through", true, false, true, true, 0.03),
+        ("stopped where it runs through: as often as trains stand where they pass", true, false, true, true, 0.03),
         ("ran through where it stops", false, true, true, true, 0.03),
         ("ran through where it stops, no timetable to say so", false, true, true, false, 0.25),
         ("ran through where it runs through", false, false, true, true, 0.97),
