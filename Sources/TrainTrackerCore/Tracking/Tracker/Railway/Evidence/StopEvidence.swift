@@ -24,7 +24,7 @@ public struct StopEvidence: Hashable, Sendable {
     /// the 6 stations passed on the one leg that passes any; Caltrain's positions, a minute
     /// apart and republished stale, cannot tell a stand). On simulated seed 6363 without
     /// timetables, 0.1 named the railway 2.0–3.4 points better on rides with signal stops but
-    /// 0.3–3.1 worse on the rest, and 0.3 worse on a hard condition
+    /// up to 3.1 worse on the rest, and 0.3 worse on a hard condition
     /// (docs/experiments/2026-12-07-shared-track.md).
     public var unscheduledStopProbability = 0.03
     /// Without a timetable, the chance a train passes a station of its line.
