@@ -40,8 +40,12 @@ import TrainTrackerTestSupport
         }
         let all = try shares("default all ")
         let metro = try shares("default metro ")
-        #expect(all.count == 4 && metro.count == 4)
+        // (line, direction, next stop, stop shown right, undecided, alighting)
+        #expect(all.count == 6 && metro.count == 6)
         #expect(metro[0] >= 95 && all[0] >= 80 && all[1] >= 78 && all[2] >= 88, "\(all) \(metro)")
+        // A stop named is a subset of the next stops right; the two metro lines share their
+        // track to Itäkeskus, and the answer says so there.
+        #expect(all[3] <= all[2] && all[3] >= 85 && metro[4] > 20, "\(all) \(metro)")
         // The picture: a row per leg with fixes, a mark per fix, the answer in its title.
         let picture = try String(contentsOfFile: directory.path("legs.svg"), encoding: .utf8)
         #expect(picture.contains("phone 2 · TRAIN I · 15:39 Vantaankoski → Huopalahti</text>"))

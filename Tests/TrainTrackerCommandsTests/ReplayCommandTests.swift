@@ -59,7 +59,7 @@ import TrainTrackerTestSupport
         let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let keys: Set<String> = [
             "sessionID", "locationID", "timestamp", "railway", "direction", "station", "phase", "trainType", "nextStop", "eta",
-            "confidence", "train", "delaySeconds", "arrivals", "estimated", "candidates",
+            "confidence", "train", "delaySeconds", "arrivals", "undecided", "estimated", "candidates",
         ]
         #expect(objects.allSatisfy { Set($0.keys) == keys })
         #expect(

@@ -341,6 +341,26 @@ import TrainTrackerTestSupport
         try browser.screenshot(Self.picture("viewer-timetables.png"))
     }
 
+    @Test func whileTheLinesAreNotToldApartTheRiderSeesWhichAreStillPossible() async throws {
+        // Boarding at Hiyoshi, where the Toyoko and Meguro lines share the platforms.
+        let live = try LiveFixture()
+        defer { live.server.stop() }
+        let browser = try await Self.openFirstBatch(live, session: "UNDECIDED-1")
+        var listed = ""
+        for row in 1...60 where listed.isEmpty {
+            try browser.click("#fixes tbody tr:nth-child(\(row)) td")
+            try browser.wait(for: "\(Self.selectedFix) === \(row - 1)")
+            listed = try browser.text("document.querySelector('#rider .rider-undecided')?.textContent ?? ''")
+        }
+        // Each line still possible with its share, as text.
+        #expect(listed.hasPrefix("Not yet told apart: "), "\(listed)")
+        #expect(listed.components(separatedBy: " %").count >= 3, "\(listed)")
+        // Where the lines part next, the station is not shown as a stop.
+        let parting = try browser.text("document.querySelector('#rider .rider-parting')?.textContent ?? ''")
+        let next = try browser.text("document.querySelector('#rider .rider-next')?.textContent ?? ''")
+        if !parting.isEmpty { #expect(next.isEmpty && parting.hasPrefix("Whether it stops at "), "\(parting) | \(next)") }
+    }
+
     @Test func aPaleOrBrokenRailwayColourIsDrawnVisiblyAsThePicturesDrawIt() async throws {
         // The table the pictures' ColourLanguage.drawable is held to.
         let table = RailwayColourCases.drawn

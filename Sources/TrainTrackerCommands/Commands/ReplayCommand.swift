@@ -11,7 +11,8 @@ struct ReplayCommand: ParsableCommand {
             --format jsonl prints one JSON object per fix with the keys sessionID, locationID, timestamp, \
             railway, direction, station, phase, trainType, nextStop, eta, confidence, train, \
             delaySeconds (null while the tracker has no answer, or does not tell), arrivals (the predicted arrival at each stop \
-            ahead: station, time, earliest, latest, scheduled), estimated and candidates (railway, direction, \
+            ahead: station, time, earliest, latest, scheduled), undecided (the services still possible while \
+            the stops have not told them apart: railway, direction, trainType, nextStop, share), estimated and candidates (railway, direction, \
             station, phase, score), and with --explain evidence (docs/data.md: the replay --format jsonl contract). \
             --format text prints a timeline with a line whenever the answer changes. --explain says why, \
             term by term.

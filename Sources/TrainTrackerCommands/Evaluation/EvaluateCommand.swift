@@ -88,7 +88,13 @@ struct EvaluateCommand: ParsableCommand {
             the answer names one before the train arrives) at most one station after the last such \
             station; JSON also counts the rides never told apart (untoldRides). Railway-alike (--matrix \
             railway-alike): the best answer names the true railway or that of a service not yet told apart \
-            from the train at that fix, where two lines cannot yet be told apart, either. \
+            from the train at that fix, where two lines cannot yet be told apart, either. Stop shown right \
+            (--matrix shown-stop): the best answer names a next stop, whatever its railway, and it is the \
+            true service's next stop within ±20 s (a station at the same place counts); an answer that names \
+            none, while services are not told apart, shows the next station as a station and counts as \
+            neither right nor wrong. Undecided (--matrix undecided): the answer lists more than one service \
+            still possible; undecided-time: the median seconds from the first departure to the last such \
+            answer (JSON: medianUndecidedFor, and undecidedAtEnd, the rides still undecided at their end). \
             Several --cases folders (simulated under different conditions) are \
             reported side by side, one condition per folder; --matrix shows one measure as scenario × condition. \
             With --realtime, the default and the railway tracker are each scored twice: without the feeds \
@@ -344,6 +350,8 @@ struct EvaluateCommand: ParsableCommand {
         var reports: [EvaluationReport] = []
         var progress = ProgressBar(label: "evaluate", total: caseFolders.count * variants.count)
         var sources: [String: RailwayNetwork?] = [:]
+        var evaluator = Evaluator()
+        evaluator.network = timetabled.network
         for folder in caseFolders {
             var loaded = try EvaluationCases.load(directory: folder)
             if let joinAfter { loaded.cases = loaded.cases.compactMap { RiderFeeds.joining($0, after: joinAfter) } }
@@ -359,7 +367,7 @@ struct EvaluateCommand: ParsableCommand {
                 reports.append(
                     EvaluationReport(
                         condition: condition, algorithm: variant.name,
-                        scores: loaded.score { variant.make(tripParameters) }))
+                        scores: loaded.score({ variant.make(tripParameters) }, evaluator: evaluator)))
                 progress.update(reports.count)
             }
         }

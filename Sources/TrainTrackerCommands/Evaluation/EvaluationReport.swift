@@ -31,6 +31,9 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
     case lockTime = "lock-time"
     case lockStations = "lock-stations"
     case decided
+    case shownStop = "shown-stop"
+    case undecided
+    case undecidedTime = "undecided-time"
 
     /// The measure's heading.
     var title: String {
@@ -45,6 +48,9 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
         case .lockTime: "median lock (s)"
         case .lockStations: "median lock (stations stopped at before it)"
         case .decided: "decided within one station after the first that tells"
+        case .shownStop: "next stop shown, right for the true service"
+        case .undecided: "answered as undecided"
+        case .undecidedTime: "median undecided after departure (s)"
         }
     }
 
@@ -61,6 +67,9 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
         case .lockTime: score.medianLockTime
         case .lockStations: score.medianLockStations
         case .decided: score.decidedShare
+        case .shownStop: score.shownStopRightShare
+        case .undecided: score.undecidedShare
+        case .undecidedTime: score.medianUndecidedFor
         }
     }
 
@@ -68,7 +77,7 @@ enum EvaluationMeasure: String, ExpressibleByArgument, CaseIterable {
     func text(_ score: AlgorithmScore) -> String {
         guard let value = value(score) else { return "-" }
         switch self {
-        case .lockTime: return "\(Int(displaying: value)) s"
+        case .lockTime, .undecidedTime: return "\(Int(displaying: value)) s"
         case .lockStations: return value == value.rounded() ? "\(Int(displaying: value))" : String(format: "%.1f", value)
         default: return percent(value)
         }
@@ -83,8 +92,8 @@ extension EvaluationReport {
         var rows = [
             (conditions ? ["condition"] : [])
                 + [
-                    "algorithm", "cases", "sessions", "fixes", "railway", "direction", "focus", "next stop", "eta ±1 min",
-                    "locked", "median lock", "µs/fix",
+                    "algorithm", "cases", "sessions", "fixes", "railway", "direction", "focus", "next stop",
+                    "stop shown right", "undecided", "eta ±1 min", "locked", "median lock", "µs/fix",
                 ]
         ]
         func row(_ report: EvaluationReport, _ group: String, _ score: AlgorithmScore) -> [String] {
@@ -92,6 +101,7 @@ extension EvaluationReport {
                 + [
                     report.algorithm, group, "\(score.sessions)", "\(score.fixes)", percent(score.railwayAccuracy),
                     percent(score.directionAccuracy), percent(score.focusAccuracy), percent(score.nextStopAccuracy),
+                    percent(score.shownStopRightShare), percent(score.undecidedShare),
                     score.etaWithinMinuteShare.map(percent) ?? "-", percent(score.lockedShare),
                     score.medianLockTime.map { "\(Int(displaying: $0)) s" } ?? "-",
                     String(format: "%.1f", score.microsecondsPerFix),

@@ -74,6 +74,10 @@ struct PhoneLegEvaluation {
         var direction: Double?
         var nextStop: Double?
         var alighting: Double?
+        /// Of the fixes where the next stop is known, those whose answer named it as a stop
+        /// (not as the next station while undecided); of the scored fixes, those undecided.
+        var stopShownRight: Double?
+        var undecided: Double?
 
         init(_ score: PhoneLegScore) {
             func share(_ part: Int, _ whole: Int) -> Double? { whole == 0 ? nil : Double(part) / Double(whole) }
@@ -81,6 +85,8 @@ struct PhoneLegEvaluation {
             direction = share(score.direction, score.fixes)
             nextStop = share(score.nextStop, score.nextStopKnown)
             alighting = share(score.alightingNamed, score.approach)
+            stopShownRight = share(score.stopsShownRight, score.nextStopKnown)
+            undecided = share(score.undecided, score.fixes)
         }
     }
 
@@ -258,20 +264,25 @@ struct PhoneLegEvaluation {
             ])
         }
         var totals = [
-            ["algorithm", "legs", "legs scored", "fixes", "line", "direction", "next stop", "alighting", "locked", "median lock"]
+            [
+                "algorithm", "legs", "legs scored", "fixes", "line", "direction", "next stop", "stop shown right", "undecided",
+                "alighting", "locked", "median lock",
+            ]
         ]
         for total in Self.totals(rows) {
             let sum = total.score
             totals.append([
                 "\(total.algorithm) \(total.kind)", "\(total.legs)", "\(total.legsScored)", "\(sum.fixes)",
                 share(sum.line, sum.fixes), share(sum.direction, sum.fixes), share(sum.nextStop, sum.nextStopKnown),
+                share(sum.stopsShownRight, sum.nextStopKnown), share(sum.undecided, sum.fixes),
                 share(sum.alightingNamed, sum.approach), "\(total.legsLocked)",
                 Self.lockText(seconds: total.medianLockSeconds, stations: total.medianLockStationsPassed),
             ])
         }
         return alignedTable(table) + "\n\n" + alignedTable(totals)
             + "\n\nscored from \(Int(PhoneRailLegs.warmUp)) s after each logged departure to its arrival; 'next stop' over fixes "
-            + "within \(Int(PhoneRailLegs.offTrack)) m of the line; 'alighting': fixes on the last stretch whose next stop was the "
+            + "within \(Int(PhoneRailLegs.offTrack)) m of the line (the next station shown while undecided counts); 'stop shown right': "
+            + "of those, named as a stop and right; 'undecided': the answer listed more than one service still possible; 'alighting': fixes on the last stretch whose next stop was the "
             + "alighting station; 'locked': after the departure, the answer named a right line the right way from then to the "
             + "leg's end (in seconds and the leg's stations passed); \(track)"
     }

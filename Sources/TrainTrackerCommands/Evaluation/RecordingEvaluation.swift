@@ -172,6 +172,7 @@ struct RecordingEvaluation {
         let zone = dataset.timetable.zone
         var evaluator = Evaluator()
         evaluator.warmUp = Self.warmUp
+        evaluator.network = dataset.network
         let running = RunningRailways(dataset: dataset)
         var hours: [Int: HourTally] = [:]
         var arrivals: [Int: ArrivalTally] = [:]

@@ -24,7 +24,8 @@ public struct ReplayFormatter: Sendable {
 
     /// One JSON object, exactly the keys `sessionID`, `locationID`, `timestamp`, `railway`,
     /// `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`, `confidence` (`null`
-    /// without an answer or when the algorithm does not tell), `estimated` and `candidates`.
+    /// without an answer or when the algorithm does not tell), `undecided`, `estimated` and
+    /// `candidates` (`TrackingResult.jsonLine`).
     public func jsonLine(
         sessionID: String, fix: RecordedFix, result: TrackingResult, evidence: [EvidenceExplanation]? = nil
     ) -> String {

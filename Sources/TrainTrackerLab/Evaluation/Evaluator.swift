@@ -47,6 +47,18 @@ public struct CaseScore: Hashable, Sendable, Codable {
     public var etaAbsoluteError: Seconds = 0
     /// Scored fixes whose best answer named the true train (the timetable's train id).
     public var trainCorrect = 0
+    /// Scored fixes whose best answer named a next stop (`TrackingCandidate.nextStopID`),
+    /// whatever railway it named, ...
+    public var stopsShown = 0
+    /// ... and the true service's next stop within ±20 s (a station of another railway at the
+    /// same place counts: services not yet told apart stop at one place under two ids).
+    public var stopsShownRight = 0
+    /// Scored fixes answered with more than one service still possible (`TrackingResult.undecided`).
+    public var undecidedFixes = 0
+    /// Seconds from the first departure (the second train's, after a change of trains) to the
+    /// last answer with more than one service possible (0 when none was); nil when the last
+    /// answer still had more than one.
+    public var undecidedFor: Seconds?
 }
 
 /// How one scored fix went, for breakdowns finer than a ride (by hour of day).
@@ -121,6 +133,17 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
     public var trainAccuracy: Double
     /// Their mean absolute error, in seconds.
     public var meanETAError: Seconds?
+    /// Shares of scored fixes whose best answer named a next stop that was right for the true
+    /// service (whatever railway it named), and one that was wrong; the rest named none (the
+    /// next station shown as a station, while the services are not told apart).
+    public var shownStopRightShare: Double = 0
+    public var shownStopWrongShare: Double = 0
+    /// The share of scored fixes answered with more than one service still possible.
+    public var undecidedShare: Double = 0
+    /// The median seconds rides stayed undecided after their first departure (`CaseScore.undecidedFor`),
+    /// over rides decided by their end, and the rides still undecided at their end.
+    public var medianUndecidedFor: Seconds?
+    public var undecidedAtEnd = 0
 
     /// A ride counts as decided when it locks at most this many stations after its telling
     /// station (issue 42's target: within one station after the first that tells).
@@ -141,6 +164,11 @@ public struct AlgorithmScore: Hashable, Sendable, Codable {
         focusAccuracy = share(\.focusCorrect)
         nextStopAccuracy = share(\.nextStopCorrect)
         trainAccuracy = share(\.trainCorrect)
+        shownStopRightShare = share(\.stopsShownRight)
+        shownStopWrongShare = share(\.stopsShown) - shownStopRightShare
+        undecidedShare = share(\.undecidedFixes)
+        medianUndecidedFor = scores.compactMap(\.undecidedFor).median
+        undecidedAtEnd = scores.filter { $0.undecidedFor == nil }.count
         lockedShare = scores.isEmpty ? 0 : Double(scores.filter(\.locked).count) / Double(scores.count)
         medianLockTime = scores.compactMap(\.lockTime).median
         medianLockStations = scores.compactMap { $0.lockStations.map(Double.init) }.median
@@ -166,6 +194,12 @@ public struct Evaluator: Sendable {
     public var tolerance: Seconds = 20
     /// An arrival time counts as right within this many seconds of the true arrival.
     public static let arrivalTolerance: Seconds = 60
+    /// The network the cases ride, for the places of stations: with it, a next stop shown
+    /// under another railway's id at the same place (`RailwayTracker.samePlace`) is the true
+    /// one; without it, only the same id is.
+    public var network: RailwayNetwork?
+    /// Two stations this close are one place (`RailwayTracker.samePlace`).
+    static let samePlace: Meters = 300
 
     /// The defaults: scoring from 90 s after departure, ±20 s tolerance.
     public init() {}
@@ -193,9 +227,15 @@ public struct Evaluator: Sendable {
         let arrivals = Self.arrivals(of: truth, inOrder: timeline)
         // After a change of trains, the lock is measured from the second train's departure.
         let lockFrom = truth.transfer?.secondDeparture ?? truth.departure
+        var lastUndecided: Double? = nil
+        var endsUndecided = false
         for (fix, result) in zip(fixes, results) {
             guard let actual = truthByID[fix.id] else { continue }
             let best = result.best
+            if actual.time >= lockFrom {
+                endsUndecided = !result.undecided.isEmpty
+                if endsUndecided { lastUndecided = actual.time }
+            }
             let railway = actual.railwayID ?? truth.railwayID
             let direction = actual.directionName ?? truth.directionName
             if actual.time >= lockFrom {
@@ -209,6 +249,12 @@ public struct Evaluator: Sendable {
                 continue
             }
             score.scoredFixes += 1
+            if !result.undecided.isEmpty { score.undecidedFixes += 1 }
+            if let shown = best?.nextStopID {
+                score.stopsShown += 1
+                let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
+                if window.contains(where: { $0.nextStop.map { samePlace(shown, $0) } ?? false }) { score.stopsShownRight += 1 }
+            }
             let rightTrain = best?.trainID == truth.trainID && actual.railwayID == nil
             if rightTrain { score.trainCorrect += 1 }
             if let named = best?.railwayID, named == railway || Self.stillAlike(named, truth: truth, at: actual.time) {
@@ -231,7 +277,16 @@ public struct Evaluator: Sendable {
             observe?(verdict)
         }
         locks.record(into: &score, from: lockFrom, arrivals: arrivals, truth: truth)
+        score.undecidedFor = endsUndecided ? nil : max(0, (lastUndecided ?? lockFrom) - lockFrom)
         return score
+    }
+
+    /// Whether stations `first` and `second` are one place: the same id, or within
+    /// `samePlace` of each other on `network`.
+    func samePlace(_ first: String, _ second: String) -> Bool {
+        guard first != second else { return true }
+        guard let network, let one = network.station(id: first), let other = network.station(id: second) else { return false }
+        return one.coordinate.distance(to: other.coordinate) <= Self.samePlace
     }
 
     /// The focus, next stop and arrival time of `best`, an answer that named the true railway

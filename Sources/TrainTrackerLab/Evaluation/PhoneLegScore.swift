@@ -17,26 +17,27 @@ public struct PhoneLegScore: Hashable, Sendable, Codable {
     public var approach = 0
     /// ... whose answer named the alighting station as the next stop.
     public var alightingNamed = 0
+    /// Of the fixes where the next stop is known, those whose answer named a next stop
+    /// (`TrackingCandidate.nextStopID`, not the next station shown while undecided), ...
+    public var stopsShown = 0
+    /// ... and it was the leg's next stop.
+    public var stopsShownRight = 0
+    /// Scored fixes answered with more than one service still possible (`TrackingResult.undecided`).
+    public var undecided = 0
 
     /// Nothing scored yet.
     public init() {}
 
-    init(fixes: Int, line: Int, direction: Int, nextStopKnown: Int, nextStop: Int, approach: Int, alightingNamed: Int) {
-        self.fixes = fixes
-        self.line = line
-        self.direction = direction
-        self.nextStopKnown = nextStopKnown
-        self.nextStop = nextStop
-        self.approach = approach
-        self.alightingNamed = alightingNamed
-    }
-
     /// Sums scores.
     public static func + (lhs: PhoneLegScore, rhs: PhoneLegScore) -> PhoneLegScore {
-        PhoneLegScore(
-            fixes: lhs.fixes + rhs.fixes, line: lhs.line + rhs.line, direction: lhs.direction + rhs.direction,
-            nextStopKnown: lhs.nextStopKnown + rhs.nextStopKnown, nextStop: lhs.nextStop + rhs.nextStop,
-            approach: lhs.approach + rhs.approach, alightingNamed: lhs.alightingNamed + rhs.alightingNamed)
+        var sum = PhoneLegScore()
+        for field in [
+            \PhoneLegScore.fixes, \.line, \.direction, \.nextStopKnown, \.nextStop, \.approach, \.alightingNamed,
+            \.stopsShown, \.stopsShownRight, \.undecided,
+        ] {
+            sum[keyPath: field] = lhs[keyPath: field] + rhs[keyPath: field]
+        }
+        return sum
     }
 }
 
@@ -106,7 +107,8 @@ extension PhoneRailLegs.Leg {
         guard problem == nil else { return score }
         let focus = truth.map { FocusRule(stations: $0.stops, walk: TrackWalk(railway: $0.railway, direction: $0.direction)) }
         for fix in fixes {
-            let best = tracker.process(fix).best
+            let result = tracker.process(fix)
+            let best = result.best
             let elapsed = fix.timestamp.seconds(since: logged.start)
             let along = truth?.railway.track.polyline.projection(of: fix.coordinate, within: PhoneRailLegs.offTrack)?.alongTrack
             let expected = along.flatMap { focus?.focus(at: $0) }.map { RailLineRailways.code(ofStationID: $0.station) }
@@ -135,10 +137,15 @@ extension PhoneRailLegs.Leg {
             score.fixes += 1
             if outcome == .right || outcome == .wrongDirection { score.line += 1 }
             if outcome == .right { score.direction += 1 }
+            if !result.undecided.isEmpty { score.undecided += 1 }
             guard let expected else { continue }
             let answered = (best?.nextStopID ?? best?.focusStationID).map(RailLineRailways.code(ofStationID:))
             score.nextStopKnown += 1
             if answered == expected { score.nextStop += 1 }
+            if let shown = best?.nextStopID {
+                score.stopsShown += 1
+                if RailLineRailways.code(ofStationID: shown) == expected { score.stopsShownRight += 1 }
+            }
             if expected == to?.code {
                 score.approach += 1
                 if answered == expected { score.alightingNamed += 1 }

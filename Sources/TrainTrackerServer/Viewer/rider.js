@@ -73,6 +73,24 @@ function stopsAhead(result) {
   return h("ol", { className: "rider-stops" }, mine ? item(mine) : null, others.map(item));
 }
 
+// While the stops have not told the services sharing the track apart: those still possible,
+// with their shares; where they part next, the station shown is a station, not a known stop.
+function undecidedLine(result) {
+  const services = (Array.isArray(result.undecided) ? result.undecided : [])
+    .filter((service) => service && typeof service.railway === "string"
+      && typeof service.share === "number" && Number.isFinite(service.share));
+  if (services.length < 2) return null;
+  const names = services.map((service) => {
+    const type = typeof service.trainType === "string" ? ` ${prettyID(service.trainType)}` : "";
+    const share = Math.round(Math.min(Math.max(service.share, 0), 1) * 100);
+    return `${railwayName(service.railway)}${type} ${share} %`;
+  });
+  const parting = !result.nextStop && result.station
+    ? h("div", { className: "rider-parting" }, `Whether it stops at ${stationName(result.station)} is not known yet`)
+    : null;
+  return h("div", { className: "rider-undecided" }, h("div", {}, "Not yet told apart: " + names.join(" · ")), parting);
+}
+
 function trainLine(result) {
   const text = trainText(result);
   return text ? h("div", { className: "rider-train" }, text) : null;
@@ -112,6 +130,7 @@ export function showRider(result, fix, sinceFix = null) {
       h("span", { className: `rider-phase phase ${result.phase}` }, phaseLabel[result.phase] || result.phase),
       h("span", { className: "rider-station" }, stationName(result.station))),
     trainLine(result),
+    undecidedLine(result),
     nextStop,
     stopsAhead(result),
     notes.length ? h("div", { className: "rider-note" }, notes.join(" · ")) : null];

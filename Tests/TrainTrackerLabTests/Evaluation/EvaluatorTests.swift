@@ -18,19 +18,30 @@ struct ScriptedTracker: TrackingAlgorithm {
     var etaError: Seconds?
     /// The true arrivals, for `etaError`.
     var arrivals: [(station: String, time: Double)] = []
+    /// Before this time, lists two services still possible and names no next stop.
+    var undecidedUntil: Double = 0
+    /// Names these stations' next stops by these other ids.
+    var stopAliases: [String: String] = [:]
 
     mutating func process(_ location: Location) -> TrackingResult {
         guard !silent, let actual = truth[location.timestamp.secondsSince1970] else { return TrackingResult(candidates: []) }
         let right = location.timestamp.secondsSince1970 >= wrongUntil
         let arrival = actual.nextStop.flatMap { Evaluator.arrival(at: $0, after: actual.time, in: arrivals) }
         let eta = etaError.flatMap { error in arrival.map { Timestamp(secondsSince1970: $0 + error) } }
-        return TrackingResult(candidates: [
-            TrackingCandidate(
-                railwayID: right ? railway : wrongRailway, direction: .ascending, directionName: direction,
-                destinationStationID: nil,
-                focusStationID: actual.station, phase: actual.phase, laterStationIDs: [], score: 1, nextStopID: actual.nextStop,
-                eta: eta)
-        ])
+        let undecided = location.timestamp.secondsSince1970 < undecidedUntil
+        let services = ["Local", "Express"].map {
+            PossibleService(
+                railwayID: $0, direction: .ascending, directionName: direction, trainTypeID: nil, nextStopID: nil, share: 0.5)
+        }
+        let nextStop = undecided ? nil : actual.nextStop.map { stopAliases[$0] ?? $0 }
+        return TrackingResult(
+            candidates: [
+                TrackingCandidate(
+                    railwayID: right ? railway : wrongRailway, direction: .ascending, directionName: direction,
+                    destinationStationID: nil,
+                    focusStationID: actual.station, phase: actual.phase, laterStationIDs: [], score: 1, nextStopID: nextStop,
+                    eta: eta)
+            ], undecided: undecided ? services : [])
     }
 }
 
@@ -75,6 +86,52 @@ struct ScriptedTracker: TrackingAlgorithm {
         let silent = AlgorithmScore(
             algorithm: "no eta", scores: [Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)])
         #expect(silent.etaWithinMinuteShare == nil && silent.meanETAError == nil)
+    }
+
+    @Test func undecidedAnswersAreCountedAndTheStationTheyShowIsNeitherRightNorWrong() throws {
+        let ride = try ride()
+        var tracker = scripted(ride)
+        let departure = ride.truth.departure
+        tracker.undecidedUntil = departure + 150
+        let score = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        let scored = ride.truth.fixes.filter { $0.time >= departure + 90 }
+        let undecided = scored.filter { $0.time < departure + 150 }.count
+        #expect(undecided > 30 && score.scoredFixes == scored.count)
+        #expect(score.undecidedFixes == undecided)
+        #expect(score.stopsShown == scored.count - undecided)
+        #expect(score.stopsShownRight == score.stopsShown)
+        #expect(score.undecidedFor.map { $0 >= 148 && $0 < 150 } == true)
+        let summary = AlgorithmScore(algorithm: "scripted", scores: [score])
+        #expect(abs(summary.shownStopRightShare + summary.shownStopWrongShare + summary.undecidedShare - 1) < 1e-9)
+        #expect(summary.shownStopWrongShare == 0)
+        #expect(summary.undecidedAtEnd == 0)
+        // A ride undecided to its end has no time to decided.
+        tracker.undecidedUntil = .infinity
+        let never = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        #expect(never.undecidedFor == nil && never.stopsShown == 0)
+        #expect(AlgorithmScore(algorithm: "never", scores: [never]).undecidedAtEnd == 1)
+    }
+
+    @Test func aStopShownUnderAnotherLinesIDAtTheSamePlaceIsTheTrueStop() throws {
+        let ride = try ride()
+        var tracker = scripted(ride)
+        // The express's station ids for the stations where it stops too.
+        let network = DemoRides.dataset.network
+        for name in DemoNetwork.expressStops {
+            tracker.stopAliases["\(DemoNetwork.localID).\(name)"] = "\(DemoNetwork.expressID).\(name)"
+        }
+        let aliased = ride.truth.fixes.filter {
+            $0.time >= ride.truth.departure + 90 && $0.nextStop.map { tracker.stopAliases[$0] != nil } == true
+        }
+        #expect(!aliased.isEmpty)
+        let byID = Evaluator().score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        var evaluator = Evaluator()
+        evaluator.network = network
+        let byPlace = evaluator.score(fixes: ride.fixes, truth: ride.truth, tracker: tracker)
+        #expect(byPlace.stopsShownRight == byPlace.stopsShown)
+        #expect(byID.stopsShownRight < byID.stopsShown)
+        // A station elsewhere is not the same place.
+        #expect(!evaluator.samePlace("\(DemoNetwork.localID).Minato", "\(DemoNetwork.expressID).Yama"))
     }
 
     @Test func aSilentTrackerScoresNothingAndNeverLocks() throws {

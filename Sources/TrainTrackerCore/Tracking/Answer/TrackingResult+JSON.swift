@@ -5,8 +5,10 @@ extension TrackingResult {
     /// `confidence`, `train`, `delaySeconds` (`null` without an answer or when the algorithm
     /// does not tell, `eta` also when it falls outside `DomainRange.secondsSince1970`),
     /// `arrivals` (the best candidate's predicted arrivals at the stops ahead, each with
-    /// `station`, `time`, `earliest`, `latest` and `scheduled`; empty when none),
-    /// `estimated` and `candidates` (each with `railway`, `direction`, `station`, `phase`,
+    /// `station`, `time`, `earliest`, `latest` and `scheduled`; empty when none), `undecided`
+    /// (the services still possible while they are not told apart, each with `railway`,
+    /// `direction`, `trainType`, `nextStop` and `share`; empty once decided; `nextStop` is then
+    /// one they all make next, or `null` where they part), `estimated` and `candidates` (each with `railway`, `direction`, `station`, `phase`,
     /// `score`), in that order; with `evidence`, the key `evidence` last (why each hypothesis
     /// stands where it does).
     ///
@@ -46,6 +48,8 @@ extension TrackingResult {
             json.beginArray()
             if !candidates.isEmpty { Self.write(candidates[0].arrivals, into: json) }
             json.endArray()
+            json.key("undecided")
+            Self.write(undecided, into: json)
             json.key("estimated")
             json.bool(estimated)
             json.key("candidates")
@@ -119,6 +123,28 @@ extension TrackingResult {
             json.timestamp(arrival.scheduled.flatMap { $0.isInDomainRange ? $0 : nil })
             json.endObject()
         }
+    }
+}
+
+extension TrackingResult {
+    /// `[{"railway":…,"direction":…,"trainType":…,"nextStop":…,"share":…},…]`.
+    private static func write(_ services: [PossibleService], into json: JSONBuffer) {
+        json.beginArray()
+        for service in services {
+            json.beginObject()
+            json.key("railway")
+            json.string(service.railwayID)
+            json.key("direction")
+            json.string(service.directionName)
+            json.key("trainType")
+            json.string(service.trainTypeID)
+            json.key("nextStop")
+            json.string(service.nextStopID)
+            json.key("share")
+            json.number(service.share)
+            json.endObject()
+        }
+        json.endArray()
     }
 }
 

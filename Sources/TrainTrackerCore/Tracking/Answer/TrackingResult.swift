@@ -35,7 +35,8 @@ public struct TrackingCandidate: Hashable, Sendable {
     /// gives them for its best candidate only).
     public var laterStationIDs: [String]
     /// The next station the train stops at, for algorithms that know the stopping pattern;
-    /// `nil` otherwise (the published algorithm knows stations, not stops).
+    /// `nil` otherwise (the published algorithm knows stations, not stops), and while the
+    /// services still possible (`TrackingResult.undecided`) do not all stop next at one station.
     public var nextStopID: String?
     /// The expected arrival at `nextStopID`.
     public var eta: Timestamp?
@@ -90,11 +91,18 @@ public struct TrackingResult: Hashable, Sendable {
     public var candidates: [TrackingCandidate]
     /// Whether the answer is dead-reckoned (no recent fix) rather than measured.
     public var estimated: Bool
+    /// The services the train may still be, most likely first, while more than one is
+    /// possible (the stops so far have not told them apart); empty once one is left. While it
+    /// is not empty, the best candidate's `nextStopID` is a stop every one of them makes next,
+    /// or `nil` when they disagree: show its `focusStationID` as the next *station* then, not
+    /// as a stop. (The default and the railway tracker; other algorithms leave it empty.)
+    public var undecided: [PossibleService] = []
 
     /// Creates a result.
-    public init(candidates: [TrackingCandidate], estimated: Bool = false) {
+    public init(candidates: [TrackingCandidate], estimated: Bool = false, undecided: [PossibleService] = []) {
         self.candidates = candidates
         self.estimated = estimated
+        self.undecided = undecided
     }
 
     /// The best candidate, if any.

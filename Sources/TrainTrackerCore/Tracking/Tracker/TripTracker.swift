@@ -83,7 +83,11 @@ public struct TripTracker: LiveInformed {
     }
 
     /// Takes the next fix and returns the ranked answer.
-    public mutating func process(_ location: Location) -> TrackingResult {
+    public mutating func process(_ reported: Location) -> TrackingResult {
+        // A standing phone's claim to move that where it lies does not bear out is noise to the
+        // trip model as to the railway tracker (`MotionState.borneOut`; the same reading, made
+        // before the railway tracker's motion takes the fix).
+        let location = inner.motion.borneOut(reported)
         let wasWalking = inner.motion.isWalking
         var result = inner.process(location)
         let model = inner.model
@@ -226,6 +230,8 @@ public struct TripTracker: LiveInformed {
             }
         }
         result.candidates.insert(candidate, at: 0)
+        // The timetable told the trip apart: its stops are the ones shown.
+        result.undecided = []
     }
 
     /// The predicted arrivals at trip `key`'s calls beyond `progress` (where its train is on

@@ -24,9 +24,18 @@ extension RailwayTracker {
 
     /// The next station at or ahead of `along` where the hypothesis's train more likely stops than not.
     func nextStop(of hypothesis: Hypothesis, from along: Meters) -> (station: Int, position: Meters)? {
+        let chance = hypothesis.patterns.stopChance
+        return nextStation(on: hypothesis, from: along) { chance[$0] >= Self.nextStopChance }
+    }
+
+    /// The nearest station of the hypothesis's railway, by its index there, at (within
+    /// `FocusRule.nowRadius`) or ahead of `along` for which `counts` holds, and where it lies.
+    func nextStation(on hypothesis: Hypothesis, from along: Meters, where counts: (Int) -> Bool)
+        -> (station: Int, position: Meters)?
+    {
         let positions = model.network.stationAlongTrack[hypothesis.line.railway]
         var best: (station: Int, position: Meters, ahead: Meters)?
-        for (index, position) in positions.enumerated() where hypothesis.patterns.stopChance[index] >= Self.nextStopChance {
+        for (index, position) in positions.enumerated() where counts(index) {
             let here = hypothesis.walk.separation(along, position) <= FocusRule.nowRadius
             let ahead = here ? 0 : hypothesis.walk.distanceAhead(from: along, to: position)
             guard here || ahead > 0 else { continue }
@@ -130,6 +139,8 @@ extension RailwayTracker {
             if top.count > Self.answerCandidates { top.removeLast() }
         }
         let network = model.network
+        // Services not yet told apart: the next stop shown is one all of them make next.
+        let possible = possibleServices(normaliser: normaliser)
         var candidates: [TrackingCandidate] = []
         candidates.reserveCapacity(top.count)
         for index in top {
@@ -146,7 +157,11 @@ extension RailwayTracker {
             let isBest = index == top.first
             // The stations after the focus, for the best candidate (the others name their focus only).
             let later = isBest ? model.stations(after: focus.station, on: line, limit: Self.laterStations) : []
-            let stop = isBest ? nextStop(of: hypotheses[index], from: along) : nil
+            let stop =
+                !isBest
+                ? nil
+                : possible.count > 1
+                    ? sharedStop(of: possible, on: hypotheses[index], from: along) : nextStop(of: hypotheses[index], from: along)
             let train = isBest ? followedTrain(of: hypotheses[index]) : nil
             var eta: Timestamp?
             if let stop {
@@ -182,6 +197,10 @@ extension RailwayTracker {
                     confidence: normaliser > 0 ? Double.exp(hypotheses[index].score) / normaliser : nil,
                     trainID: train?.label.id, train: train?.label.name, delaySeconds: train?.trip.delay))
         }
-        return (TrackingResult(candidates: candidates, estimated: estimated), top.first.map { hypotheses[$0].line })
+        let undecided = possible.count > 1 ? possible.map(\.service) : []
+        return (
+            TrackingResult(candidates: candidates, estimated: estimated, undecided: undecided),
+            top.first.map { hypotheses[$0].line }
+        )
     }
 }
