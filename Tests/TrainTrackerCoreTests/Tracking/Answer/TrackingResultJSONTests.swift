@@ -39,10 +39,32 @@ struct TrackingResultJSONTests {
         #expect(arrivals[0]["scheduled"] as? String == "2024-11-29T20:01:00.000Z")
         // A time the contract cannot carry, and a time not told, are null.
         #expect(arrivals[1]["latest"] is NSNull && arrivals[1]["scheduled"] is NSNull)
-        // Between delaySeconds and estimated, as the contract orders its keys.
+        // Between delaySeconds and undecided (empty: one service), as the contract orders its keys.
         let line = TrackingResult(candidates: [best]).jsonLine(sessionID: "S", fix: Self.fix)
         #expect(line.contains(#""delaySeconds":null,"arrivals":[{"station":"70021","time":"#))
-        #expect(line.contains(#""scheduled":null}],"estimated":false"#))
+        #expect(line.contains(#""scheduled":null}],"undecided":[],"estimated":false"#))
+    }
+
+    @Test func theServicesStillPossibleAreWrittenWithTheirShares() throws {
+        let best = TrackingCandidate(
+            railwayID: "Local Weekday", direction: .ascending, directionName: "South", destinationStationID: nil,
+            focusStationID: "70011", phase: .next, laterStationIDs: [], score: 0)
+        let services = [
+            PossibleService(
+                railwayID: "Local Weekday", direction: .ascending, directionName: "South", trainTypeID: nil,
+                nextStopID: "70021", share: 0.6),
+            PossibleService(
+                railwayID: "Limited \"L\"\n", direction: .ascending, directionName: "South", trainTypeID: "Limited",
+                nextStopID: nil, share: 0.35),
+        ]
+        let object = try Self.objects(TrackingResult(candidates: [best], undecided: services))
+        let undecided = try #require(object["undecided"] as? [[String: Any]])
+        #expect(undecided.count == 2)
+        #expect(undecided.allSatisfy { Set($0.keys) == ["railway", "direction", "trainType", "nextStop", "share"] })
+        // A feed's name with a quote and a newline is written escaped: the line still parses.
+        #expect(undecided[1]["railway"] as? String == "Limited \"L\"\n")
+        #expect(undecided[0]["share"] as? Double == 0.6 && undecided[1]["nextStop"] is NSNull)
+        #expect(undecided[0]["trainType"] is NSNull && undecided[1]["trainType"] as? String == "Limited")
     }
 
     @Test func withoutAnAnswerOrAPredictionArrivalsIsEmpty() throws {

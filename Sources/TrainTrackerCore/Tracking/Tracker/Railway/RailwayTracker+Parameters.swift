@@ -45,6 +45,10 @@ extension RailwayTracker {
         /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed
         /// 2026; the reason is not recorded.
         public var staleAfter: Seconds = 3
+        /// A service (a line's service pattern) is still possible, and listed in
+        /// `TrackingResult.undecided`, while it holds at least this share of the belief.
+        /// (`RailwayTracker+Undecided.swift`.)
+        public var possibleShare = RailwayTracker.possibleShare
         /// Whether the line shown first is kept while the rider stands still (or walks): a new
         /// line is taken only once a train moves on it.
         public var holdsLineWhileStanding = true
@@ -77,6 +81,7 @@ extension RailwayTracker.Parameters {
     public nonisolated(unsafe) static let tunable: [String: WritableKeyPath<RailwayTracker.Parameters, Double>] = {
         var map: [String: WritableKeyPath<RailwayTracker.Parameters, Double>] = [
             "priorWeight": \.priorWeight, "staleAfter": \.staleAfter, "lastRunShare": \.lastRunShare,
+            "possibleShare": \.possibleShare,
         ]
         TuningMap.add(SwitchingEvidence.self, at: \.switching, to: &map)
         TuningMap.add(LeavingEvidence.self, at: \.leaving, to: &map)

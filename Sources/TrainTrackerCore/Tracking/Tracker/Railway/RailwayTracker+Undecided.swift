@@ -4,7 +4,7 @@ import RealModule
 /// shared track apart, each explains the ride as well as the others, and the answer says so.
 extension RailwayTracker {
     /// A service (a line's service pattern) is still possible while it holds at least this
-    /// share of the belief. Set by hand on 2026-12-07: one in twenty, the share below which a
+    /// share of the belief (the default of `Parameters.possibleShare`). Set by hand on 2026-12-07: one in twenty, the share below which a
     /// rider is better served by one answer than by a list (a line's reverse direction or a
     /// track across the street falls below it within a few fixes); not fitted.
     static let possibleShare = 0.05
@@ -22,7 +22,7 @@ extension RailwayTracker {
     }
 
     /// The services still possible, most likely first: each placed line's service patterns
-    /// holding at least `possibleShare` of the belief (`normaliser`: the sum of the placed
+    /// holding at least `Parameters.possibleShare` of the belief (`normaliser`: the sum of the placed
     /// hypotheses' exponentiated scores), those of one line and train type that stop next at
     /// the same station taken as one. Empty or one when the services are told apart.
     ///
@@ -33,13 +33,14 @@ extension RailwayTracker {
         var shares: [(hypothesis: Int, pattern: Int?, share: Double)] = []
         for index in hypotheses.indices where hypotheses[index].along != nil {
             let lineShare = Double.exp(hypotheses[index].score) / normaliser
-            guard lineShare >= Self.possibleShare else { continue }
+            guard lineShare >= parameters.possibleShare else { continue }
             let weights = hypotheses[index].patterns.weights
             guard !weights.isEmpty else {
                 shares.append((index, nil, lineShare))
                 continue
             }
-            for (pattern, chance) in model.probabilities(weights).enumerated() where lineShare * chance >= Self.possibleShare {
+            for (pattern, chance) in model.probabilities(weights).enumerated()
+            where lineShare * chance >= parameters.possibleShare {
                 shares.append((index, pattern, lineShare * chance))
             }
         }

@@ -154,8 +154,8 @@ extension TripFollower {
     /// One step of line evidence takes at most this much from a trip (nats): enough to settle
     /// a line against a parallel one, and to keep a belief finite when a line's score falls
     /// to minus infinity.
-    /// Set by hand: about twice the railway tracker's switch cost (14 nats), the most it lets
-    /// evidence lead a line by before another may take over.
+    /// Set by hand: about twice the railway tracker's switch cost when it was 14 nats (now 26),
+    /// the most it lets evidence lead a line by before another may take over.
     static let lineEvidenceFloor: Nats = 30
 
     /// How likely a fix is along the track at a distance from where the train is: a Laplace of

@@ -8,9 +8,9 @@ import Testing
     @Test(
         arguments: [
             // (what, at a through-service end, a stop that just ended, the cost)
-            ("anywhere", false, nil, 14.0),
+            ("anywhere", false, nil, 26.0),
             ("where through service changes railway", true, nil, 4.0),
-            ("after a short stop", false, 30.0, 14.0),
+            ("after a short stop", false, 30.0, 26.0),
             ("after a stop long enough to change trains", false, 120.0, 4.0),
             ("both", true, 120.0, 4.0),
         ] as [(String, Bool, Seconds?, Double)])
