@@ -93,8 +93,8 @@ struct EvaluateCommand: ParsableCommand {
             true service's next stop within ±20 s (a station at the same place counts); an answer that names \
             none, while services are not told apart, shows the next station as a station and counts as \
             neither right nor wrong. Undecided (--matrix undecided): the answer lists more than one service \
-            still possible; undecided-time: the median seconds from the first departure to the last such \
-            answer (JSON: medianUndecidedFor, and undecidedAtEnd, the rides still undecided at their end). \
+            still possible; undecided-time: the median seconds from the first departure (the second \
+            train's, after a change) to the last such answer, 0 for a ride never undecided (JSON: medianUndecidedFor, and undecidedAtEnd, the rides still undecided at their end). \
             Several --cases folders (simulated under different conditions) are \
             reported side by side, one condition per folder; --matrix shows one measure as scenario × condition. \
             With --realtime, the default and the railway tracker are each scored twice: without the feeds \

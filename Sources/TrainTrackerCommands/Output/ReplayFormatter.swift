@@ -22,10 +22,8 @@ public struct ReplayFormatter: Sendable {
         self.utcOffset = utcOffset
     }
 
-    /// One JSON object, exactly the keys `sessionID`, `locationID`, `timestamp`, `railway`,
-    /// `direction`, `station`, `phase`, `trainType`, `nextStop`, `eta`, `confidence` (`null`
-    /// without an answer or when the algorithm does not tell), `undecided`, `estimated` and
-    /// `candidates` (`TrackingResult.jsonLine`).
+    /// One JSON object of the replay contract, with exactly the keys `TrackingResult.jsonLine`
+    /// lists (docs/data.md).
     public func jsonLine(
         sessionID: String, fix: RecordedFix, result: TrackingResult, evidence: [EvidenceExplanation]? = nil
     ) -> String {

@@ -56,8 +56,8 @@ public struct CaseScore: Hashable, Sendable, Codable {
     /// Scored fixes answered with more than one service still possible (`TrackingResult.undecided`).
     public var undecidedFixes = 0
     /// Seconds from the first departure (the second train's, after a change of trains) to the
-    /// last answer with more than one service possible (0 when none was); nil when the last
-    /// answer still had more than one.
+    /// last answer with more than one service possible: 0 when none was (every ride of an
+    /// algorithm that lists no services); nil when the last answer still had more than one.
     public var undecidedFor: Seconds?
 }
 

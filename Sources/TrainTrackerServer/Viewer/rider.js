@@ -82,11 +82,15 @@ function undecidedLine(result) {
   if (services.length < 2) return null;
   const names = services.map((service) => {
     const type = typeof service.trainType === "string" ? ` ${prettyID(service.trainType)}` : "";
+    const toward = typeof service.direction === "string" ? ` ${directionLabel(service.railway, service.direction)}` : "";
     const share = Math.round(Math.min(Math.max(service.share, 0), 1) * 100);
-    return `${railwayName(service.railway)}${type} ${share} %`;
+    return `${railwayName(service.railway)}${toward}${type} ${share} %`;
   });
-  const parting = !result.nextStop && result.station
-    ? h("div", { className: "rider-parting" }, `Whether it stops at ${stationName(result.station)} is not known yet`)
+  // Where they part: each one's next stop, by name, once (the station shown is not one).
+  const stops = [...new Set(services.map((service) =>
+    typeof service.nextStop === "string" ? stationName(service.nextStop) : "no further stop"))];
+  const parting = !result.nextStop
+    ? h("div", { className: "rider-parting" }, `Next stop not known yet: ${stops.join(" or ")}`)
     : null;
   return h("div", { className: "rider-undecided" }, h("div", {}, "Not yet told apart: " + names.join(" · ")), parting);
 }

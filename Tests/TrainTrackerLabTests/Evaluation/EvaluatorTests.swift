@@ -102,7 +102,8 @@ struct ScriptedTracker: TrackingAlgorithm {
         #expect(score.stopsShownRight == score.stopsShown)
         #expect(score.undecidedFor.map { $0 >= 148 && $0 < 150 } == true)
         let summary = AlgorithmScore(algorithm: "scripted", scores: [score])
-        #expect(abs(summary.shownStopRightShare + summary.shownStopWrongShare + summary.undecidedShare - 1) < 1e-9)
+        #expect(abs(summary.undecidedShare - Double(undecided) / Double(scored.count)) < 1e-9)
+        #expect(abs(summary.shownStopRightShare - Double(score.stopsShown) / Double(scored.count)) < 1e-9)
         #expect(summary.shownStopWrongShare == 0)
         #expect(summary.undecidedAtEnd == 0)
         // A ride undecided to its end has no time to decided.

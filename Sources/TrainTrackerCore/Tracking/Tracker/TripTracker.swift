@@ -217,6 +217,8 @@ public struct TripTracker: LiveInformed {
             let progress = Self.progress(on: timeline, along: along, delay: belief.delay, origin: belief.key.origin, at: time)
             let next = nextCall(of: timeline, progress: progress, delay: belief.delay, origin: belief.key.origin, at: time)
             candidate.nextStopID = next.map { network.stations[stations[$0.slot]].id }
+            // The timetable told the trip apart: its stops are the ones shown.
+            result.undecided = []
             candidate.eta = next?.eta
             let predicted = arrivals(of: timeline, key: belief.key, progress: progress, at: time)
             candidate.arrivals = predicted.arrivals
@@ -230,8 +232,6 @@ public struct TripTracker: LiveInformed {
             }
         }
         result.candidates.insert(candidate, at: 0)
-        // The timetable told the trip apart: its stops are the ones shown.
-        result.undecided = []
     }
 
     /// The predicted arrivals at trip `key`'s calls beyond `progress` (where its train is on

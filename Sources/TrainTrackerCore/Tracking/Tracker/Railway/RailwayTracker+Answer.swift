@@ -25,7 +25,7 @@ extension RailwayTracker {
     /// The next station at or ahead of `along` where the hypothesis's train more likely stops than not.
     func nextStop(of hypothesis: Hypothesis, from along: Meters) -> (station: Int, position: Meters)? {
         let chance = hypothesis.patterns.stopChance
-        return nextStation(on: hypothesis, from: along) { chance[$0] >= Self.nextStopChance }
+        return nextStation(on: hypothesis, from: along) { chance.indices.contains($0) && chance[$0] >= Self.nextStopChance }
     }
 
     /// The nearest station of the hypothesis's railway, by its index there, at (within
