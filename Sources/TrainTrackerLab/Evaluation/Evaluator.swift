@@ -198,8 +198,6 @@ public struct Evaluator: Sendable {
     /// under another railway's id at the same place (`RailwayTracker.samePlace`) is the true
     /// one; without it, only the same id is.
     public var network: RailwayNetwork?
-    /// Two stations this close are one place (`RailwayTracker.samePlace`).
-    static let samePlace: Meters = 300
 
     /// The defaults: scoring from 90 s after departure, ±20 s tolerance.
     public init() {}
@@ -232,13 +230,11 @@ public struct Evaluator: Sendable {
         for (fix, result) in zip(fixes, results) {
             guard let actual = truthByID[fix.id] else { continue }
             let best = result.best
-            if actual.time >= lockFrom {
-                endsUndecided = !result.undecided.isEmpty
-                if endsUndecided { lastUndecided = actual.time }
-            }
             let railway = actual.railwayID ?? truth.railwayID
             let direction = actual.directionName ?? truth.directionName
             if actual.time >= lockFrom {
+                endsUndecided = !result.undecided.isEmpty
+                if endsUndecided { lastUndecided = actual.time }
                 locks.observe(best, railway: railway, direction: direction, at: actual.time, truth: truth)
             }
             guard actual.time >= truth.departure + warmUp, actual.scored != false else { continue }
@@ -250,9 +246,10 @@ public struct Evaluator: Sendable {
             }
             score.scoredFixes += 1
             if !result.undecided.isEmpty { score.undecidedFixes += 1 }
+            // (The truth's records around the fix, looked up once for every judgement of it.)
+            let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
             if let shown = best?.nextStopID {
                 score.stopsShown += 1
-                let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
                 if window.contains(where: { $0.nextStop.map { samePlace(shown, $0) } ?? false }) { score.stopsShownRight += 1 }
             }
             let rightTrain = best?.trainID == truth.trainID && actual.railwayID == nil
@@ -272,7 +269,7 @@ public struct Evaluator: Sendable {
             score.railwayCorrect += 1
             if best.directionName == direction { score.directionCorrect += 1 }
             // (Judged whether or not anyone observes: the verdict counts into the score.)
-            var verdict = judge(best, at: actual, rightTrain: rightTrain, timeline: timeline, arrivals: arrivals, into: &score)
+            var verdict = judge(best, at: actual, rightTrain: rightTrain, window: window, arrivals: arrivals, into: &score)
             verdict.stopsAhead = stopsAhead
             observe?(verdict)
         }
@@ -286,16 +283,15 @@ public struct Evaluator: Sendable {
     func samePlace(_ first: String, _ second: String) -> Bool {
         guard first != second else { return true }
         guard let network, let one = network.station(id: first), let other = network.station(id: second) else { return false }
-        return one.coordinate.distance(to: other.coordinate) <= Self.samePlace
+        return one.coordinate.distance(to: other.coordinate) <= RailwayTracker.samePlace
     }
 
     /// The focus, next stop and arrival time of `best`, an answer that named the true railway
     /// at the fix `actual`, into `score`; the fix's verdict.
     private func judge(
-        _ best: TrackingCandidate, at actual: TruthFix, rightTrain: Bool, timeline: [TruthFix],
+        _ best: TrackingCandidate, at actual: TruthFix, rightTrain: Bool, window: ArraySlice<TruthFix>,
         arrivals: [(station: String, time: Double)], into score: inout CaseScore
     ) -> FixVerdict {
-        let window = Self.window(timeline, around: actual.time, tolerance: tolerance)
         if window.contains(where: { $0.station == best.focusStationID && $0.phase == best.phase }) { score.focusCorrect += 1 }
         let nextStop = best.nextStopID ?? best.focusStationID
         let rightStop = window.contains { $0.nextStop == nextStop }

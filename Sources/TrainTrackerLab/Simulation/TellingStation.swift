@@ -45,8 +45,9 @@ extension CaseTruth {
 /// trains of every railway with a station at the ride's boarding place that run the ride's
 /// way through it within `window` of its departure.
 struct RivalServices: Sendable {
-    /// A station of another railway counts as the same place within this distance.
-    static let samePlace: Meters = 300
+    /// A station of another railway counts as the same place within this distance (the
+    /// tracker's own, so that what it names and what the simulator counts agree).
+    static let samePlace = RailwayTracker.samePlace
     /// A train is a rival when it calls within this long of the ride's departure.
     static let window: Seconds = 30 * 60
 

@@ -10,9 +10,10 @@ extension RailwayTracker {
     /// three, a guess shown as a stop where the answer should show what all make: not taken.
     static let possibleShare = 0.05
     /// Two railways' stations this close are one place, where services of both stop alike.
-    /// Set by hand, as the simulator's rival services (`RivalServices.samePlace`): stations of
-    /// one place on parallel lines lie up to a long platform apart.
-    static let samePlace: Meters = 300
+    /// Set by hand, as the simulator's rival services had it: stations of one place on parallel
+    /// lines lie up to a long platform apart. (The simulator's rivals and the evaluator's
+    /// stops at one place use it too.)
+    package static let samePlace: Meters = 300
 
     /// A possible service and where on its railway its trains stop next (an index into the
     /// railway's stations).
