@@ -10,7 +10,7 @@ import TrainTrackerTestSupport
     @Test(arguments: [
         "", "demo", "replay", "sessions", "network", "bench", "journey", "import", "import-sessions", "export", "simulate",
         "evaluate", "serve", "token", "token create", "token list", "token revoke", "export-sessions", "load", "speed", "modes",
-        "diary", "budget", "sight", "recording-feed", "fit",
+        "diary", "budget", "sight", "recording-feed", "fit", "platforms",
     ])
     func helpMatchesItsSnapshot(command: String) throws {
         let arguments = command.split(separator: " ").map(String.init) + ["--help"]

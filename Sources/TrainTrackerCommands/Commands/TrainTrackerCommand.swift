@@ -21,6 +21,7 @@ public struct TrainTrackerCommand: ParsableCommand {
             EvaluateCommand.self, ServeCommand.self, TokenCommand.self, ExportSessionsCommand.self, LoadCommand.self,
             SpeedCommand.self, ModesCommand.self,
             DiaryCommand.self, BudgetCommand.self, SightCommand.self, RecordingFeedCommand.self, FitCommand.self,
+            PlatformsCommand.self,
         ]
     )
 
@@ -75,6 +76,13 @@ struct RailwaysOption: ParsableArguments {
         help: ArgumentHelp("GTFS route types to import (default: rail, 0 1 2 100-199).", valueName: "type"))
     var routeTypes: [Int] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where trains stand at stations, a file traintracker platforms wrote (without it, at the stations' points).",
+            valueName: "file"))
+    var platforms: String?
+
     /// The network alone.
     func load() throws(CommandFailure) -> RailwayNetwork {
         try loadDataset(timetables: false).network
@@ -83,20 +91,42 @@ struct RailwaysOption: ParsableArguments {
     /// The network prepared for the default tracker, with its timetable when `timetables` is
     /// true (compiled, from a file `import` wrote).
     func loadModel(timetables: Bool) throws(CommandFailure) -> TrackerModel {
-        try loading { options, warn, progress throws(ImportError) in
+        let model = try loading { options, warn, progress throws(ImportError) in
             try TransitSource.loadModel(
                 path: railways, timetables: timetables, options: options, warn: warn, progress: progress, stationList: stations,
                 trackShapes: track)
         }
+        guard let learnt = try learntPlatforms() else { return model }
+        let placed = model.placing(learnt)
+        warnUnplaced(placed.unplaced)
+        return placed.model
+    }
+
+    /// The platforms of `--platforms`, if given.
+    private func learntPlatforms() throws(CommandFailure) -> [LearntPlatform]? {
+        try platforms.map { path throws(CommandFailure) in try PlatformsFile.read(path: path) }
+    }
+
+    /// Says on standard error how many learnt platforms this network has no station for.
+    private func warnUnplaced(_ unplaced: [LearntPlatform]) {
+        guard let first = unplaced.first, let path = platforms else { return }
+        StandardError.line(
+            "traintracker: warning: \(path): \(unplaced.count) platforms are not of this network's stations "
+                + "(first: \(first.stationID) on \(first.railwayID)), left out")
     }
 
     /// The network with its timetable when `timetables` is true.
     func loadDataset(timetables: Bool, format: TransitFormat? = nil) throws(CommandFailure) -> TransitDataset {
-        try loading { options, warn, progress throws(ImportError) in
+        var dataset = try loading { options, warn, progress throws(ImportError) in
             try TransitSource.load(
                 path: railways, format: format, timetables: timetables, options: options, warn: warn, progress: progress,
                 stationList: stations, trackShapes: track)
         }
+        guard let learnt = try learntPlatforms() else { return dataset }
+        let placed = dataset.network.placing(learnt)
+        warnUnplaced(placed.unplaced)
+        dataset.network = placed.network
+        return dataset
     }
 
     /// Runs `load` with the GTFS options, warnings on standard error and progress drawn there

@@ -48,6 +48,12 @@ struct SimulateCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     @Option(
+        help: ArgumentHelp(
+            "Seed of the map's errors (a shifted or platforms map) instead of --seed: rides of two seeds on one map, so that what traintracker platforms learns from one is tried on the other.",
+            valueName: "seed"))
+    var mapSeed: UInt64?
+
+    @Option(
         name: .customLong("railway"),
         help: ArgumentHelp("Ride only these railways, by id or name (repeatable).", valueName: "railway"))
     var railwayIDs: [String] = []
@@ -146,7 +152,7 @@ struct SimulateCommand: ParsableCommand {
             throw CommandFailure("\(path): file exists; not overwriting it (use --force)")
         }
         var generator = CaseGenerator(dataset: dataset)
-        conditions.configure(&generator, seed: seed)
+        conditions.configure(&generator, seed: seed, mapSeed: mapSeed)
         var cases: [SimulatedCase] = []
         var progress = ProgressBar(label: "simulate", total: filters.count)
         for (index, filter) in filters.enumerated() {

@@ -21,6 +21,9 @@ public struct RailwayNetwork: Sendable {
     package let trackPolylines: [Polyline]
     /// `isLoop[r]` tells whether railway `r` is a loop line.
     let isLoop: [Bool]
+    /// `platformOffsets[r][k]`: where trains stand at the `k`-th station of railway `r`, in
+    /// metres along the track from its point (nil until learnt: `placing(_:)`).
+    var platformOffsets: [[ClosedRange<Meters>?]]
 
     /// Builds a network, orienting each track so that along-track positions grow with
     /// the station order (track files do not guarantee it).
@@ -78,6 +81,7 @@ public struct RailwayNetwork: Sendable {
         self.stationCoordinates = railwayStations.map { $0.map { stations[$0].coordinate } }
         self.trackPolylines = oriented.map(\.track.polyline)
         self.isLoop = oriented.map(\.isLoop)
+        self.platformOffsets = stationAlongTrack.map { Array(repeating: nil, count: $0.count) }
     }
 
     /// The longest track edge a network may hold: 1,000 km, beyond any stretch between two

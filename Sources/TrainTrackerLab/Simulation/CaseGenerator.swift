@@ -344,8 +344,10 @@ extension CaseGenerator {
             positions = positions.map(real.along)
         }
         if let stationDisplacement {
+            // Keyed by the station's name: one place served by several railways (Caltrain's
+            // local and express, each a railway with stations of its own) moves alike on each.
             positions = stationDisplacement.stoppingPlaces(
-                of: railway.stationIDs, at: positions, length: railway.track.polyline.length)
+                of: network.stations(of: drawn).map(\.name), at: positions, length: railway.track.polyline.length)
         }
         return (railway, positions, direction, TrackWalk(railway: railway, direction: direction))
     }

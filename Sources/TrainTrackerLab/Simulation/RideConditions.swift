@@ -101,13 +101,15 @@ public struct RideConditions: Hashable, Sendable, Codable {
         return parts
     }
 
-    /// Sets `generator` up for these conditions; `seed` draws the map's errors and the delays.
-    public func configure(_ generator: inout CaseGenerator, seed: UInt64) {
+    /// Sets `generator` up for these conditions; `seed` draws the delays, and the map's errors
+    /// unless `mapSeed` is given (rides of two seeds on one map).
+    public func configure(_ generator: inout CaseGenerator, seed: UInt64, mapSeed: UInt64? = nil) {
         var phone = phone.model
         if canyons { phone.canyonBias = Self.canyonBias }
         generator.phone = phone
-        generator.mapDistortion = map == .shifted ? MapDistortion(seed: seed ^ 0x4D41_5053) : nil
-        generator.stationDisplacement = map == .platforms ? StationDisplacement(seed: seed ^ 0x504C_4154) : nil
+        let mapSeed = mapSeed ?? seed
+        generator.mapDistortion = map == .shifted ? MapDistortion(seed: mapSeed ^ 0x4D41_5053) : nil
+        generator.stationDisplacement = map == .platforms ? StationDisplacement(seed: mapSeed ^ 0x504C_4154) : nil
         generator.signalStops = signalStops ? SignalStops(dwell: Self.signalStopDwell, share: Self.signalStopShare) : nil
         switch day {
         case .normal: generator.disruption = EverydayDelays(seed: seed ^ 0x4C41_5445)

@@ -21,13 +21,14 @@ public struct StationDisplacement: Hashable, Sendable {
     /// The model with the documented defaults.
     public init(seed: UInt64) { self.seed = seed }
 
-    /// Where trains stop at each of `stationIDs`, whose points lie at `positions` along a
-    /// track of `length` metres (in the same order).
+    /// Where trains stop at each of the stations `places` name (a station's name, so that one
+    /// place served by several railways moves alike on each), whose points lie at `positions`
+    /// along a track of `length` metres (in the same order).
     ///
     /// - Complexity: O(n) for n stations.
-    public func stoppingPlaces(of stationIDs: [String], at positions: [Meters], length: Meters) -> [Meters] {
+    public func stoppingPlaces(of places: [String], at positions: [Meters], length: Meters) -> [Meters] {
         positions.indices.map { index in
-            var generator = SeededGenerator(seed: seed ^ MapDistortion.stableHash(stationIDs[index]))
+            var generator = SeededGenerator(seed: seed ^ MapDistortion.stableHash(places[index]))
             let low = Double.log(max(offset.lowerBound, 1))
             let high = Double.log(max(offset.upperBound, offset.lowerBound, 1))
             var size = Double.exp(Double.random(in: low...high, using: &generator))

@@ -96,6 +96,21 @@ public struct TrackerModel: Sendable {
             trackLengths: network.railways.map(\.track.polyline.length))
     }
 
+    /// The model with trains standing where `platforms` say (`RailwayNetwork.placing(_:)`), and
+    /// the platforms it could not place. The timetable and indexes are shared, not rebuilt.
+    ///
+    /// - Complexity: O(p · s) for p platforms and s stations a railway.
+    public func placing(_ platforms: [LearntPlatform]) -> (model: TrackerModel, unplaced: [LearntPlatform]) {
+        let (network, unplaced) = parts.network.placing(platforms)
+        return (TrackerModel(parts: parts, network: network), unplaced)
+    }
+
+    private init(parts old: Parts, network: RailwayNetwork) {
+        parts = Parts(
+            network: network, timetable: old.timetable, grid: old.grid, stationOrder: old.stationOrder,
+            terminals: old.terminals, tunnels: old.tunnels, tunnelRanges: old.tunnelRanges, trackLengths: old.trackLengths)
+    }
+
     /// Each railway's stations by along-track position.
     static func stationOrder(of network: RailwayNetwork) -> [[(position: Meters, station: Int)]] {
         network.stationAlongTrack.map { positions in

@@ -1,6 +1,6 @@
 /// Crossings: each station the train crossed (`StopEvidence.State.pending`) is judged once the
-/// train is well past it: stopped at, if one of its stops was within `StopEvidence.stationReach`
-/// of it, run through otherwise, an event its line's service patterns explain well or badly
+/// train is well past its platform: stopped at, if one of its stops was within
+/// reach of where trains stand there (`StopEvidence.stationReach`, `learntReach`), run through otherwise, an event its line's service patterns explain well or badly
 /// (`StopEvidence.record`). Judged after departures, so a departure at this fix is weighed by
 /// the patterns as the stop left them.
 public struct CrossingEvidence: Hashable, Sendable {
@@ -22,18 +22,24 @@ extension CrossingEvidence: EvidenceKind {
         guard let along = hypothesis.along else { return }
         let stops = observation.parameters.stops
         let walk = hypothesis.walk
-        let leftBehind = { (position: Meters) in
-            let behind = walk.distanceAhead(from: position, to: along)
+        let (network, railway) = (observation.model.network, hypothesis.line.railway)
+        let leftBehind = { (item: PendingStation) in
+            let end = network.platformFarEnd(railway: railway, station: item.station, walk: walk)
+            let behind = walk.distanceAhead(from: end, to: along)
             return behind > Self.judgedBehind && !(walk.isLoop && behind > walk.length / 2)
         }
-        guard hypothesis.stops.pending.contains(where: { leftBehind($0.position) }) else { return }
+        guard hypothesis.stops.pending.contains(where: leftBehind) else { return }
         var remaining: [PendingStation] = []
         for item in hypothesis.stops.pending {
-            guard leftBehind(item.position) else {
+            guard leftBehind(item) else {
                 remaining.append(item)
                 continue
             }
-            let stopped = hypothesis.stops.positions.contains { walk.separation($0, item.position) <= stops.stationReach }
+            let stopped = hypothesis.stops.positions.contains {
+                network.beyondPlatform(
+                    railway: railway, station: item.station, position: $0, reach: stops.stationReach,
+                    learntReach: stops.learntReach) <= 0
+            }
             stops.record(&hypothesis, model: observation.model, station: item.station, stopped: stopped)
         }
         hypothesis.stops.pending = remaining

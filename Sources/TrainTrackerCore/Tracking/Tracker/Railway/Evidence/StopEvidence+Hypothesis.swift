@@ -31,6 +31,7 @@ extension StopEvidence: EvidenceKind {
             "strayStopCost": \.strayStopCost, "patternMismatch": \.patternMismatch,
             "unscheduledStopProbability": \.unscheduledStopProbability,
             "untimedPassProbability": \.untimedPassProbability, "minimumStop": \.minimumStop, "stationReach": \.stationReach,
+            "learntReach": \.learntReach,
             "departureGap": \.gap, "unseenStopTime": \.unseenStopTime, "fastRun": \.fastRun, "passClearance": \.passClearance,
             "silentStopSpeed": \.silentStopSpeed,
         ]
@@ -142,23 +143,28 @@ extension StopEvidence: EvidenceKind {
         }
     }
 
-    /// A stop at `position`: at the nearest station within reach, an event of the patterns
+    /// A stop at `position`: at the station whose platform lies nearest within reach
+    /// (`RailwayNetwork.beyondPlatform`), an event of the patterns
     /// (unless already pending), else a stray stop. Returns the station, when the stop was
     /// `seenToItsEnd` so its departure time is known.
     private func stop(_ hypothesis: inout Hypothesis, model: TrackerModel, at position: Meters, seenToItsEnd: Bool) -> Int? {
         hypothesis.stops.positions.append(position)
         if hypothesis.stops.positions.count > Self.rememberedStops { hypothesis.stops.positions.removeFirst() }
-        let walk = hypothesis.walk
-        let positions = model.network.stationAlongTrack[hypothesis.line.railway]
-        let nearest = positions.enumerated().min { walk.separation($0.element, position) < walk.separation($1.element, position) }
-        guard let nearest, walk.separation(nearest.element, position) <= stationReach else {
+        let railway = hypothesis.line.railway
+        let network = model.network
+        let beyond = { (station: Int) in
+            network.beyondPlatform(
+                railway: railway, station: station, position: position, reach: stationReach, learntReach: learntReach)
+        }
+        let nearest = network.stationAlongTrack[railway].indices.min { beyond($0) < beyond($1) }
+        guard let nearest, beyond(nearest) <= 0 else {
             hypothesis.charge(.stops, -strayStopCost)
             return nil
         }
-        if !hypothesis.stops.pending.contains(where: { $0.station == nearest.offset }) {
-            record(&hypothesis, model: model, station: nearest.offset, stopped: true)
+        if !hypothesis.stops.pending.contains(where: { $0.station == nearest }) {
+            record(&hypothesis, model: model, station: nearest, stopped: true)
         }
-        return seenToItsEnd ? nearest.offset : nil
+        return seenToItsEnd ? nearest : nil
     }
 
     /// Evidence from stopping at, or passing, station `station`: the likelihood under the
