@@ -59,7 +59,7 @@ import TrainTrackerTestSupport
     }
 
     @Test(arguments: [
-        (file(offsets: "[9, 1]"), "not a platforms file"),
+        (file(offsets: "[9, 1]"), "not a platforms file (platforms[0].offsets is malformed)"),
         (file(offsets: "[0, 5000]"), "the platform of x on Lo-129 is out of range"),
         (file(offsets: "[0, 5]", stands: "-1"), "out of range"),
         (#"{"format": "traintracker-platforms", "version": 99, "platforms": []}"#, "version 99 is newer"),
@@ -91,5 +91,31 @@ import TrainTrackerTestSupport
             outcome.standardError.contains(
                 "\(file): 1 platforms are not of this network's stations (first: Tokyu.Toyoko.Shibuya"),
             "\(outcome.standardError)")
+    }
+
+    @Test func anIdWithControlCharactersIsShownOnOneLine() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path("platforms.json")
+        let contents =
+            #"{"format": "traintracker-platforms", "platforms": [{"railwayID": "a\nb", "#
+            + #""stationID": "c\u001b[2Jd", "offsets": [0, 5000], "stands": 2}]}"#
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: file))
+        let outcome = try ToolRunner.run(["network", "--railways", SharedPaths.caltrain, "--platforms", file])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.split(separator: "\n").count == 1, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("the platform of c?[2Jd on a?b is out of range"), "\(outcome.standardError)")
+    }
+
+    @Test func simulateRefusesPlatformsAndAMapSeedWithoutAMap() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("platforms.json")
+        try Data(Self.file(offsets: "[0, 5]").utf8).write(to: URL(fileURLWithPath: path))
+        for extra in [["--platforms", path], ["--map-seed", "3"]] {
+            let outcome = try ToolRunner.run(
+                ["simulate", "--railways", SharedPaths.caltrain, "--out", directory.path("out"), "--count", "1"] + extra)
+            #expect(outcome.status != 0, "\(extra)")
+            #expect(outcome.standardError.contains(extra[0]), "\(outcome.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path("out")))
+        }
     }
 }

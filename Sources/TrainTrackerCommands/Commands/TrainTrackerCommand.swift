@@ -91,12 +91,14 @@ struct RailwaysOption: ParsableArguments {
     /// The network prepared for the default tracker, with its timetable when `timetables` is
     /// true (compiled, from a file `import` wrote).
     func loadModel(timetables: Bool) throws(CommandFailure) -> TrackerModel {
+        // (The file first: a bad one is refused before a long import.)
+        let learnt = try learntPlatforms()
         let model = try loading { options, warn, progress throws(ImportError) in
             try TransitSource.loadModel(
                 path: railways, timetables: timetables, options: options, warn: warn, progress: progress, stationList: stations,
                 trackShapes: track)
         }
-        guard let learnt = try learntPlatforms() else { return model }
+        guard let learnt else { return model }
         let placed = model.placing(learnt)
         warnUnplaced(placed.unplaced)
         return placed.model
@@ -112,17 +114,18 @@ struct RailwaysOption: ParsableArguments {
         guard let first = unplaced.first, let path = platforms else { return }
         StandardError.line(
             "traintracker: warning: \(path): \(unplaced.count) platforms are not of this network's stations "
-                + "(first: \(first.stationID) on \(first.railwayID)), left out")
+                + "(first: \(PlatformsFile.printable(first.stationID)) on \(PlatformsFile.printable(first.railwayID))), left out")
     }
 
     /// The network with its timetable when `timetables` is true.
     func loadDataset(timetables: Bool, format: TransitFormat? = nil) throws(CommandFailure) -> TransitDataset {
+        let learnt = try learntPlatforms()
         var dataset = try loading { options, warn, progress throws(ImportError) in
             try TransitSource.load(
                 path: railways, format: format, timetables: timetables, options: options, warn: warn, progress: progress,
                 stationList: stations, trackShapes: track)
         }
-        guard let learnt = try learntPlatforms() else { return dataset }
+        guard let learnt else { return dataset }
         let placed = dataset.network.placing(learnt)
         warnUnplaced(placed.unplaced)
         dataset.network = placed.network

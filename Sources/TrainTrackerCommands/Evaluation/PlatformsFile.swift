@@ -16,6 +16,8 @@ import TrainTrackerStorage
 struct PlatformsFile: Codable {
     static let formatName = "traintracker-platforms"
     static let currentVersion = 1
+    /// The largest file read: 16 MiB, a platform for each of 100,000 stations.
+    static let largestFile = 16_777_216
 
     var format = Self.formatName
     var version = Self.currentVersion
@@ -53,8 +55,18 @@ struct PlatformsFile: Codable {
     /// - Throws: `CommandFailure` naming the file: unreadable, not such a file, a newer
     ///   version, or a span out of range.
     static func read(path: String) throws(CommandFailure) -> [LearntPlatform] {
-        let data = try CommandFailure.wrapping { () throws(ImportError) in try InputFile.read(path, maximumBytes: 16_777_216) }
-        guard let file = try? JSONDecoder().decode(Self.self, from: data), file.format == formatName else {
+        let data = try CommandFailure.wrapping { () throws(ImportError) in
+            try InputFile.read(path, maximumBytes: largestFile)
+        }
+        let file: Self
+        do {
+            file = try JSONDecoder().decode(Self.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw CommandFailure("\(path): not a platforms file (\(Self.field(context.codingPath)) is malformed)")
+        } catch {
+            throw CommandFailure("\(path): not a platforms file (write one with traintracker platforms)")
+        }
+        guard file.format == formatName else {
             throw CommandFailure("\(path): not a platforms file (write one with traintracker platforms)")
         }
         guard file.version <= currentVersion else {
@@ -62,10 +74,22 @@ struct PlatformsFile: Codable {
         }
         if let wrong = file.platforms.first(where: { !$0.isPlausible }) {
             throw CommandFailure(
-                "\(path): the platform of \(wrong.stationID) on \(wrong.railwayID) is out of range "
+                "\(path): the platform of \(Self.printable(wrong.stationID)) on \(Self.printable(wrong.railwayID)) is out of range "
                     + "(offsets within ±\(Int(LearntPlatform.largestOffset)) m, stands not negative)")
         }
         return file.platforms
+    }
+
+    /// A field's place in the file, e.g. `platforms[3].offsets`.
+    private static func field(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
+    }
+
+    /// An id from the file as an error line shows it: control characters replaced, at most 80
+    /// characters.
+    static func printable(_ id: String) -> String {
+        let shown = ReplayFormatter.printable(id)
+        return shown.count > 80 ? shown.prefix(80) + "…" : shown
     }
 
     /// Writes the file to `path` (beside it first, then moved into place).

@@ -110,6 +110,10 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1 to 100000") }
+        if railways.platforms != nil {
+            throw ValidationError("--platforms is for tracking; simulate moves stopping places with --map platforms")
+        }
+        if mapSeed != nil, map == .drawn { throw ValidationError("--map-seed goes with --map shifted or platforms") }
         if feedWithoutPositions, feed == nil { throw ValidationError("--feed-without-positions needs --feed") }
         let known = Set(Scenario.all.map(\.name) + ["all"])
         if let unknown = scenarios.first(where: { !known.contains($0) }) {

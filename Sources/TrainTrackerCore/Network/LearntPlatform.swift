@@ -22,6 +22,9 @@ public struct LearntPlatform: Hashable, Sendable, Codable {
 
     /// The farthest a learnt stand may lie from its station's point: 2 km, beyond any platform.
     public static let largestOffset: Meters = 2_000
+    /// The widest span a network takes: 600 m, half as long again as the longest platforms
+    /// (400 m); a wider one mixes a platform with a signal short of it.
+    public static let widestSpan: Meters = 600
 
     /// Creates a learnt platform.
     public init(railwayID: String, stationID: String, offsets: ClosedRange<Meters>, stands: Int) {
@@ -41,16 +44,22 @@ public struct LearntPlatform: Hashable, Sendable, Codable {
 
 extension RailwayNetwork {
     /// The network with trains standing where `platforms` say, and those it could not place
-    /// (a railway or station it does not have, the station not on the railway, or an
-    /// implausible span). A platform given twice takes the later one.
+    /// (a railway or station it does not have, the station not on the railway, an implausible
+    /// span, one wider than `LearntPlatform.widestSpan`, or on a loop one reaching half way
+    /// round less `CrossingEvidence.judgedBehind`). A platform given twice takes the later one.
     ///
     /// - Complexity: O(p · s) for p platforms and s stations a railway.
     public func placing(_ platforms: [LearntPlatform]) -> (network: RailwayNetwork, unplaced: [LearntPlatform]) {
         var network = self
         var unplaced: [LearntPlatform] = []
         for platform in platforms {
-            guard platform.isPlausible, let railway = railwayIndex(id: platform.railwayID),
-                let station = railways[railway].stationIDs.firstIndex(of: platform.stationID)
+            guard platform.isPlausible,
+                platform.offsets.upperBound - platform.offsets.lowerBound <= LearntPlatform.widestSpan,
+                let railway = railwayIndex(id: platform.railwayID),
+                let station = railways[railway].stationIDs.firstIndex(of: platform.stationID),
+                !isLoop[railway]
+                    || max(-platform.offsets.lowerBound, platform.offsets.upperBound)
+                        < trackPolylines[railway].length / 2 - CrossingEvidence.judgedBehind
             else {
                 unplaced.append(platform)
                 continue
@@ -66,22 +75,37 @@ extension RailwayNetwork {
     ///
     /// - Complexity: O(1).
     func beyondPlatform(railway: Int, station: Int, position: Meters, reach: Meters, learntReach: Meters) -> Meters {
-        var offset = position - stationAlongTrack[railway][station]
-        if isLoop[railway] {
-            let length = trackPolylines[railway].length
-            if length > 0 {
-                offset = offset.truncatingRemainder(dividingBy: length)
-                if offset > length / 2 { offset -= length } else if offset < -length / 2 { offset += length }
-            }
-        }
+        let offset = offsetFromPoint(railway: railway, station: station, position: position)
         guard let span = platformOffsets[railway][station] else { return abs(offset) - reach }
         return min(abs(offset) - reach, max(span.lowerBound - offset, offset - span.upperBound, 0) - learntReach)
     }
 
-    /// The end of the `station`-th station's platform of railway `railway` a train reaches
-    /// last running the way `walk` runs, along the track.
+    /// How far `position` lies from where trains stand at railway `railway`'s `station`-th
+    /// station: from its point, or from its learnt span where that is nearer. Stops go to the
+    /// station nearest by this (`beyondPlatform` only says whether within reach).
+    ///
+    /// - Complexity: O(1).
+    func distanceFromPlatform(railway: Int, station: Int, position: Meters) -> Meters {
+        let offset = offsetFromPoint(railway: railway, station: station, position: position)
+        guard let span = platformOffsets[railway][station] else { return abs(offset) }
+        return min(abs(offset), max(span.lowerBound - offset, offset - span.upperBound, 0))
+    }
+
+    /// `position` less the station's point along the track, the short way round on a loop.
+    private func offsetFromPoint(railway: Int, station: Int, position: Meters) -> Meters {
+        let offset = position - stationAlongTrack[railway][station]
+        let length = trackPolylines[railway].length
+        guard isLoop[railway], length > 0 else { return offset }
+        let wrapped = offset.truncatingRemainder(dividingBy: length)
+        return wrapped > length / 2 ? wrapped - length : wrapped < -length / 2 ? wrapped + length : wrapped
+    }
+
+    /// Where a train running the way `walk` runs has left railway `railway`'s `station`-th
+    /// station behind: the end of its learnt platform it reaches last, or its point when that
+    /// comes later (a station is never judged sooner than at its point).
     func platformFarEnd(railway: Int, station: Int, walk: TrackWalk) -> Meters {
-        let span = platformOffsets[railway][station] ?? 0...0
-        return walk.advance(stationAlongTrack[railway][station], by: walk.sign > 0 ? span.upperBound : -span.lowerBound)
+        let point = stationAlongTrack[railway][station]
+        guard let span = platformOffsets[railway][station] else { return point }
+        return walk.advance(point, by: max(0, walk.sign > 0 ? span.upperBound : -span.lowerBound))
     }
 }

@@ -45,8 +45,9 @@ public struct PlatformFit: Sendable {
     public struct Outcome: Sendable {
         /// The platforms learnt, by railway and station in the network's order.
         public var platforms: [LearntPlatform]
-        /// The stands found, and those given to a station the train stops at.
+        /// The stands found.
         public var stands: Int
+        /// The stands given to a station the train stops at.
         public var placed: Int
     }
 
@@ -70,33 +71,34 @@ public struct PlatformFit: Sendable {
         var platforms: [LearntPlatform] = []
         for (railway, stations) in offsets.sorted(by: { $0.key < $1.key }) {
             for (station, list) in stations.sorted(by: { $0.key < $1.key }) {
-                guard let (low, high) = Self.densest(list) else { continue }
+                guard let (low, high, count) = Self.densest(list) else { continue }
                 // (To a decimetre, outwards: a compact file that still holds every stand.)
                 let span = (low * 10).rounded(.down) / 10...(high * 10).rounded(.up) / 10
                 let line = network.railways[railway]
                 platforms.append(
                     LearntPlatform(
-                        railwayID: line.id, stationID: line.stationIDs[station], offsets: span, stands: list.count))
+                        railwayID: line.id, stationID: line.stationIDs[station], offsets: span, stands: count))
             }
         }
         return Outcome(platforms: platforms, stands: found, placed: placed)
     }
 
     /// The span of the most stands that lie within `longestSpan` of one another (the one nearer
-    /// the station's point of two as full), if it holds `fewestStands`: where trains stand,
+    /// the station's point of two as full) and how many, if it holds `fewestStands`: where trains stand,
     /// without a signal a few hundred metres short of the platform that held two of them.
     ///
     /// - Complexity: O(n log n) for n stands.
-    static func densest(_ offsets: [Meters]) -> (low: Meters, high: Meters)? {
+    static func densest(_ offsets: [Meters]) -> (low: Meters, high: Meters, count: Int)? {
         let sorted = offsets.sorted()
         var best: (count: Int, low: Meters, high: Meters)?
         var end = 0
+        // How far a span lies from the point: 0 when it holds it.
+        let nearer = { (low: Meters, high: Meters) in low <= 0 && high >= 0 ? 0 : min(abs(low), abs(high)) }
         for start in sorted.indices {
             end = max(end, start)
             while end + 1 < sorted.count, sorted[end + 1] - sorted[start] <= longestSpan { end += 1 }
             let count = end - start + 1
             let (low, high) = (sorted[start], sorted[end])
-            let nearer = { (a: Meters, b: Meters) in min(abs(a), abs(b), a <= 0 && b >= 0 ? 0 : .infinity) }
             if let current = best,
                 count < current.count || (count == current.count && nearer(low, high) >= nearer(current.low, current.high))
             {
@@ -105,7 +107,7 @@ public struct PlatformFit: Sendable {
             best = (count, low, high)
         }
         guard let best, best.count >= fewestStands else { return nil }
-        return (best.low, best.high)
+        return (best.low, best.high, best.count)
     }
 
     /// Where `fixes` (in time order) stood: the mean of each run of good fixes that stays within

@@ -345,7 +345,9 @@ extension CaseGenerator {
         }
         if let stationDisplacement {
             // Keyed by the station's name: one place served by several railways (Caltrain's
-            // local and express, each a railway with stations of its own) moves alike on each.
+            // local and express, each a railway with stations of its own) moves by the same
+            // distance along each railway's track (the same place where their stations run the
+            // same way, as Caltrain's do; the other way round on a railway drawn the other way).
             positions = stationDisplacement.stoppingPlaces(
                 of: network.stations(of: drawn).map(\.name), at: positions, length: railway.track.polyline.length)
         }

@@ -22,7 +22,7 @@ public struct StationDisplacement: Hashable, Sendable {
     public init(seed: UInt64) { self.seed = seed }
 
     /// Where trains stop at each of the stations `places` name (a station's name, so that one
-    /// place served by several railways moves alike on each), whose points lie at `positions`
+    /// place served by several railways moves by the same distance along each), whose points lie at `positions`
     /// along a track of `length` metres (in the same order).
     ///
     /// - Complexity: O(n) for n stations.

@@ -1,10 +1,11 @@
 /// Crossings: each station the train crossed (`StopEvidence.State.pending`) is judged once the
-/// train is well past its platform: stopped at, if one of its stops was within
-/// reach of where trains stand there (`StopEvidence.stationReach`, `learntReach`), run through otherwise, an event its line's service patterns explain well or badly
-/// (`StopEvidence.record`). Judged after departures, so a departure at this fix is weighed by
+/// train is well past its platform: stopped at, if one of its stops was within reach of where
+/// trains stand there (`StopEvidence.stationReach`, `learntReach`), run through otherwise, an
+/// event its line's service patterns explain well or badly (`StopEvidence.record`). Judged after departures, so a departure at this fix is weighed by
 /// the patterns as the stop left them.
 public struct CrossingEvidence: Hashable, Sendable {
-    /// A station is judged once the train is this far past it.
+    /// A station is judged once the train is this far past it (past its learnt platform's far
+    /// end, `RailwayNetwork.platformFarEnd`).
     /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
     /// the reason is not recorded.
     public static let judgedBehind: Meters = 300

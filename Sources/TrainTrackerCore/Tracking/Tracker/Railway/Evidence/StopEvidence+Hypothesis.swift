@@ -143,8 +143,8 @@ extension StopEvidence: EvidenceKind {
         }
     }
 
-    /// A stop at `position`: at the station whose platform lies nearest within reach
-    /// (`RailwayNetwork.beyondPlatform`), an event of the patterns
+    /// A stop at `position`: at the station where trains stand nearest
+    /// (`RailwayNetwork.distanceFromPlatform`), if within reach (`beyondPlatform`), an event of the patterns
     /// (unless already pending), else a stray stop. Returns the station, when the stop was
     /// `seenToItsEnd` so its departure time is known.
     private func stop(_ hypothesis: inout Hypothesis, model: TrackerModel, at position: Meters, seenToItsEnd: Bool) -> Int? {
@@ -152,12 +152,14 @@ extension StopEvidence: EvidenceKind {
         if hypothesis.stops.positions.count > Self.rememberedStops { hypothesis.stops.positions.removeFirst() }
         let railway = hypothesis.line.railway
         let network = model.network
-        let beyond = { (station: Int) in
-            network.beyondPlatform(
-                railway: railway, station: station, position: position, reach: stationReach, learntReach: learntReach)
+        let distance = { (station: Int) in
+            network.distanceFromPlatform(railway: railway, station: station, position: position)
         }
-        let nearest = network.stationAlongTrack[railway].indices.min { beyond($0) < beyond($1) }
-        guard let nearest, beyond(nearest) <= 0 else {
+        let nearest = network.stationAlongTrack[railway].indices.min { distance($0) < distance($1) }
+        guard let nearest,
+            network.beyondPlatform(
+                railway: railway, station: nearest, position: position, reach: stationReach, learntReach: learntReach) <= 0
+        else {
             hypothesis.charge(.stops, -strayStopCost)
             return nil
         }

@@ -39,11 +39,12 @@ public struct StopEvidence: Hashable, Sendable {
     /// Set by hand on 2026-11-22 with the first default tracker, developed on simulated seed 2026;
     /// the reason is not recorded.
     public var stationReach: Meters = 250
-    /// A stop belongs to a station whose platform was learnt (`LearntPlatform`) within this
-    /// distance of where trains stood there: a phone anywhere in a train, a train a car short
-    /// of where others stood. Tighter than `stationReach`, which must cover an unknown
-    /// displacement: a stop at a station of another line 250 m past a learnt span is not a stop
-    /// here. (Tuned by hand with `evaluate --tune` on simulated seed 6464, platforms map of seed 4242.)
+    /// A stop also belongs to a station whose platform was learnt (`LearntPlatform`) within
+    /// this distance of where trains stood there (a phone anywhere in a train, a train a car
+    /// short of where others stood), as well as within `stationReach` of its point: a learnt
+    /// platform widens a station's reach, never narrows it. (Tuned by hand with
+    /// `evaluate --tune` on simulated seed 6464, platforms map of seed 4242: 50, 100 and 150 m
+    /// score the same.)
     public var learntReach: Meters = 100
     /// Fixes farther apart than this leave a gap: a stop ending after it left at an unknown
     /// time, and stations crossed in it were seen only as the fixes either side show.
