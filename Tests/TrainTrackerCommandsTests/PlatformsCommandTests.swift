@@ -89,7 +89,8 @@ import TrainTrackerTestSupport
         #expect(outcome.status == 0)
         #expect(
             outcome.standardError.contains(
-                "\(file): 1 platforms are not of this network's stations (first: Tokyu.Toyoko.Shibuya"),
+                "\(file): 1 platforms cannot be placed on this network (a railway or station it lacks, a span too wide) (first: Tokyu.Toyoko.Shibuya"
+            ),
             "\(outcome.standardError)")
     }
 

@@ -109,12 +109,13 @@ struct RailwaysOption: ParsableArguments {
         try platforms.map { path throws(CommandFailure) in try PlatformsFile.read(path: path) }
     }
 
-    /// Says on standard error how many learnt platforms this network has no station for.
+    /// Says on standard error how many learnt platforms this network cannot place.
     private func warnUnplaced(_ unplaced: [LearntPlatform]) {
         guard let first = unplaced.first, let path = platforms else { return }
         StandardError.line(
-            "traintracker: warning: \(path): \(unplaced.count) platforms are not of this network's stations "
-                + "(first: \(PlatformsFile.printable(first.stationID)) on \(PlatformsFile.printable(first.railwayID))), left out")
+            "traintracker: warning: \(path): \(unplaced.count) platforms cannot be placed on this network "
+                + "(a railway or station it lacks, a span too wide) (first: \(PlatformsFile.printable(first.stationID)) on \(PlatformsFile.printable(first.railwayID))), left out"
+        )
     }
 
     /// The network with its timetable when `timetables` is true.

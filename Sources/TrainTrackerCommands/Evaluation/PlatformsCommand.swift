@@ -42,13 +42,13 @@ struct PlatformsCommand: ParsableCommand {
 
     func run() throws {
         let dataset = try railways.loadDataset(timetables: !recording.isEmpty)
-        var rides: [(fixes: [Location], truth: CaseTruth)] = []
+        var rides: [(fixes: [RecordedFix], truth: CaseTruth)] = []
         for folder in cases {
-            rides += try EvaluationCases.load(directory: folder).cases.map { ($0.fixes.map(\.location), $0.truth) }
+            rides += try EvaluationCases.load(directory: folder).cases
         }
         if !recording.isEmpty {
             let positions = try RecordingEvaluation.read(recording, zone: dataset.timetable.zone).positions
-            rides += RecordedRides(positions: positions, dataset: dataset).cases.map { ($0.fixes.map(\.location), $0.truth) }
+            rides += RecordedRides(positions: positions, dataset: dataset).cases
         }
         guard !rides.isEmpty else {
             throw CommandFailure("\((cases + recording).joined(separator: ", ")): no ride on \(railways.railways)")

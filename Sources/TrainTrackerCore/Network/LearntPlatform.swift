@@ -92,7 +92,7 @@ extension RailwayNetwork {
     }
 
     /// `position` less the station's point along the track, the short way round on a loop.
-    private func offsetFromPoint(railway: Int, station: Int, position: Meters) -> Meters {
+    package func offsetFromPoint(railway: Int, station: Int, position: Meters) -> Meters {
         let offset = position - stationAlongTrack[railway][station]
         let length = trackPolylines[railway].length
         guard isLoop[railway], length > 0 else { return offset }

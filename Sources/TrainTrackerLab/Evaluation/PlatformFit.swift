@@ -54,14 +54,15 @@ public struct PlatformFit: Sendable {
     /// The platforms `rides` show.
     ///
     /// - Complexity: O(n · s) for n fixes and s stations a railway.
-    public func learn(rides: [(fixes: [Location], truth: CaseTruth)]) -> Outcome {
+    public func learn(rides: [(fixes: [RecordedFix], truth: CaseTruth)]) -> Outcome {
         var offsets: [Int: [Int: [Meters]]] = [:]
         var (found, placed) = (0, 0)
         for ride in rides where ride.truth.transfer == nil {
             guard let railway = network.railwayIndex(id: ride.truth.railwayID) else { continue }
             let window = ride.truth.departure...max(ride.truth.departure, ride.truth.arrival)
             let stops = Set(ride.truth.stops)
-            for stand in Self.stands(in: ride.fixes.filter { window.contains($0.timestamp.secondsSince1970) }) {
+            let fixes = ride.fixes.lazy.map(\.location).filter { window.contains($0.timestamp.secondsSince1970) }
+            for stand in Self.stands(in: Array(fixes)) {
                 found += 1
                 guard let (station, offset) = place(stand, railway: railway, stops: stops) else { continue }
                 placed += 1
@@ -147,12 +148,7 @@ public struct PlatformFit: Sendable {
             return nil
         }
         let positions = network.stationPositions(of: line)
-        let length = line.track.polyline.length
-        let offset = { (index: Int) -> Meters in
-            var offset = along - positions[index]
-            if line.isLoop, length > 0, abs(offset) > length / 2 { offset -= offset > 0 ? length : -length }
-            return offset
-        }
+        let offset = { (index: Int) in network.offsetFromPoint(railway: railway, station: index, position: along) }
         guard let nearest = positions.indices.min(by: { abs(offset($0)) < abs(offset($1)) }),
             abs(offset(nearest)) <= Self.reach, stops.contains(line.stationIDs[nearest])
         else { return nil }

@@ -22,7 +22,7 @@ import TrainTrackerTestSupport
     }
 
     func learn(_ rides: [SimulatedCase], network: RailwayNetwork = dataset.network) -> PlatformFit.Outcome {
-        PlatformFit(network: network).learn(rides: rides.map { ($0.fixes.map(\.location), $0.truth) })
+        PlatformFit(network: network).learn(rides: rides.map { ($0.fixes, $0.truth) })
     }
 
     /// Fixes `step` seconds apart at `places` (metres east of a point), each a good phone's.
@@ -91,7 +91,7 @@ import TrainTrackerTestSupport
             rides: rides(offsets: 20...250, count: 3, seed: 3).map { ride in
                 var truth = ride.truth
                 truth.stops = []
-                return (ride.fixes.map(\.location), truth)
+                return (ride.fixes, truth)
             })
         #expect(none.placed == 0 && none.platforms.isEmpty && none.stands > 0)
     }

@@ -23,21 +23,21 @@ extension CrossingEvidence: EvidenceKind {
         guard let along = hypothesis.along else { return }
         let stops = observation.parameters.stops
         let walk = hypothesis.walk
-        let (network, railway) = (observation.model.network, hypothesis.line.railway)
-        let leftBehind = { (item: PendingStation) in
-            let end = network.platformFarEnd(railway: railway, station: item.station, walk: walk)
-            let behind = walk.distanceAhead(from: end, to: along)
+        let leftBehind = { (position: Meters) in
+            let behind = walk.distanceAhead(from: position, to: along)
             return behind > Self.judgedBehind && !(walk.isLoop && behind > walk.length / 2)
         }
-        guard hypothesis.stops.pending.contains(where: leftBehind) else { return }
+        guard hypothesis.stops.pending.contains(where: { leftBehind($0.position) }) else { return }
+        // (The network read in place, only when a station is judged: this runs per hypothesis per fix.)
+        let railway = hypothesis.line.railway
         var remaining: [PendingStation] = []
         for item in hypothesis.stops.pending {
-            guard leftBehind(item) else {
+            guard leftBehind(item.position) else {
                 remaining.append(item)
                 continue
             }
             let stopped = hypothesis.stops.positions.contains {
-                network.beyondPlatform(
+                observation.model.network.beyondPlatform(
                     railway: railway, station: item.station, position: $0, reach: stops.stationReach,
                     learntReach: stops.learntReach) <= 0
             }

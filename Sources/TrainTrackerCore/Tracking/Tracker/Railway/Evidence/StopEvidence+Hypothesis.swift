@@ -137,7 +137,9 @@ extension StopEvidence: EvidenceKind {
                     guard showsCrossing(gap: gap, before: before, after: after) else { continue }
                 }
                 if !hypothesis.stops.pending.contains(where: { $0.station == station }) {
-                    hypothesis.stops.pending.append(PendingStation(station: station, position: position))
+                    // Judged once the train is past its platform (worked out once, here).
+                    let farEnd = model.network.platformFarEnd(railway: hypothesis.line.railway, station: station, walk: walk)
+                    hypothesis.stops.pending.append(PendingStation(station: station, position: farEnd))
                 }
             }
         }
@@ -184,7 +186,8 @@ extension StopEvidence: EvidenceKind {
     }
 }
 
-/// A station crossed and not yet judged: which, and where along the track.
+/// A station crossed and not yet judged: which, and where along the track the train has left
+/// it (its point, or its learnt platform's far end: `RailwayNetwork.platformFarEnd`).
 struct PendingStation: Sendable, Codable {
     var station: Int
     var position: Meters
